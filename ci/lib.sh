@@ -1,0 +1,51 @@
+# Shared by the ci/ scripts (sourced, not run): finding or installing what the build needs, and building.
+# Every missing piece is named together with the package or setting that supplies it.
+
+bankgate_die() { echo "bankgate: $*" >&2; exit 3; }
+
+bankgate_find_nvcc() {
+  if command -v nvcc >/dev/null 2>&1; then command -v nvcc; return; fi
+  for candidate in "${CUDA_HOME:-}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
+    [ -x "$candidate" ] && { echo "$candidate"; return; }
+  done
+  bankgate_die "the CUDA toolkit (nvcc) was not found: install CUDA 13 (e.g. the cuda-toolkit-13-0 package) or set CUDA_HOME"
+}
+
+# Installs cmake, ninja, GoogleTest and nlohmann-json with apt where they are missing and we may; otherwise
+# stops and lists them. The CUDA toolkit itself is never installed here: it is too large to do silently.
+bankgate_ensure_dependencies() {
+  BANKGATE_NVCC=$(bankgate_find_nvcc) || exit 3
+  local cuda_root; cuda_root=$(dirname "$(dirname "$BANKGATE_NVCC")")
+  [ -f "$cuda_root/include/cupti.h" ] || [ -f "$cuda_root/extras/CUPTI/include/cupti.h" ] ||
+    bankgate_die "CUPTI is missing from the CUDA toolkit at $cuda_root: install its CUPTI component (cuda-cupti-dev-13-0)"
+  local missing=()
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+  [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+  [ -f /usr/include/nlohmann/json.hpp ] || [ -f "${BANKGATE_NLOHMANN_INCLUDE_DIR:-.deps/include}/nlohmann/json.hpp" ] ||
+    missing+=(nlohmann-json3-dev)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "bankgate: installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
+      bankgate_die "apt-get could not install ${missing[*]}; install them and rerun"
+  else
+    bankgate_die "missing: ${missing[*]}; install them (Debian/Ubuntu package names) and rerun"
+  fi
+}
+
+# bankgate_build DIR [extra cmake arguments]: configure once, then build everything.
+bankgate_build() {
+  local dir=$1; shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" "$@" >"$dir.configure.log" 2>&1 ||
+    { mkdir -p "$dir"; cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
+  cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
+}
+
+# A GoogleTest filter ("Suite.test:Other.*") as an anchored ctest regular expression.
+bankgate_filter_regex() {
+  local positive=${1%%-*}
+  [ -z "$positive" ] && positive='*'
+  printf '^(%s)$' "$(printf '%s' "$positive" | sed -e 's/[][(){}^$+|\\]/\\&/g' -e 's/\./\\./g' -e 's/\*/.*/g' -e 's/?/./g' -e 's/:/|/g')"
+}

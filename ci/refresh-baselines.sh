@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Re-measures the GPU suites and promotes the results into baselines/ after showing old / new / change.
+#   ci/refresh-baselines.sh [--filter 'Suite.test:Other.*'] [--dry-run] [--new-gpu] [--force]
+# Only tests whose output matched the CPU reference are promoted. Run it on the GPU the baselines are for,
+# review the table and `git diff baselines/`, then commit.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. ci/lib.sh
+filter=""
+promote_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --filter) [ $# -ge 2 ] || bankgate_die "--filter needs a GoogleTest pattern"; filter=$2; promote_args+=(--filter "$2"); shift 2 ;;
+    --dry-run|--new-gpu|--force) promote_args+=("$1"); shift ;;
+    *) bankgate_die "unknown option '$1' (use --filter PATTERN, --dry-run, --new-gpu, --force)" ;;
+  esac
+done
+invocation="ci/refresh-baselines.sh${filter:+ --filter '$filter'}"
+bankgate_ensure_dependencies
+build_dir=${BANKGATE_BUILD_DIR:-build/refresh}
+mkdir -p "$(dirname "$build_dir")"
+bankgate_build "$build_dir"
+rm -rf "$build_dir/candidates"
+# Tests may fail here (that is why a refresh is wanted); their measurements are still written as candidates.
+ctest --test-dir "$build_dir" -L '^gpu$' -R "$(bankgate_filter_regex "$filter")" --output-on-failure >"$build_dir/refresh-run.log" 2>&1 ||
+  echo "bankgate: some GPU tests failed against the old baselines (expected after a change); log: $build_dir/refresh-run.log"
+
+# Provenance. BANKGATE_GIT_COMMIT / BANKGATE_GIT_DIRTY=0|1 stand in where the tree is a copy without .git.
+commit=${BANKGATE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+dirty=()
+if [ -n "${BANKGATE_GIT_DIRTY:-}" ]; then
+  [ "$BANKGATE_GIT_DIRTY" = 1 ] && dirty=(--git-dirty)
+elif [ -n "$(git status --porcelain -- . ':!baselines' 2>/dev/null)" ]; then
+  dirty=(--git-dirty)
+fi
+exec "$build_dir/tools/bankgate-baselines" promote --candidates "$build_dir/candidates" --baselines baselines \
+  --git-commit "$commit" "${dirty[@]}" --command "$invocation" "${promote_args[@]}"

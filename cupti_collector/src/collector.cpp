@@ -1,0 +1,67 @@
+#include <bankgate/collector.hpp>
+
+#include <cupti.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include "activity_timer.hpp"
+#include "check.hpp"
+#include "range_profiler.hpp"
+
+namespace bankgate {
+namespace {
+
+// Names the measured region in Nsight Systems / Nsight Compute timelines ("bankgate/<label>/counters").
+class NvtxRange {
+ public:
+  NvtxRange(std::string_view label, std::string_view phase) {
+    const std::string name = "bankgate/" + std::string(label) + "/" + std::string(phase);
+    nvtxRangePushA(name.c_str());
+  }
+  ~NvtxRange() { nvtxRangePop(); }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+}  // namespace
+
+struct Collector::Impl {
+  CollectorOptions options;
+  DeviceInfo device;
+  std::unique_ptr<detail::RangeProfiler> profiler;
+  std::unique_ptr<detail::ActivityTimer> timer;
+};
+
+Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  DeviceProbe probe = probe_device(impl_->options.device);
+  if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
+  impl_->device = probe.info;
+  BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
+  BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
+  impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
+                                                            impl_->options.metrics, impl_->options.max_kernels_per_call);
+  impl_->device.chip_name = impl_->profiler->chip_name();
+  impl_->timer = std::make_unique<detail::ActivityTimer>();
+}
+
+Collector::~Collector() = default;
+
+std::vector<KernelCounters> Collector::collect_counters(std::string_view label, const std::function<void()>& launch) {
+  const NvtxRange range(label, "counters");
+  BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  return impl_->profiler->collect(launch);
+}
+
+std::vector<KernelTiming> Collector::time_launches(std::string_view label, const std::function<void()>& launch,
+                                                   const TimingOptions& options) {
+  const NvtxRange range(label, "timing");
+  BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  return impl_->timer->time(launch, options);
+}
+
+const DeviceInfo& Collector::device() const { return impl_->device; }
+const std::vector<std::string>& Collector::metrics() const { return impl_->options.metrics; }
+std::size_t Collector::passes() const { return impl_->profiler->passes(); }
+
+}  // namespace bankgate

@@ -1,0 +1,159 @@
+#include "range_profiler.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "check.hpp"
+
+namespace bankgate::detail {
+namespace {
+
+std::vector<std::uint8_t> counter_availability(CUcontext context) {
+  CUpti_Profiler_GetCounterAvailability_Params p{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  p.ctx = context;
+  BANKGATE_CUPTI(cuptiProfilerGetCounterAvailability(&p));
+  std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
+  p.pCounterAvailabilityImage = image.data();
+  BANKGATE_CUPTI(cuptiProfilerGetCounterAvailability(&p));
+  return image;
+}
+
+// Enables the range profiler on the context for one collect() call and disables it on every exit path, so
+// a failed measurement leaves the context as it found it.
+class EnabledProfiler {
+ public:
+  explicit EnabledProfiler(CUcontext context) {
+    CUpti_RangeProfiler_Enable_Params p{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    p.ctx = context;
+    BANKGATE_CUPTI(cuptiRangeProfilerEnable(&p));
+    object_ = p.pRangeProfilerObject;
+  }
+  ~EnabledProfiler() {
+    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    p.pRangeProfilerObject = object_;
+    cuptiRangeProfilerDisable(&p);
+  }
+  EnabledProfiler(const EnabledProfiler&) = delete;
+  EnabledProfiler& operator=(const EnabledProfiler&) = delete;
+  CUpti_RangeProfiler_Object* get() const { return object_; }
+
+ private:
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+};
+
+}  // namespace
+
+CUcontext current_context() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  BANKGATE_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+    throw CollectorError(ErrorKind::no_gpu, "the CUDA driver does not provide cuCtxGetCurrent; update the driver");
+  CUcontext context = nullptr;
+  if (reinterpret_cast<GetCurrent>(fn)(&context) != CUDA_SUCCESS || context == nullptr)
+    throw CollectorError(ErrorKind::cuda_failure, "no current CUDA context after cudaSetDevice/cudaFree(0)");
+  return context;
+}
+
+RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
+                             std::size_t max_kernels_per_call)
+    : context_(context), metrics_(metrics), max_kernels_(max_kernels_per_call) {
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  BANKGATE_CUPTI(cuptiProfilerInitialize(&init));
+
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = static_cast<std::size_t>(device_index);
+  BANKGATE_CUPTI(cuptiDeviceGetChipName(&chip));
+  chip_name_ = chip.pChipName;
+
+  config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, counter_availability(context_));
+}
+
+RangeProfiler::~RangeProfiler() {
+  config_.reset();
+  CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+  cuptiProfilerDeInitialize(&p);
+}
+
+std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
+  EnabledProfiler profiler(context_);
+
+  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pRangeProfilerObject = profiler.get();
+  size.pMetricNames = const_cast<const char**>(config_->metric_pointers().data());
+  size.numMetrics = config_->metric_pointers().size();
+  size.maxNumOfRanges = max_kernels_;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+  std::vector<std::uint8_t> counter_data(size.counterDataSize);
+
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = profiler.get();
+  init.counterDataSize = counter_data.size();
+  init.pCounterData = counter_data.data();
+  BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+  CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  config.pRangeProfilerObject = profiler.get();
+  config.configSize = config_->config_image().size();
+  config.pConfig = config_->config_image().data();
+  config.counterDataImageSize = counter_data.size();
+  config.pCounterDataImage = counter_data.data();
+  config.range = CUPTI_AutoRange;
+  config.replayMode = CUPTI_KernelReplay;
+  config.maxRangesPerPass = max_kernels_;
+  config.numNestingLevels = 1;
+  config.minNestingLevel = 1;
+  config.passIndex = 0;
+  config.targetNestingLevel = 1;
+  BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
+
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = profiler.get();
+  BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
+  launch();
+  const cudaError_t launched = cudaGetLastError();
+  const cudaError_t finished = cudaDeviceSynchronize();
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = profiler.get();
+  BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
+  BANKGATE_CUDA(launched);
+  BANKGATE_CUDA(finished);
+
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = profiler.get();
+  BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+  if (decode.numOfRangeDropped > 0)
+    throw CollectorError(ErrorKind::too_many_kernels,
+                         "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
+                             std::to_string(decode.numOfRangeDropped) +
+                             " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches at once");
+
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = counter_data.data();
+  info.counterDataImageSize = counter_data.size();
+  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+
+  std::vector<KernelCounters> kernels(info.numTotalRanges);
+  std::vector<double> values(metrics_.size());
+  for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    eval.pHostObject = config_->host();
+    eval.pCounterDataImage = counter_data.data();
+    eval.counterDataImageSize = counter_data.size();
+    eval.rangeIndex = range;
+    eval.ppMetricNames = const_cast<const char**>(config_->metric_pointers().data());
+    eval.numMetrics = metrics_.size();
+    eval.pMetricValues = values.data();
+    BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    for (std::size_t m = 0; m < metrics_.size(); ++m) kernels[range].values[metrics_[m]] = values[m];
+  }
+  return kernels;
+}
+
+}  // namespace bankgate::detail

@@ -1,0 +1,42 @@
+#pragma once
+// Counter collection with the CUDA 13 Range Profiler: auto ranges (one range per kernel launch) and kernel
+// replay (CUPTI replays each kernel as often as the metric passes need, restoring memory in between).
+
+#include <cuda.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <bankgate/results.hpp>
+
+#include "metric_config.hpp"
+
+namespace bankgate::detail {
+
+class RangeProfiler {
+ public:
+  RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
+                std::size_t max_kernels_per_call);
+  ~RangeProfiler();
+  RangeProfiler(const RangeProfiler&) = delete;
+  RangeProfiler& operator=(const RangeProfiler&) = delete;
+
+  std::vector<KernelCounters> collect(const std::function<void()>& launch);
+  const std::string& chip_name() const { return chip_name_; }
+  std::size_t passes() const { return config_->passes(); }
+
+ private:
+  CUcontext context_;
+  std::string chip_name_;
+  std::vector<std::string> metrics_;
+  std::size_t max_kernels_;
+  std::unique_ptr<MetricConfig> config_;
+};
+
+// The current CUDA context, obtained through the runtime's driver entry point so that no binary links
+// libcuda directly: that library is absent on machines without a driver, where the binaries must still load.
+CUcontext current_context();
+
+}  // namespace bankgate::detail

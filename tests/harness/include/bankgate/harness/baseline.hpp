@@ -1,0 +1,108 @@
+#pragma once
+// The baseline schema: one versioned JSON file per suite and GPU, holding per test the counters (with their
+// tolerance) and a summary of the duration distribution. Candidate files written by test runs use the same
+// schema, with the raw duration samples added.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bankgate::harness {
+
+inline constexpr int current_schema_version = 1;
+
+// Counters are gated exactly; anything looser must carry the reason it is needed.
+struct Tolerance {
+  enum class Kind { exact, absolute, relative };
+  Kind kind = Kind::exact;
+  double amount = 0.0;
+  std::string reason;
+};
+
+struct CounterValue {
+  double value = 0.0;
+  Tolerance tolerance;
+};
+
+// A measured median may exceed the baseline median by `relative` of it plus `absolute_ns` before it fails.
+// The absolute part is two ticks of the 32 ns GPU timer: a one-tick shift is quantization, not a slowdown.
+struct TimingTolerance {
+  double relative = 0.05;
+  double absolute_ns = 64.0;
+};
+
+struct TimingSummary {
+  double median_ns = 0.0;
+  double mad_ns = 0.0;  // median absolute deviation
+  double p10_ns = 0.0;
+  double p90_ns = 0.0;
+  double min_ns = 0.0;
+  std::size_t samples = 0;
+  TimingTolerance tolerance;
+};
+
+struct TestRecord {
+  std::string kernel;    // function name of the kernel the test gates
+  bool correct = false;  // the output matched the CPU reference in this run
+  std::map<std::string, CounterValue> counters;
+  std::map<std::string, double> derived;  // e.g. transactions per request; informative, not gated
+  std::optional<TimingSummary> timing;
+  std::vector<double> samples_ns;  // raw durations; kept in candidates, dropped from baselines
+};
+
+struct GpuKey {
+  std::string arch;   // "sm_90"
+  std::string model;  // "nvidia-h200"
+  std::filesystem::path relative_dir() const { return std::filesystem::path(arch) / model; }
+  bool operator==(const GpuKey&) const = default;
+};
+
+struct Provenance {
+  std::string gpu_name;
+  std::string chip;
+  std::string compute_capability;
+  int multiprocessor_count = 0;
+  int driver_version = 0;
+  int cuda_runtime_version = 0;
+  std::uint32_t cupti_version = 0;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string date;     // UTC, ISO 8601
+  std::string command;  // what produced the file
+};
+
+struct SuiteFile {
+  int schema_version = current_schema_version;
+  std::string suite;
+  GpuKey gpu;
+  Provenance provenance;
+  std::map<std::string, TestRecord> tests;
+};
+
+class BaselineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses and validates; every error names `origin` (the file) and the field. `known_metrics`, when given,
+// rejects counter names outside it.
+SuiteFile parse_suite_file(const std::string& text, const std::string& origin,
+                           const std::set<std::string>* known_metrics = nullptr);
+SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics = nullptr);
+
+enum class Samples { keep, drop };
+// Deterministic text: sorted keys, two-space indent, integral values without a fraction, trailing newline.
+std::string serialize_suite_file(const SuiteFile& file, Samples samples);
+// Validates, then writes through a temporary file and a rename: readers see the old file or the new one.
+void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples);
+
+// baselines/<arch>/<model>/<suite>.json
+std::filesystem::path suite_file_path(const std::filesystem::path& root, const GpuKey& gpu, const std::string& suite);
+
+}  // namespace bankgate::harness

@@ -1,0 +1,40 @@
+#pragma once
+// GateTest: the GoogleTest fixture every GPU suite derives from. gate() runs one kernel case through the
+// whole path: output against the CPU reference, counters and durations from the collector, a candidate
+// file for the refresh tool, and the comparison with the committed baseline.
+//
+// A test that cannot measure (no GPU, no counter permission, another profiler attached) is SKIPPED with the
+// reason, or fails when BANKGATE_REQUIRE_GPU=1. No CUPTI header is included here or below.
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <bankgate/collector.hpp>
+#include <bankgate/harness/baseline.hpp>
+#include <bankgate/harness/settings.hpp>
+#include <bankgate/kernels/expectation.hpp>
+
+namespace bankgate::harness {
+
+struct KernelCase {
+  std::string kernel_name;                                 // the CUDA function the case must launch
+  std::function<void()> launch;                            // launches it once on prepared inputs
+  std::function<void()> poison_output;                     // fills outputs with a pattern no kernel writes
+  std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference
+  // What the source says the transactions per request should be; checked when given.
+  std::optional<kernels::SharedAccessExpectation> expected;
+  TimingOptions timing{};
+  TimingTolerance timing_tolerance{};
+};
+
+class GateTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void gate(const KernelCase& kernel_case);
+  const Settings& settings() const;
+};
+
+}  // namespace bankgate::harness

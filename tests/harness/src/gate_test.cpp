@@ -1,0 +1,177 @@
+#include <bankgate/harness/gate_test.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <bankgate/harness/candidates.hpp>
+#include <bankgate/harness/comparison.hpp>
+#include <bankgate/harness/gpu_key.hpp>
+#include <bankgate/harness/report.hpp>
+#include <bankgate/harness/statistics.hpp>
+#include <bankgate/metrics.hpp>
+
+namespace bankgate::harness {
+namespace {
+
+// What every test in the process shares: settings, the device check and one collector. Each is tried once;
+// a failure is kept and reported by every test rather than retried.
+struct Session {
+  std::optional<Settings> settings;
+  std::string settings_error;
+  std::optional<DeviceProbe> probe;
+  std::unique_ptr<Collector> collector;
+  std::optional<CollectorError> collector_error;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
+
+TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const TimingTolerance& tolerance) {
+  TestRecord r;
+  r.kernel = timing.kernel_name;
+  r.correct = correct;
+  for (const auto& [name, value] : counters.values) r.counters[name] = {value, Tolerance{}};
+  r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
+  r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
+  TimingSummary t;
+  t.median_ns = median(timing.durations_ns);
+  t.mad_ns = median_absolute_deviation(timing.durations_ns);
+  t.p10_ns = quantile(timing.durations_ns, 0.1);
+  t.p90_ns = quantile(timing.durations_ns, 0.9);
+  t.min_ns = quantile(timing.durations_ns, 0.0);
+  t.samples = timing.durations_ns.size();
+  t.tolerance = tolerance;
+  r.timing = t;
+  r.samples_ns = timing.durations_ns;
+  return r;
+}
+
+}  // namespace
+
+const Settings& GateTest::settings() const { return *session().settings; }
+
+void GateTest::SetUp() {
+  Session& s = session();
+  if (!s.settings && s.settings_error.empty()) {
+    try {
+      s.settings = load_settings(process_environment, BANKGATE_DEFAULT_BASELINE_DIR, BANKGATE_DEFAULT_CANDIDATE_DIR);
+    } catch (const SettingsError& e) {
+      s.settings_error = e.what();
+    }
+  }
+  if (!s.settings) GTEST_FAIL() << "bad bankgate setting: " << s.settings_error;
+  const Settings& config = *s.settings;
+
+  if (!s.probe) s.probe = probe_device(config.device);
+  if (!s.probe->available) {
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
+    GTEST_SKIP() << "no GPU: " << s.probe->reason;
+  }
+  if (config.launch_only) {
+    ASSERT_EQ(cudaSetDevice(config.device), cudaSuccess);
+    return;
+  }
+  if (!s.collector && !s.collector_error) {
+    try {
+      s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
+    } catch (const CollectorError& e) {
+      s.collector_error = e;
+    }
+  }
+  if (s.collector_error) {
+    if (!means_cannot_measure_here(s.collector_error->kind())) GTEST_FAIL() << s.collector_error->what();
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.collector_error->what() << strict_note;
+    GTEST_SKIP() << s.collector_error->what();
+  }
+}
+
+void GateTest::gate(const KernelCase& kc) {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string suite = info->test_suite_name();
+  const std::string test = info->name();
+  const Settings& config = settings();
+
+  kc.poison_output();
+  kc.launch();
+  const ::testing::AssertionResult output_ok = kc.check_output();
+  EXPECT_TRUE(output_ok) << suite << "." << test << ": kernel " << kc.kernel_name << " produced wrong output";
+  if (config.launch_only)
+    GTEST_SKIP() << "launch-only mode (BANKGATE_LAUNCH_ONLY=1): the kernel ran for an external profiler; nothing was gated";
+
+  Collector& collector = *session().collector;
+  const std::string label = suite + "." + test;
+  std::vector<KernelCounters> counters;
+  std::vector<KernelTiming> timings;
+  double counter_host_ms = 0.0;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    counters = collector.collect_counters(label, kc.launch);
+    counter_host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    timings = collector.time_launches(label, kc.launch, kc.timing);
+  } catch (const CollectorError& e) {
+    GTEST_FAIL() << label << ": measurement failed: " << e.what();
+  }
+  ASSERT_EQ(counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
+
+  const TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc.timing_tolerance);
+  const DeviceInfo& device = collector.device();
+  const GpuKey gpu = gpu_key(device);
+  write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured);
+  for (const auto& [name, value] : measured.derived) RecordProperty(name, format_number(value));
+  RecordProperty("median_ns", format_number(measured.timing->median_ns));
+  RecordProperty("counter_host_ms", format_number(counter_host_ms));
+  // The cost of profiling, for users weighing the gate against running ncu (ci/bench-collector-cost.sh).
+  std::cout << "[bankgate] " << label << ": counters in " << format_number(counter_host_ms) << " ms host time ("
+            << collector.passes() << " pass), median " << format_number(measured.timing->median_ns) << " ns over "
+            << measured.timing->samples << " launches\n";
+
+  if (kc.expected) {
+    EXPECT_EQ(measured.derived.at("shared_load_transactions_per_request"), kc.expected->load_transactions_per_request)
+        << label << ": load transactions per request differ from what the kernel's source explains: " << kc.expected->why;
+    EXPECT_EQ(measured.derived.at("shared_store_transactions_per_request"), kc.expected->store_transactions_per_request)
+        << label << ": store transactions per request differ from what the kernel's source explains: " << kc.expected->why;
+  }
+
+  const std::filesystem::path file = suite_file_path(config.baseline_dir, gpu, suite);
+  std::optional<TestRecord> baseline;
+  if (std::filesystem::exists(file)) {
+    const std::vector<std::string>& metric_list = collector.metrics();
+    const std::set<std::string> known(metric_list.begin(), metric_list.end());
+    SuiteFile stored;
+    try {
+      stored = read_suite_file(file, &known);
+    } catch (const BaselineError& e) {
+      GTEST_FAIL() << "unusable baseline: " << e.what();
+    }
+    if (const auto it = stored.tests.find(test); it != stored.tests.end()) baseline = it->second;
+  }
+  if (!baseline) {
+    const std::string message = "no baseline for " + label + " on " + device.name + " (" + gpu.arch + "/" + gpu.model +
+                                ") in " + file.string() + "; record one with: " + refresh_command(suite, test) +
+                                (std::filesystem::exists(file) ? "" : " --new-gpu");
+    if (config.require_gpu) GTEST_FAIL() << message << strict_note;
+    GTEST_SKIP() << message;
+  }
+
+  const TestLocation where{suite, test, file};
+  for (const Finding& f : compare(*baseline, measured)) {
+    if (is_failure(f.verdict))
+      ADD_FAILURE() << format_failure(where, f, measured, *baseline);
+    else if (f.verdict == Verdict::faster)
+      std::cout << "[bankgate] note: " << label << " is faster than its baseline (" << format_number(f.measured)
+                << " ns vs " << format_number(f.baseline) << " ns); if intended, refresh: " << refresh_command(suite, test)
+                << "\n";
+  }
+}
+
+}  // namespace bankgate::harness

@@ -1,0 +1,34 @@
+#include <bankgate/harness/gpu_key.hpp>
+
+#include <cctype>
+
+namespace bankgate::harness {
+
+std::string slugify(const std::string& text) {
+  std::string slug;
+  for (unsigned char c : text) {
+    if (std::isalnum(c)) slug += static_cast<char>(std::tolower(c));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug.empty() ? "unknown-gpu" : slug;
+}
+
+GpuKey gpu_key(const DeviceInfo& device) {
+  return {"sm_" + std::to_string(device.compute_capability_major) + std::to_string(device.compute_capability_minor),
+          slugify(device.name)};
+}
+
+Provenance device_provenance(const DeviceInfo& device) {
+  Provenance p;
+  p.gpu_name = device.name;
+  p.chip = device.chip_name;
+  p.compute_capability = std::to_string(device.compute_capability_major) + "." + std::to_string(device.compute_capability_minor);
+  p.multiprocessor_count = device.multiprocessor_count;
+  p.driver_version = device.driver_version;
+  p.cuda_runtime_version = device.runtime_version;
+  p.cupti_version = device.cupti_version;
+  return p;
+}
+
+}  // namespace bankgate::harness

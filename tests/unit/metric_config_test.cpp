@@ -1,0 +1,68 @@
+// The collector's host-side metric configuration runs without a GPU: CUPTI's host API needs only the chip
+// name. These tests pin the facts the collector relies on for Hopper (GH100, the H100 and H200 chip).
+
+#include <gtest/gtest.h>
+
+#include <bankgate/collector.hpp>
+#include <bankgate/metrics.hpp>
+
+namespace {
+
+TEST(MetricConfig, DefaultSharedMemoryMetricsNeedOnePassOnHopper) {
+  EXPECT_EQ(bankgate::count_passes("GH100", bankgate::default_metric_names()), 1u);
+}
+
+TEST(MetricConfig, SassPatchedRequestCounterForcesASecondPass) {
+  // Why the default set reads requests from the hardware counter: the SASS-patched one costs a pass.
+  auto metrics = bankgate::default_metric_names();
+  metrics.push_back("smsp__sass_inst_executed_op_shared_ld.sum");
+  EXPECT_GT(bankgate::count_passes("GH100", metrics), 1u);
+}
+
+TEST(MetricConfig, UnknownMetricIsNamedInTheError) {
+  auto metrics = bankgate::default_metric_names();
+  metrics.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shard_op_ld.sum");
+  try {
+    bankgate::count_passes("GH100", metrics);
+    FAIL() << "a misspelt metric was accepted";
+  } catch (const bankgate::CollectorError& e) {
+    EXPECT_EQ(e.kind(), bankgate::ErrorKind::unknown_metric);
+    EXPECT_NE(std::string(e.what()).find("mem_shard_op_ld"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MetricConfig, EmptyMetricListIsRejected) {
+  EXPECT_THROW(bankgate::count_passes("GH100", {}), bankgate::CollectorError);
+}
+
+TEST(MetricConfig, UnknownChipIsAnUnsupportedDevice) {
+  try {
+    bankgate::count_passes("NOT_A_CHIP", bankgate::default_metric_names());
+    FAIL() << "an unknown chip was accepted";
+  } catch (const bankgate::CollectorError& e) {
+    EXPECT_EQ(e.kind(), bankgate::ErrorKind::unsupported_device) << e.what();
+  }
+}
+
+TEST(DeviceProbe, ReportsAReasonWhenNoDeviceExists) {
+  // On a GPU machine index 4096 does not exist; on a machine without one no index does.
+  const bankgate::DeviceProbe probe = bankgate::probe_device(4096);
+  EXPECT_FALSE(probe.available);
+  EXPECT_FALSE(probe.reason.empty());
+}
+
+TEST(Metrics, TransactionsPerRequestDividesWavefrontsByRequests) {
+  bankgate::KernelCounters c;
+  for (const auto& name : bankgate::default_metric_names()) c.values[name] = 0;
+  c.values[std::string(bankgate::metric::shared_load_wavefronts)] = 1024;
+  c.values[std::string(bankgate::metric::shared_load_requests)] = 32;
+  EXPECT_EQ(bankgate::transactions_per_request(c, bankgate::SharedOp::load), 32.0);
+  EXPECT_EQ(bankgate::transactions_per_request(c, bankgate::SharedOp::store), 0.0);  // no store requests
+}
+
+TEST(Metrics, MissingCounterIsAnError) {
+  bankgate::KernelCounters empty;
+  EXPECT_THROW(bankgate::transactions_per_request(empty, bankgate::SharedOp::load), bankgate::CollectorError);
+}
+
+}  // namespace
