@@ -36,4 +36,6 @@ print(f"{'suite wall, ncu on the same kernels [s]':44s} {ncu:10.2f}")
 print(f"{'collector host time per profiled kernel [ms]':44s} {collector_ms:>10s}")
 print(f"{'ncu overhead per profiled kernel [ms]':44s} {ncu_per_kernel:10.1f}")
 PY
+echo; echo "collector run, per test:"; grep -h '^\[bankgate\]' "$work/collector.log" | sed 's/^\[bankgate\] /  /'
+grep -h '^\[  \(PASSED\|FAILED\|SKIPPED\)' "$work/collector.log"
 rm -rf "$work"
