@@ -34,6 +34,12 @@ def ncu_rows(path):
     return [dict(zip(header, r)) for r in data]
 
 
+def base_name(kernel):
+    """ncu may print namespaces or a parameter list; results use the bare function name."""
+    name = kernel.split("(")[0] if not kernel.startswith("(") else kernel
+    return name.replace("(anonymous namespace)::", "").split("::")[-1].split(" ")[-1]
+
+
 def candidate(candidates, suite, test):
     found = list(candidates.glob(f"*/*/{suite}/{test}.json"))
     if not found:
@@ -56,7 +62,7 @@ def main():
                 print(f"{suite}.{test}: no collector candidate (did the test run?)")
                 mismatches += 1
                 continue
-            if row["Kernel Name"] != record["kernel"]:
+            if base_name(row["Kernel Name"]) != record["kernel"].split("<")[0] and base_name(row["Kernel Name"]) != record["kernel"]:
                 print(f"{suite}.{test}: ncu kernel {row['Kernel Name']} != collector kernel {record['kernel']}")
                 mismatches += 1
             for metric, entry in sorted(record["counters"].items()):

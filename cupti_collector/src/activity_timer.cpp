@@ -48,7 +48,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
     const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    records.push_back({kernel->correlationId, kernel->start, kernel->end, base_kernel_name(demangle(kernel->name))});
+    records.push_back({kernel->correlationId, kernel->start, kernel->end, kernel_base_name(demangle(kernel->name))});
   }
   std::free(buffer);
   const std::lock_guard lock(sink_mutex);
@@ -62,19 +62,6 @@ std::vector<KernelRecord> take_records() {
 }
 
 }  // namespace
-
-std::string base_kernel_name(const std::string& demangled) {
-  std::string name = demangled.substr(0, demangled.find('('));
-  // Drop a leading return type: the last space outside template brackets separates it from the name.
-  int depth = 0;
-  std::size_t cut = std::string::npos;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '<') ++depth;
-    if (name[i] == '>') --depth;
-    if (name[i] == ' ' && depth == 0) cut = i;
-  }
-  return cut == std::string::npos ? name : name.substr(cut + 1);
-}
 
 ActivityTimer::ActivityTimer() {
   static std::once_flag registered;

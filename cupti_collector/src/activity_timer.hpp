@@ -15,7 +15,4 @@ class ActivityTimer {
   std::vector<KernelTiming> time(const std::function<void()>& launch, const TimingOptions& options);
 };
 
-// "void ns::kern<32>(int*, float)" -> "ns::kern<32>": the name users and ncu's "function" base use.
-std::string base_kernel_name(const std::string& demangled);
-
 }  // namespace bankgate::detail

@@ -12,6 +12,37 @@ double KernelCounters::at(const std::string& metric_name) const {
   return it->second;
 }
 
+std::string kernel_base_name(const std::string& demangled) {
+  std::string name = demangled;
+  // Drop the parameter list: the parenthesis group that closes the name.
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        name.erase(i);
+        break;
+      }
+    }
+  }
+  // Drop a return type and namespaces: cut after the last space or "::" outside template brackets and
+  // outside "(anonymous namespace)".
+  int angle = 0, paren = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<') ++angle;
+    if (c == '>') --angle;
+    if (c == '(') ++paren;
+    if (c == ')') --paren;
+    if (angle == 0 && paren == 0) {
+      if (c == ' ') start = i + 1;
+      if (c == ':' && i + 1 < name.size() && name[i + 1] == ':') start = i + 2;
+    }
+  }
+  return name.substr(start);
+}
+
 std::vector<std::string> default_metric_names() {
   std::vector<std::string> names;
   for (const auto& m : shared_memory_metrics) names.emplace_back(m.name);

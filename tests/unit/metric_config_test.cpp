@@ -60,6 +60,13 @@ TEST(Metrics, TransactionsPerRequestDividesWavefrontsByRequests) {
   EXPECT_EQ(bankgate::transactions_per_request(c, bankgate::SharedOp::store), 0.0);  // no store requests
 }
 
+TEST(KernelBaseName, DropsReturnTypeNamespacesAndParameters) {
+  EXPECT_EQ(bankgate::kernel_base_name("bankgate::kernels::(anonymous namespace)::setRowReadRow(int*)"), "setRowReadRow");
+  EXPECT_EQ(bankgate::kernel_base_name("void ns::strideRead<3>(int const*, int*)"), "strideRead<3>");
+  EXPECT_EQ(bankgate::kernel_base_name("void tiled<std::pair<int, int>, 16>(float*)"), "tiled<std::pair<int, int>, 16>");
+  EXPECT_EQ(bankgate::kernel_base_name("plainC"), "plainC");
+}
+
 TEST(Metrics, MissingCounterIsAnError) {
   bankgate::KernelCounters empty;
   EXPECT_THROW(bankgate::transactions_per_request(empty, bankgate::SharedOp::load), bankgate::CollectorError);

@@ -23,6 +23,10 @@ struct KernelTiming {
   std::vector<double> durations_ns;  // one per timed launch, in launch order
 };
 
+// The name a kernel is known by in results: "void ns::(anonymous namespace)::kern<32>(int*, float)" becomes
+// "kern<32>" (no return type, namespaces or parameters).
+std::string kernel_base_name(const std::string& demangled);
+
 struct DeviceInfo {
   int index = 0;
   std::string name;       // e.g. "NVIDIA H200"
