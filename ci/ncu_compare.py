@@ -36,8 +36,8 @@ def ncu_rows(path):
 
 def base_name(kernel):
     """ncu may print namespaces or a parameter list; results use the bare function name."""
-    name = kernel.split("(")[0] if not kernel.startswith("(") else kernel
-    return name.replace("(anonymous namespace)::", "").split("::")[-1].split(" ")[-1]
+    name = kernel.replace("(anonymous namespace)::", "").split("(")[0]
+    return name.split("::")[-1].split(" ")[-1]
 
 
 def candidate(candidates, suite, test):
