@@ -21,29 +21,6 @@ std::vector<std::uint8_t> counter_availability(CUcontext context) {
   return image;
 }
 
-// Enables the range profiler on the context for one collect() call and disables it on every exit path, so
-// a failed measurement leaves the context as it found it.
-class EnabledProfiler {
- public:
-  explicit EnabledProfiler(CUcontext context) {
-    CUpti_RangeProfiler_Enable_Params p{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    p.ctx = context;
-    BANKGATE_CUPTI(cuptiRangeProfilerEnable(&p));
-    object_ = p.pRangeProfilerObject;
-  }
-  ~EnabledProfiler() {
-    CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    p.pRangeProfilerObject = object_;
-    cuptiRangeProfilerDisable(&p);
-  }
-  EnabledProfiler(const EnabledProfiler&) = delete;
-  EnabledProfiler& operator=(const EnabledProfiler&) = delete;
-  CUpti_RangeProfiler_Object* get() const { return object_; }
-
- private:
-  CUpti_RangeProfiler_Object* object_ = nullptr;
-};
-
 }  // namespace
 
 CUcontext current_context() {
@@ -71,35 +48,47 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   chip_name_ = chip.pChipName;
 
   config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, counter_availability(context_));
+
+  // Enabling costs about 200 ms, so it happens once here and not per collect(): only kernels launched
+  // between Start and Stop are profiled, launches outside (the timing phase) run as usual.
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = context_;
+  BANKGATE_CUPTI(cuptiRangeProfilerEnable(&enable));
+  profiler_ = enable.pRangeProfilerObject;
+
+  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pRangeProfilerObject = profiler_;
+  size.pMetricNames = const_cast<const char**>(config_->metric_pointers().data());
+  size.numMetrics = config_->metric_pointers().size();
+  size.maxNumOfRanges = max_kernels_;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+  counter_data_.resize(size.counterDataSize);
 }
 
 RangeProfiler::~RangeProfiler() {
+  if (profiler_ != nullptr) {
+    CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    disable.pRangeProfilerObject = profiler_;
+    cuptiRangeProfilerDisable(&disable);
+  }
   config_.reset();
   CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
   cuptiProfilerDeInitialize(&p);
 }
 
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
-  EnabledProfiler profiler(context_);
-
-  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-  size.pRangeProfilerObject = profiler.get();
-  size.pMetricNames = const_cast<const char**>(config_->metric_pointers().data());
-  size.numMetrics = config_->metric_pointers().size();
-  size.maxNumOfRanges = max_kernels_;
-  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
-  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-  std::vector<std::uint8_t> counter_data(size.counterDataSize);
+  std::vector<std::uint8_t>& counter_data = counter_data_;
 
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  init.pRangeProfilerObject = profiler.get();
+  init.pRangeProfilerObject = profiler_;
   init.counterDataSize = counter_data.size();
   init.pCounterData = counter_data.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
 
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-  config.pRangeProfilerObject = profiler.get();
+  config.pRangeProfilerObject = profiler_;
   config.configSize = config_->config_image().size();
   config.pConfig = config_->config_image().data();
   config.counterDataImageSize = counter_data.size();
@@ -114,19 +103,19 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
 
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-  start.pRangeProfilerObject = profiler.get();
+  start.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
   launch();
   const cudaError_t launched = cudaGetLastError();
   const cudaError_t finished = cudaDeviceSynchronize();
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-  stop.pRangeProfilerObject = profiler.get();
+  stop.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
   BANKGATE_CUDA(launched);
   BANKGATE_CUDA(finished);
 
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-  decode.pRangeProfilerObject = profiler.get();
+  decode.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decode));
   if (decode.numOfRangeDropped > 0)
     throw CollectorError(ErrorKind::too_many_kernels,

@@ -6,10 +6,13 @@
 
 #include <functional>
 #include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <bankgate/results.hpp>
+
+struct CUpti_RangeProfiler_Object;
 
 #include "metric_config.hpp"
 
@@ -29,6 +32,8 @@ class RangeProfiler {
 
  private:
   CUcontext context_;
+  CUpti_RangeProfiler_Object* profiler_ = nullptr;  // enabled for the object's lifetime
+  std::vector<std::uint8_t> counter_data_;
   std::string chip_name_;
   std::vector<std::string> metrics_;
   std::size_t max_kernels_;

@@ -81,7 +81,11 @@ void GateTest::SetUp() {
   }
   if (!s.collector && !s.collector_error) {
     try {
+      const auto start = std::chrono::steady_clock::now();
       s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
+      std::cout << "[bankgate] collector set up in "
+                << format_number(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count())
+                << " ms (CUPTI, once per process)\n";
     } catch (const CollectorError& e) {
       s.collector_error = e;
     }
