@@ -35,10 +35,11 @@ bankgate_ensure_dependencies() {
   fi
 }
 
-# bankgate_build DIR [extra cmake arguments]: configure once, then build everything.
+# bankgate_build DIR: configure (with any BANKGATE_CMAKE_ARGS, e.g. -DCMAKE_CUDA_ARCHITECTURES=89), build all.
 bankgate_build() {
-  local dir=$1; shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" "$@" >"$dir.configure.log" 2>&1 ||
+  local dir=$1
+  # shellcheck disable=SC2086  # BANKGATE_CMAKE_ARGS holds several words on purpose
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" ${BANKGATE_CMAKE_ARGS:-} >"$dir.configure.log" 2>&1 ||
     { mkdir -p "$dir"; cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
   cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
 }
