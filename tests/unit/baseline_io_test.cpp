@@ -1,1 +1,593 @@
+// The baseline schema on disk: round trips, deterministic text, rejection of every malformed input with the
+// file and the field named, atomic writes and the per-test candidate files.
+
 #include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <bankgate/harness/atomic_file.hpp>
+#include <bankgate/harness/baseline.hpp>
+#include <bankgate/harness/candidates.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace bankgate::harness;
+
+constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* load_requests = "smsp__inst_executed_op_shared_ld.sum";
+constexpr const char* origin = "baselines/sm_90/nvidia-h200/SquareTile.json";
+
+::testing::AssertionResult mentions(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << text << "\" does not mention \"" << part << "\"";
+}
+
+std::string replaced(const std::string& text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) {
+    ADD_FAILURE() << "the fixture should hold \"" << from << "\" exactly once";
+    return text;
+  }
+  return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> folder_entries(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+Provenance sample_provenance() {
+  return {.gpu_name = "NVIDIA H200",
+          .chip = "GH100",
+          .compute_capability = "9.0",
+          .multiprocessor_count = 132,
+          .driver_version = 13000,
+          .cuda_runtime_version = 13000,
+          .cupti_version = 130000,
+          .git_commit = "0123abcd",
+          .git_dirty = true,
+          .date = "2001-02-03T04:05:06Z",
+          .command = "ci/refresh-baselines.sh"};
+}
+
+TestRecord row_read_record() {
+  TestRecord r;
+  r.kernel = "setRowReadRow";
+  r.correct = true;
+  r.counters[load_wavefronts] = {1024, {}};
+  r.counters[load_requests] = {1024, {Tolerance::Kind::relative, 0.05, "replays vary with warp scheduling"}};
+  r.derived["shared_load_transactions_per_request"] = 1;
+  r.timing = TimingSummary{.median_ns = 2048, .mad_ns = 32, .p10_ns = 2016, .p90_ns = 2112, .min_ns = 2000, .samples = 5,
+                           .tolerance = {.relative = 0.05, .absolute_ns = 64}};
+  r.samples_ns = {2016, 2048, 2048.5, 2080, 2112};
+  return r;
+}
+
+TestRecord col_read_record() {
+  TestRecord r;
+  r.kernel = "setColReadCol";
+  r.correct = false;
+  r.counters[load_wavefronts] = {32768, {Tolerance::Kind::absolute, 2, "one retried wavefront per block"}};
+  r.derived["shared_load_transactions_per_request"] = 32;
+  r.derived["shared_store_transactions_per_request"] = 1.25;
+  r.timing = TimingSummary{.median_ns = 40960.25, .mad_ns = 12.5, .p10_ns = 40900, .p90_ns = 41000, .min_ns = 40864,
+                           .samples = 3, .tolerance = {.relative = 0.1, .absolute_ns = 32}};
+  r.samples_ns = {40864, 40960.25, 41000};
+  return r;
+}
+
+SuiteFile sample_suite() {
+  SuiteFile f;
+  f.suite = "SquareTile";
+  f.gpu = {"sm_90", "nvidia-h200"};
+  f.provenance = sample_provenance();
+  f.tests["rowRead"] = row_read_record();
+  f.tests["colRead"] = col_read_record();
+  return f;
+}
+
+void expect_same_provenance(const Provenance& got, const Provenance& want) {
+  EXPECT_EQ(got.gpu_name, want.gpu_name);
+  EXPECT_EQ(got.chip, want.chip);
+  EXPECT_EQ(got.compute_capability, want.compute_capability);
+  EXPECT_EQ(got.multiprocessor_count, want.multiprocessor_count);
+  EXPECT_EQ(got.driver_version, want.driver_version);
+  EXPECT_EQ(got.cuda_runtime_version, want.cuda_runtime_version);
+  EXPECT_EQ(got.cupti_version, want.cupti_version);
+  EXPECT_EQ(got.git_commit, want.git_commit);
+  EXPECT_EQ(got.git_dirty, want.git_dirty);
+  EXPECT_EQ(got.date, want.date);
+  EXPECT_EQ(got.command, want.command);
+}
+
+void expect_same_record(const TestRecord& got, const TestRecord& want) {
+  EXPECT_EQ(got.kernel, want.kernel);
+  EXPECT_EQ(got.correct, want.correct);
+  ASSERT_EQ(got.counters.size(), want.counters.size());
+  for (const auto& [name, counter] : want.counters) {
+    SCOPED_TRACE(name);
+    const auto it = got.counters.find(name);
+    ASSERT_NE(it, got.counters.end());
+    EXPECT_EQ(it->second.value, counter.value);
+    EXPECT_EQ(it->second.tolerance.kind, counter.tolerance.kind);
+    EXPECT_EQ(it->second.tolerance.amount, counter.tolerance.amount);
+    EXPECT_EQ(it->second.tolerance.reason, counter.tolerance.reason);
+  }
+  EXPECT_EQ(got.derived, want.derived);
+  ASSERT_EQ(got.timing.has_value(), want.timing.has_value());
+  if (want.timing) {
+    EXPECT_EQ(got.timing->median_ns, want.timing->median_ns);
+    EXPECT_EQ(got.timing->mad_ns, want.timing->mad_ns);
+    EXPECT_EQ(got.timing->p10_ns, want.timing->p10_ns);
+    EXPECT_EQ(got.timing->p90_ns, want.timing->p90_ns);
+    EXPECT_EQ(got.timing->min_ns, want.timing->min_ns);
+    EXPECT_EQ(got.timing->samples, want.timing->samples);
+    EXPECT_EQ(got.timing->tolerance.relative, want.timing->tolerance.relative);
+    EXPECT_EQ(got.timing->tolerance.absolute_ns, want.timing->tolerance.absolute_ns);
+  }
+  EXPECT_EQ(got.samples_ns, want.samples_ns);
+}
+
+void expect_same_suite(const SuiteFile& got, const SuiteFile& want) {
+  EXPECT_EQ(got.schema_version, want.schema_version);
+  EXPECT_EQ(got.suite, want.suite);
+  EXPECT_EQ(got.gpu, want.gpu);
+  expect_same_provenance(got.provenance, want.provenance);
+  ASSERT_EQ(got.tests.size(), want.tests.size());
+  for (const auto& [name, record] : want.tests) {
+    SCOPED_TRACE("test " + name);
+    const auto it = got.tests.find(name);
+    ASSERT_NE(it, got.tests.end());
+    expect_same_record(it->second, record);
+  }
+}
+
+// A hand-written file, so that each rejection test below breaks exactly one thing in text a person could write.
+const std::string head = R"({
+  "schema_version": 1,
+  "suite": "SquareTile",
+  "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
+                 "driver_version": 13000, "cuda_runtime_version": 13000, "cupti_version": 130000,
+                 "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z", "command": "by hand"},
+)";
+
+const std::string row_read_body = R"({
+      "kernel": "setRowReadRow",
+      "correct": true,
+      "counters": {
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": 1024, "tolerance": {"kind": "exact"}},
+        "smsp__inst_executed_op_shared_ld.sum": {"value": 1024, "tolerance": {"kind": "relative", "amount": 0.05, "reason": "replays"}}
+      },
+      "timing": {"median_ns": 2048, "mad_ns": 32, "p10_ns": 2016, "p90_ns": 2112, "min_ns": 2000, "samples": 5,
+                 "tolerance": {"relative": 0.05, "absolute_ns": 64}}
+    })";
+
+std::string document_with_tests(const std::string& tests) { return head + "  \"tests\": {" + tests + "}\n}\n"; }
+std::string valid_document() { return document_with_tests("\"rowRead\": " + row_read_body); }
+
+// The message of the BaselineError that parsing `text` must raise; any other exception fails the test.
+std::string rejection(const std::string& text, const std::set<std::string>* known_metrics = nullptr) {
+  try {
+    parse_suite_file(text, origin, known_metrics);
+  } catch (const BaselineError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "parse_suite_file accepted invalid input:\n" << text;
+  return {};
+}
+
+// A fresh folder per test, removed afterwards.
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("bankgate-unit-" + std::to_string(::getpid()) + "-" + info->test_suite_name() +
+                                        "-" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schema round trip and deterministic text
+
+TEST(BaselineSchema, RoundTripKeepsEveryField) {
+  const SuiteFile original = sample_suite();
+  const SuiteFile parsed = parse_suite_file(serialize_suite_file(original, Samples::keep), "round trip");
+  expect_same_suite(parsed, original);
+}
+
+TEST(BaselineSchema, DroppingSamplesRemovesOnlyTheRawDurations) {
+  const SuiteFile original = sample_suite();
+  const std::string text = serialize_suite_file(original, Samples::drop);
+  EXPECT_EQ(text.find("samples_ns"), std::string::npos) << text;
+
+  SuiteFile expected = original;
+  for (auto& [name, record] : expected.tests) record.samples_ns.clear();
+  expect_same_suite(parse_suite_file(text, "dropped samples"), expected);
+}
+
+TEST(BaselineSchema, SerializationIsDeterministic) {
+  const SuiteFile original = sample_suite();
+  const std::string first = serialize_suite_file(original, Samples::keep);
+  EXPECT_EQ(serialize_suite_file(original, Samples::keep), first);
+  EXPECT_EQ(serialize_suite_file(parse_suite_file(first, "again"), Samples::keep), first);
+}
+
+TEST(BaselineSchema, KeysComeOutSorted) {
+  const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
+  const std::vector<std::string> top = {"\"gpu\"", "\"provenance\"", "\"schema_version\"", "\"suite\"", "\"tests\""};
+  for (std::size_t i = 1; i < top.size(); ++i) EXPECT_LT(text.find(top[i - 1]), text.find(top[i])) << top[i] << "\n" << text;
+  EXPECT_LT(text.find("\"colRead\""), text.find("\"rowRead\""));
+  const auto row = text.find("\"rowRead\"");
+  const std::vector<std::string> record = {"\"correct\"", "\"counters\"", "\"derived\"", "\"kernel\"", "\"samples_ns\"", "\"timing\""};
+  for (std::size_t i = 1; i < record.size(); ++i)
+    EXPECT_LT(text.find(record[i - 1], row), text.find(record[i], row)) << record[i] << "\n" << text;
+}
+
+TEST(BaselineSchema, IntegralValuesHaveNoFraction) {
+  const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
+  EXPECT_TRUE(mentions(text, "\"value\": 1024\n"));
+  EXPECT_TRUE(mentions(text, "\"value\": 32768\n"));
+  EXPECT_TRUE(mentions(text, "\"median_ns\": 2048,"));
+  EXPECT_TRUE(mentions(text, "\"median_ns\": 40960.25,"));
+  EXPECT_TRUE(mentions(text, "\"relative\": 0.05"));
+  EXPECT_EQ(text.find(".0,"), std::string::npos) << text;
+  EXPECT_EQ(text.find(".0\n"), std::string::npos) << text;
+}
+
+TEST(BaselineSchema, TextUsesTwoSpaceIndentAndEndsWithNewline) {
+  const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  EXPECT_EQ(text.rfind("\n}\n"), text.size() - 3);
+  EXPECT_TRUE(mentions(text, "{\n  \"gpu\": {\n    \"arch\": \"sm_90\","));
+}
+
+TEST(BaselineSchema, HandWrittenFixtureIsValid) {
+  // The rejection tests below each break this one file in one place; it must parse as it stands.
+  const std::set<std::string> known = {load_wavefronts, load_requests};
+  const SuiteFile file = parse_suite_file(valid_document(), origin, &known);
+  ASSERT_EQ(file.tests.count("rowRead"), 1u);
+  const TestRecord& r = file.tests.at("rowRead");
+  EXPECT_EQ(r.counters.at(load_wavefronts).value, 1024.0);
+  EXPECT_EQ(r.counters.at(load_requests).tolerance.kind, Tolerance::Kind::relative);
+  EXPECT_EQ(r.counters.at(load_requests).tolerance.reason, "replays");
+  ASSERT_TRUE(r.timing.has_value());
+  EXPECT_EQ(r.timing->median_ns, 2048.0);
+  EXPECT_TRUE(r.derived.empty());
+  EXPECT_TRUE(r.samples_ns.empty());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rejected inputs: each error names the file and the field
+
+TEST(BaselineErrors, TextThatIsNotJsonIsRejected) {
+  const std::string message = rejection("this is not a baseline");
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "not valid JSON"));
+}
+
+TEST(BaselineErrors, TruncatedFileIsRejected) {
+  const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
+  const std::string message = rejection(text.substr(0, text.size() / 2));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "not valid JSON"));
+}
+
+TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 1", "\"schema_version\": 2"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'schema_version'"));
+  EXPECT_TRUE(mentions(message, "is 2"));
+}
+
+TEST(BaselineErrors, SchemaVersionBeyondIntRangeIsRejectedNotWrapped) {
+  const std::string message =
+      rejection(replaced(valid_document(), "\"schema_version\": 1,", "\"schema_version\": 4294967297,"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'schema_version'"));
+}
+
+TEST(BaselineErrors, UnknownMetricIsRejectedWhenTheKnownSetIsGiven) {
+  const std::set<std::string> known = {load_wavefronts};  // the file also holds load_requests
+  const std::string message = rejection(valid_document(), &known);
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_requests));
+  EXPECT_TRUE(mentions(message, "unknown metric"));
+  EXPECT_NO_THROW(parse_suite_file(valid_document(), origin)) << "without a known set any metric name is accepted";
+}
+
+TEST(BaselineErrors, MissingFieldIsNamedByItsPath) {
+  const std::string message = rejection(replaced(valid_document(), "\"median_ns\": 2048, ", ""));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.median_ns' is missing"));
+}
+
+TEST(BaselineErrors, NegativeValueIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"p10_ns\": 2016", "\"p10_ns\": -2016"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "tests.rowRead.timing.p10_ns"));
+  EXPECT_TRUE(mentions(message, "negative"));
+}
+
+TEST(BaselineErrors, NegativeCounterIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "{\"value\": 1024, \"tolerance\": {\"kind\": \"exact\"}}",
+                                                 "{\"value\": -1, \"tolerance\": {\"kind\": \"exact\"}}"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_wavefronts + ".value"));
+}
+
+TEST(BaselineErrors, NonNumericValueIsRejected) {
+  // JSON has no spelling for infinity or NaN; a file that tries one writes it as a string or as null.
+  for (const std::string spelling : {"\"inf\"", "\"NaN\"", "null"}) {
+    SCOPED_TRACE(spelling);
+    const std::string message = rejection(replaced(valid_document(), "\"mad_ns\": 32", "\"mad_ns\": " + spelling));
+    EXPECT_TRUE(mentions(message, origin));
+    EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_ns' must be a number"));
+  }
+}
+
+TEST(BaselineErrors, NumberBeyondDoubleRangeIsABaselineError) {
+  const std::string message = rejection(replaced(valid_document(), "\"median_ns\": 2048", "\"median_ns\": 1e999"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "1e999"));
+}
+
+TEST(BaselineErrors, DuplicateTestNameIsRejected) {
+  const std::string message =
+      rejection(document_with_tests("\"rowRead\": " + row_read_body + ",\n    \"rowRead\": " + row_read_body));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead'"));
+  EXPECT_TRUE(mentions(message, "twice"));
+}
+
+TEST(BaselineErrors, DuplicateKeyErrorNamesItsJsonPath) {
+  // Two tests; the second repeats "kernel". The message must point at tests.rowRead, not just at 'kernel'.
+  const std::string broken = replaced(row_read_body, "\"kernel\": \"setRowReadRow\",",
+                                      "\"kernel\": \"setRowReadRow\", \"kernel\": \"setRowReadRow\",");
+  const std::string message = rejection(document_with_tests("\"colRead\": " + row_read_body + ",\n    \"rowRead\": " + broken));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "tests.rowRead.kernel"));
+}
+
+TEST(BaselineErrors, MisspeltFieldIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"mad_ns\"", "\"mad_nss\""));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 1"));
+}
+
+TEST(BaselineErrors, UnexpectedTopLevelFieldIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 1,", "\"schema_version\": 1, \"notes\": \"x\","));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'notes'"));
+}
+
+TEST(BaselineErrors, LooseToleranceWithoutReasonIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), ", \"reason\": \"replays\"", ""));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_requests + ".tolerance"));
+  EXPECT_TRUE(mentions(message, "without a reason"));
+}
+
+TEST(BaselineErrors, LooseToleranceWithEmptyReasonIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \"\""));
+  EXPECT_TRUE(mentions(message, "without a reason"));
+}
+
+TEST(BaselineErrors, ExactToleranceWithAmountIsRejected) {
+  const std::string message =
+      rejection(replaced(valid_document(), "{\"kind\": \"exact\"}", "{\"kind\": \"exact\", \"amount\": 3}"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_wavefronts + ".tolerance.amount"));
+}
+
+TEST(BaselineErrors, ZeroSamplesIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"samples\": 5", "\"samples\": 0"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.samples' must be at least 1"));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files on disk
+
+using BaselineFiles = TempDir;
+
+TEST_F(BaselineFiles, SuiteFilePathIsArchModelSuite) {
+  EXPECT_EQ(suite_file_path("baselines", {"sm_90", "nvidia-h200"}, "SquareTile"),
+            fs::path("baselines") / "sm_90" / "nvidia-h200" / "SquareTile.json");
+}
+
+TEST_F(BaselineFiles, WrittenFileReadsBackEqual) {
+  const SuiteFile original = sample_suite();
+  const fs::path path = suite_file_path(dir_ / "baselines", original.gpu, original.suite);
+  write_suite_file(path, original, Samples::drop);
+  SuiteFile expected = original;
+  for (auto& [name, record] : expected.tests) record.samples_ns.clear();
+  expect_same_suite(read_suite_file(path), expected);
+  EXPECT_EQ(read_bytes(path), serialize_suite_file(original, Samples::drop));
+}
+
+TEST_F(BaselineFiles, WriteRefusesNaNAndLeavesTheExistingFileUntouched) {
+  const fs::path path = dir_ / "SquareTile.json";
+  write_suite_file(path, sample_suite(), Samples::drop);
+  const std::string before = read_bytes(path);
+
+  SuiteFile poisoned = sample_suite();
+  poisoned.tests["rowRead"].timing->median_ns = std::numeric_limits<double>::quiet_NaN();
+  try {
+    write_suite_file(path, poisoned, Samples::drop);
+    FAIL() << "a record holding NaN was written";
+  } catch (const BaselineError& e) {
+    EXPECT_TRUE(mentions(e.what(), path.string()));
+    EXPECT_TRUE(mentions(e.what(), "tests.rowRead.timing.median_ns"));
+  }
+  EXPECT_EQ(read_bytes(path), before);
+  EXPECT_EQ(folder_entries(dir_), std::vector<std::string>{"SquareTile.json"});
+}
+
+TEST_F(BaselineFiles, WriteRefusesInfiniteCounter) {
+  SuiteFile poisoned = sample_suite();
+  poisoned.tests["colRead"].counters[load_wavefronts].value = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(write_suite_file(dir_ / "SquareTile.json", poisoned, Samples::keep), BaselineError);
+  EXPECT_FALSE(fs::exists(dir_ / "SquareTile.json"));
+}
+
+TEST_F(BaselineFiles, ReadingAMissingFileNamesThePath) {
+  const fs::path path = dir_ / "sm_90" / "nvidia-h200" / "Absent.json";
+  try {
+    read_suite_file(path);
+    FAIL() << "a missing file was read";
+  } catch (const BaselineError& e) {
+    EXPECT_TRUE(mentions(e.what(), path.string()));
+  }
+}
+
+TEST_F(BaselineFiles, ReadErrorNamesTheFilePath) {
+  const fs::path path = dir_ / "Broken.json";
+  std::ofstream(path) << replaced(valid_document(), "\"samples\": 5", "\"samples\": \"five\"");
+  try {
+    read_suite_file(path);
+    FAIL() << "a broken file was read";
+  } catch (const BaselineError& e) {
+    EXPECT_TRUE(mentions(e.what(), path.string()));
+    EXPECT_TRUE(mentions(e.what(), "tests.rowRead.timing.samples"));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Atomic replacement
+
+using AtomicFile = TempDir;
+
+TEST_F(AtomicFile, ReplacesContentAndCreatesMissingFolders) {
+  const fs::path path = dir_ / "a" / "b" / "file.txt";
+  write_file_atomically(path, [](std::ostream& out) { out << "first"; });
+  EXPECT_EQ(read_bytes(path), "first");
+  write_file_atomically(path, [](std::ostream& out) { out << "second"; });
+  EXPECT_EQ(read_bytes(path), "second");
+  EXPECT_EQ(folder_entries(path.parent_path()), std::vector<std::string>{"file.txt"});
+}
+
+TEST_F(AtomicFile, ThrowingWriterLeavesOldContentAndNoTemporary) {
+  const fs::path path = dir_ / "SquareTile.json";
+  std::ofstream(path, std::ios::binary) << "old content\n";
+  const auto half_then_throw = [](std::ostream& out) {
+    out << "{\"schema_version\": 1, \"sui";
+    out.flush();
+    throw std::runtime_error("writer died half way");
+  };
+  EXPECT_THROW(write_file_atomically(path, half_then_throw), std::runtime_error);
+  EXPECT_EQ(read_bytes(path), "old content\n");
+  EXPECT_EQ(folder_entries(dir_), std::vector<std::string>{"SquareTile.json"});
+}
+
+TEST_F(AtomicFile, FailedStreamLeavesOldContentAndNoTemporary) {
+  const fs::path path = dir_ / "SquareTile.json";
+  std::ofstream(path, std::ios::binary) << "old content\n";
+  const auto write_then_fail = [](std::ostream& out) {
+    out << "partial";
+    out.setstate(std::ios::badbit);  // what a full disk looks like to the caller
+  };
+  EXPECT_THROW(write_file_atomically(path, write_then_fail), std::runtime_error);
+  EXPECT_EQ(read_bytes(path), "old content\n");
+  EXPECT_EQ(folder_entries(dir_), std::vector<std::string>{"SquareTile.json"});
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Candidates
+
+using Candidates = TempDir;
+
+TEST_F(Candidates, PathIsArchModelSuiteTest) {
+  EXPECT_EQ(candidate_path("build/candidates", {"sm_90", "nvidia-h200"}, "SquareTile", "rowRead"),
+            fs::path("build/candidates") / "sm_90" / "nvidia-h200" / "SquareTile" / "rowRead.json");
+}
+
+TEST_F(Candidates, PerTestFilesOfOneSuiteMergeIntoOneSuiteFile) {
+  const GpuKey gpu{"sm_90", "nvidia-h200"};
+  write_candidate(dir_, gpu, sample_provenance(), "SquareTile", "rowRead", row_read_record());
+  write_candidate(dir_, gpu, sample_provenance(), "SquareTile", "colRead", col_read_record());
+  write_candidate(dir_, gpu, sample_provenance(), "Reduction", "warpShuffle", row_read_record());
+  // Another GPU's candidates are not this GPU's.
+  write_candidate(dir_, {"sm_80", "nvidia-a100"}, sample_provenance(), "SquareTile", "diagonal", row_read_record());
+
+  EXPECT_TRUE(fs::exists(candidate_path(dir_, gpu, "SquareTile", "rowRead")));
+  EXPECT_TRUE(fs::exists(candidate_path(dir_, gpu, "SquareTile", "colRead")));
+
+  const std::map<std::string, SuiteFile> suites = read_candidates(dir_, gpu);
+  ASSERT_EQ(suites.size(), 2u);
+  ASSERT_EQ(suites.count("SquareTile"), 1u);
+  const SuiteFile& square = suites.at("SquareTile");
+  EXPECT_EQ(square.suite, "SquareTile");
+  EXPECT_EQ(square.gpu, gpu);
+  ASSERT_EQ(square.tests.size(), 2u);
+  {
+    SCOPED_TRACE("rowRead");
+    ASSERT_EQ(square.tests.count("rowRead"), 1u);
+    expect_same_record(square.tests.at("rowRead"), row_read_record());  // raw samples kept
+  }
+  {
+    SCOPED_TRACE("colRead");
+    ASSERT_EQ(square.tests.count("colRead"), 1u);
+    expect_same_record(square.tests.at("colRead"), col_read_record());
+  }
+  ASSERT_EQ(suites.count("Reduction"), 1u);
+  EXPECT_EQ(suites.at("Reduction").tests.size(), 1u);
+  EXPECT_EQ(suites.at("Reduction").tests.count("warpShuffle"), 1u);
+}
+
+TEST_F(Candidates, CandidateRecordsWhatProducedIt) {
+  const GpuKey gpu{"sm_90", "nvidia-h200"};
+  write_candidate(dir_, gpu, sample_provenance(), "SquareTile", "rowRead", row_read_record());
+  const SuiteFile file = read_suite_file(candidate_path(dir_, gpu, "SquareTile", "rowRead"));
+  EXPECT_EQ(file.provenance.gpu_name, "NVIDIA H200");
+  EXPECT_TRUE(mentions(file.provenance.command, "SquareTile.rowRead"));
+  EXPECT_NE(file.provenance.date, sample_provenance().date);
+  EXPECT_EQ(file.provenance.date.size(), sample_provenance().date.size());
+  EXPECT_EQ(file.provenance.date.back(), 'Z');
+}
+
+TEST_F(Candidates, NoFolderMeansNoCandidates) {
+  EXPECT_TRUE(read_candidates(dir_ / "never-written", {"sm_90", "nvidia-h200"}).empty());
+}
+
+TEST_F(Candidates, UnreadableCandidateIsABaselineErrorNamingIt) {
+  const GpuKey gpu{"sm_90", "nvidia-h200"};
+  const fs::path broken = candidate_path(dir_, gpu, "SquareTile", "rowRead");
+  fs::create_directories(broken.parent_path());
+  const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
+  std::ofstream(broken, std::ios::binary) << text.substr(0, text.size() / 2);
+  try {
+    read_candidates(dir_, gpu);
+    FAIL() << "a truncated candidate was read";
+  } catch (const BaselineError& e) {
+    EXPECT_TRUE(mentions(e.what(), broken.string()));
+  }
+}
+
+}  // namespace

@@ -1,1 +1,214 @@
+// What a person reads when a gate fails: the failure message, numbers, changes and tables.
+
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <bankgate/harness/comparison.hpp>
+#include <bankgate/harness/report.hpp>
+
+namespace {
+
+using namespace bankgate::harness;
+
+constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* load_tpr = "shared_load_transactions_per_request";
+constexpr const char* store_tpr = "shared_store_transactions_per_request";
+
+::testing::AssertionResult mentions(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << text << "\" does not mention \"" << part << "\"";
+}
+
+const TestLocation where{"SquareTile", "setRowReadColIpad",
+                         std::filesystem::path("baselines") / "sm_90" / "nvidia-h200" / "SquareTile.json"};
+
+// A padded tile that lost its padding: loads went from 1 to 32 transactions per request.
+TestRecord baseline_record() {
+  TestRecord r;
+  r.kernel = "setRowReadColIpad";
+  r.counters[load_wavefronts] = {1024, {}};
+  r.derived[load_tpr] = 1;
+  r.derived[store_tpr] = 1;
+  r.timing = TimingSummary{};
+  r.timing->median_ns = 2000;
+  r.timing->samples = 5;
+  return r;
+}
+
+TestRecord regressed_record() {
+  TestRecord r = baseline_record();
+  r.counters[load_wavefronts].value = 32768;
+  r.derived[load_tpr] = 32;
+  r.timing->median_ns = 4000;
+  return r;
+}
+
+Finding finding_for(const std::string& metric, const TestRecord& baseline, const TestRecord& measured) {
+  for (const Finding& f : compare(baseline, measured))
+    if (f.metric == metric) return f;
+  ADD_FAILURE() << "compare() gave no finding for " << metric;
+  return {};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Failure messages
+
+TEST(FailureMessage, CounterChangeNamesEverythingNeededToAct) {
+  const TestRecord baseline = baseline_record();
+  const TestRecord measured = regressed_record();
+  const Finding f = finding_for(load_wavefronts, baseline, measured);
+  ASSERT_EQ(f.verdict, Verdict::counter_changed);
+
+  const std::string text = format_failure(where, f, measured, baseline);
+  EXPECT_TRUE(mentions(text, "SquareTile.setRowReadColIpad"));
+  EXPECT_TRUE(mentions(text, "shared load transactions"));  // the display name
+  EXPECT_TRUE(mentions(text, load_wavefronts));             // and the metric as CUPTI spells it
+  EXPECT_TRUE(mentions(text, "measured   32768"));
+  EXPECT_TRUE(mentions(text, "baseline   1024"));
+  EXPECT_TRUE(mentions(text, "+31744 (+3100.0%)"));
+  EXPECT_TRUE(mentions(text, "tolerance  exact"));
+  EXPECT_TRUE(mentions(text, where.baseline_file.string()));
+  EXPECT_TRUE(mentions(text, refresh_command("SquareTile", "setRowReadColIpad")));
+  EXPECT_TRUE(mentions(text, "CHANGED"));
+}
+
+TEST(FailureMessage, ChangedTransactionsPerRequestAreShownUnchangedOnesAreNot) {
+  const TestRecord baseline = baseline_record();
+  const TestRecord measured = regressed_record();
+  const std::string text = format_failure(where, finding_for(load_wavefronts, baseline, measured), measured, baseline);
+  EXPECT_TRUE(mentions(text, std::string(load_tpr) + ": 32 (baseline 1)"));
+  EXPECT_EQ(text.find(store_tpr), std::string::npos) << text;
+}
+
+TEST(FailureMessage, SlowerDurationSaysRegressedWithUnitAndTolerance) {
+  const TestRecord baseline = baseline_record();
+  TestRecord measured = baseline;
+  measured.timing->median_ns = 4000;
+  const Finding f = finding_for(duration_metric, baseline, measured);
+  ASSERT_EQ(f.verdict, Verdict::slower);
+
+  const std::string text = format_failure(where, f, measured, baseline);
+  EXPECT_TRUE(mentions(text, "duration regressed"));
+  EXPECT_TRUE(mentions(text, std::string(duration_metric) + " [ns]"));
+  EXPECT_TRUE(mentions(text, "measured   4000"));
+  EXPECT_TRUE(mentions(text, "baseline   2000"));
+  EXPECT_TRUE(mentions(text, "+2000 (+100.0%)"));
+  EXPECT_TRUE(mentions(text, "tolerance  " + describe(TimingTolerance{})));
+  EXPECT_TRUE(mentions(text, refresh_command("SquareTile", "setRowReadColIpad")));
+}
+
+TEST(FailureMessage, UnmeasuredCounterShowsNoMeasuredValueAndNoChange) {
+  const TestRecord baseline = baseline_record();
+  TestRecord measured = baseline;
+  measured.counters.clear();
+  const Finding f = finding_for(load_wavefronts, baseline, measured);
+  ASSERT_EQ(f.verdict, Verdict::not_measured);
+
+  const std::string text = format_failure(where, f, measured, baseline);
+  EXPECT_TRUE(mentions(text, "NOT MEASURED"));
+  EXPECT_TRUE(mentions(text, "measured   -\n"));
+  EXPECT_TRUE(mentions(text, "baseline   1024\n"));
+  EXPECT_EQ(text.find("change"), std::string::npos) << text;
+}
+
+TEST(FailureMessage, CounterMissingFromBaselineShowsNoBaselineValue) {
+  const TestRecord baseline = baseline_record();
+  TestRecord measured = baseline;
+  measured.counters["smsp__inst_executed_op_shared_st.sum"] = {64, {}};
+  const Finding f = finding_for("smsp__inst_executed_op_shared_st.sum", baseline, measured);
+  ASSERT_EQ(f.verdict, Verdict::not_in_baseline);
+
+  const std::string text = format_failure(where, f, measured, baseline);
+  EXPECT_TRUE(mentions(text, "NOT IN BASELINE"));
+  EXPECT_TRUE(mentions(text, "measured   64\n"));
+  EXPECT_TRUE(mentions(text, "baseline   -\n"));
+}
+
+TEST(FailureMessage, RefreshCommandFiltersToTheOneTest) {
+  EXPECT_EQ(refresh_command("SquareTile", "setRowReadColIpad"),
+            "ci/refresh-baselines.sh --filter 'SquareTile.setRowReadColIpad'");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Numbers and changes
+
+TEST(FormatNumber, IntegersHaveNoFraction) {
+  EXPECT_EQ(format_number(0), "0");
+  EXPECT_EQ(format_number(1024), "1024");
+  EXPECT_EQ(format_number(-3), "-3");
+  EXPECT_EQ(format_number(1e15), "1000000000000000");
+}
+
+TEST(FormatNumber, FractionsKeepUpToThreeDecimalsWithoutTrailingZeros) {
+  EXPECT_EQ(format_number(2.5), "2.5");
+  EXPECT_EQ(format_number(1.25), "1.25");
+  EXPECT_EQ(format_number(1.0 / 3.0), "0.333");
+  EXPECT_EQ(format_number(2.0 / 3.0), "0.667");
+  EXPECT_EQ(format_number(-0.125), "-0.125");
+}
+
+TEST(FormatNumber, FloatingPointNoiseOnAnIntegerIsHidden) {
+  EXPECT_EQ(format_number(0.05 * 100), "5");  // 5.000000000000001
+  EXPECT_EQ(format_number(10.0001), "10");
+}
+
+TEST(FormatChange, RiseShowsSignAndPercent) { EXPECT_EQ(format_change(32768, 1024), "+31744 (+3100.0%)"); }
+
+TEST(FormatChange, DropShowsMinusAndPercent) { EXPECT_EQ(format_change(900, 1000), "-100 (-10.0%)"); }
+
+TEST(FormatChange, NoChangeIsPlusZero) { EXPECT_EQ(format_change(1000, 1000), "+0 (+0.0%)"); }
+
+TEST(FormatChange, ZeroBaselineHasNoPercent) { EXPECT_EQ(format_change(5, 0), "+5"); }
+
+TEST(FormatChange, FractionalChange) { EXPECT_EQ(format_change(1.5, 1), "+0.5 (+50.0%)"); }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tables
+
+TEST(FormatTable, ColumnsAreAlignedUnderTheHeader) {
+  const std::string table = format_table({{"test", "median", "verdict"},
+                                          {"setRowReadRow", "2048", "ok"},
+                                          {"x", "40960.25", "SLOWER"}});
+  EXPECT_EQ(table,
+            "test           median    verdict\n"
+            "--------------------------------\n"
+            "setRowReadRow  2048      ok\n"
+            "x              40960.25  SLOWER\n");
+}
+
+TEST(FormatTable, EveryColumnStartsAtTheSameOffsetOnEveryLine) {
+  const std::vector<std::vector<std::string>> rows = {{"a", "bb", "c"}, {"dddd", "e", "ffffff"}, {"g", "hhhhhhh", "i"}};
+  const std::vector<std::string> lines = lines_of(format_table(rows));
+  ASSERT_EQ(lines.size(), 4u);  // header, rule, two rows
+  const std::size_t second = std::string("dddd").size() + 2;
+  const std::size_t third = second + std::string("hhhhhhh").size() + 2;
+  for (const std::size_t line : {0u, 2u, 3u}) {
+    const std::size_t row = line == 0 ? 0 : line - 1;
+    SCOPED_TRACE(lines[line]);
+    EXPECT_EQ(lines[line].substr(0, rows[row][0].size()), rows[row][0]);
+    EXPECT_EQ(lines[line].substr(second, rows[row][1].size()), rows[row][1]);
+    EXPECT_EQ(lines[line].substr(third), rows[row][2]);
+  }
+  EXPECT_EQ(lines[1], std::string(third + std::string("ffffff").size(), '-'));
+}
+
+TEST(FormatTable, NoTrailingSpacesAfterTheLastColumn) {
+  const std::vector<std::string> lines = lines_of(format_table({{"name", "value"}, {"a", "1"}, {"longer name", "2"}}));
+  for (const std::string& line : lines) {
+    ASSERT_FALSE(line.empty());
+    EXPECT_NE(line.back(), ' ') << "'" << line << "'";
+  }
+}
+
+}  // namespace

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -64,11 +66,16 @@ class Field {
   }
   std::size_t count() const {
     if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
-    return value_.get<std::size_t>();
+    const auto v = value_.get<std::uint64_t>();
+    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
+    return static_cast<std::size_t>(v);
   }
   int integer() const {
     if (!value_.is_number_integer()) fail("must be a whole number");
-    return value_.get<int>();
+    const auto v = value_.get<std::int64_t>();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+      fail("is out of range (got " + value_.dump() + ")");
+    return static_cast<int>(v);
   }
 
  private:
@@ -81,27 +88,32 @@ class Field {
 // nlohmann keeps the last of two equal keys without a word; a baseline with two entries for one test is
 // ambiguous, so duplicates are found while parsing.
 json parse_rejecting_duplicates(const std::string& text, const std::string& origin) {
-  std::vector<std::vector<std::string>> open_objects;
-  std::string duplicate;
+  struct OpenObject {
+    std::vector<std::string> keys;  // seen so far in this object
+    std::string current;            // the key whose value is being parsed
+  };
+  std::vector<OpenObject> open_objects;
+  std::string duplicate_path;
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start) open_objects.emplace_back();
     if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == json::parse_event_t::key && !open_objects.empty()) {
-      auto& keys = open_objects.back();
-      const std::string key = parsed.get<std::string>();
-      for (const auto& k : keys)
-        if (k == key && duplicate.empty()) duplicate = key;
-      keys.push_back(key);
+      OpenObject& top = open_objects.back();
+      top.current = parsed.get<std::string>();
+      for (const auto& k : top.keys)
+        if (k == top.current && duplicate_path.empty())
+          for (const auto& level : open_objects) duplicate_path += (duplicate_path.empty() ? "" : ".") + level.current;
+      top.keys.push_back(top.current);
     }
     return true;
   };
   json document;
   try {
     document = json::parse(text, callback);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range (1e999)
     throw BaselineError(origin + ": not valid JSON (truncated or corrupt?): " + e.what());
   }
-  if (!duplicate.empty()) throw BaselineError(origin + ": key '" + duplicate + "' appears twice in one object");
+  if (!duplicate_path.empty()) throw BaselineError(origin + ": key '" + duplicate_path + "' appears twice in one object");
   return document;
 }
 
