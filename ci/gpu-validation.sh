@@ -35,7 +35,7 @@ scratch=$(mktemp -d)
 tar --exclude=./build --exclude=./.git -cf - . | tar -C "$scratch" -xf -
 sed -i 's/^constexpr int padding = 1;/constexpr int padding = 0;/' "$scratch/kernels/square_tile.cu"
 grep -q '^constexpr int padding = 0;' "$scratch/kernels/square_tile.cu" || echo "planting the regression failed" >&2
-step planted-regression 1 env BANKGATE_BUILD_DIR="$scratch/build" bash "$scratch/ci/gate.sh"
+step planted-regression 1 env BANKGATE_BUILD_DIR="$scratch/build" BANKGATE_CTEST_ARGS="-R ^SquareTile\\." bash "$scratch/ci/gate.sh"
 rm -rf "$scratch"
 step collector-cost 0 ci/bench-collector-cost.sh "$BANKGATE_BUILD_DIR/tests/suites/square_tile_suite"
 

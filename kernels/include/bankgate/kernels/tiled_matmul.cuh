@@ -1,0 +1,48 @@
+#pragma once
+// Seed 004: tiled matrix multiplication C = A * B in float through two Tile x Tile shared tiles per block
+// (Tile = 16 or 32), once without bounds checks on sizes that are multiples of the tile and once with the
+// seed's boundary checks on sizes that are not. Row-major: A is m x k, B is k x n, C is m x n.
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include <bankgate/kernels/expectation.hpp>
+
+namespace bankgate::kernels {
+
+struct MatmulShape {
+  int m;  // rows of A and C
+  int n;  // columns of B and C
+  int k;  // columns of A, rows of B
+};
+
+inline constexpr MatmulShape matmul_square_shape{512, 512, 512};  // a multiple of both tiles
+inline constexpr MatmulShape matmul_ragged_shape{500, 300, 700};  // a multiple of neither, in any dimension
+
+enum class TiledMatmul {
+  tile16,          // tiledMatmul<16>: sizes must be multiples of 16
+  tile32,          // tiledMatmul<32>: sizes must be multiples of 32
+  tile16_bounded,  // tiledMatmulBounded<16>: any size
+  tile32_bounded,  // tiledMatmulBounded<32>: any size
+};
+
+inline constexpr std::array<TiledMatmul, 4> all_tiled_matmul_kernels{
+    TiledMatmul::tile16, TiledMatmul::tile32, TiledMatmul::tile16_bounded, TiledMatmul::tile32_bounded};
+
+std::string_view kernel_name(TiledMatmul kernel);  // e.g. "tiledMatmul<16>", "tiledMatmulBounded<32>"
+SharedAccessExpectation expected_shared_access(TiledMatmul kernel);
+// False where the figures above rest on code generation this project cannot inspect without a GPU toolchain
+// (see the kernel comments): the suite then records the measurement without asserting the figures.
+bool shared_access_certain(TiledMatmul kernel);
+
+// C = A * B. Throws std::invalid_argument for an unbounded kernel on a shape that is not a multiple of its tile.
+void launch_tiled_matmul(TiledMatmul kernel, const float* a, const float* b, float* c, MatmulShape shape,
+                         cudaStream_t stream = nullptr);
+
+// The product computed in double on the CPU.
+std::vector<double> tiled_matmul_reference(const std::vector<float>& a, const std::vector<float>& b, MatmulShape shape);
+
+}  // namespace bankgate::kernels

@@ -1,0 +1,45 @@
+// Seed 002: a plain global-to-shared copy loop against __pipeline_memcpy_async (LDGSTS), for elements of 4, 8
+// and 16 bytes.
+
+#include <optional>
+#include <vector>
+
+#include <bankgate/harness/gate_test.hpp>
+#include <bankgate/harness/output_check.hpp>
+#include <bankgate/kernels/async_copy.cuh>
+#include <bankgate/kernels/device_buffer.hpp>
+
+namespace {
+
+namespace k = bankgate::kernels;
+using bankgate::harness::equal_elements;
+using bankgate::harness::GateTest;
+using bankgate::harness::KernelCase;
+
+class AsyncCopy : public GateTest {
+ protected:
+  void gate_kernel(k::AsyncCopy kernel) {
+    const int n = k::async_copy_ints(kernel);
+    std::vector<int> input(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) input[i] = 11 * i + 4;
+    const k::DeviceBuffer<int> in(input);
+    k::DeviceBuffer<int> out(input.size());
+    gate(KernelCase{
+        .kernel_name = std::string(k::kernel_name(kernel)),
+        .launch = [&] { k::launch_async_copy(kernel, in.get(), out.get()); },
+        .poison_output = [&] { out.poison(); },
+        .check_output = [&] { return equal_elements(out.to_host(), k::async_copy_reference(input)); },
+        // Whether LDGSTS counts as a shared store request is for the GPU run to show (async_copy.cu).
+        .expected = k::shared_access_certain(kernel) ? std::optional(k::expected_shared_access(kernel)) : std::nullopt,
+    });
+  }
+};
+
+TEST_F(AsyncCopy, Sync4) { gate_kernel(k::AsyncCopy::sync_4); }
+TEST_F(AsyncCopy, Async4) { gate_kernel(k::AsyncCopy::async_4); }
+TEST_F(AsyncCopy, Sync8) { gate_kernel(k::AsyncCopy::sync_8); }
+TEST_F(AsyncCopy, Async8) { gate_kernel(k::AsyncCopy::async_8); }
+TEST_F(AsyncCopy, Sync16) { gate_kernel(k::AsyncCopy::sync_16); }
+TEST_F(AsyncCopy, Async16) { gate_kernel(k::AsyncCopy::async_16); }
+
+}  // namespace
