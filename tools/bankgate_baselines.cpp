@@ -176,7 +176,9 @@ int run_promote(const Options& o) {
     for (const auto& [test, unused] : candidate.tests) tests.push_back(test);
     const auto b = baselines.find(suite);
     const h::SuiteFile merged = bankgate::tools::promote(b == baselines.end() ? nullptr : &b->second, candidate, tests, p);
-    h::parse_suite_file(h::serialize_suite_file(merged, h::Samples::drop), suite);
+    const auto names = bankgate::default_metric_names();
+    const std::set<std::string> known(names.begin(), names.end());
+    h::parse_suite_file(h::serialize_suite_file(merged, h::Samples::drop), suite, &known);  // readable by the gate
     writes.emplace_back(h::suite_file_path(o.baselines, gpu, suite), merged);
   }
   for (const auto& [path, file] : writes) {

@@ -31,6 +31,7 @@ class AsyncCopy : public GateTest {
         .check_output = [&] { return equal_elements(out.to_host(), k::async_copy_reference(input)); },
         // Whether LDGSTS counts as a shared store request is for the GPU run to show (async_copy.cu).
         .expected = k::shared_access_certain(kernel) ? std::optional(k::expected_shared_access(kernel)) : std::nullopt,
+        .multi_block_contention = true,
     });
   }
 };

@@ -56,6 +56,7 @@ class TiledMatmul : public GateTest {
         // The load figure depends on whether ptxas fuses the A-tile reads into 128-bit loads (tiled_matmul.cu):
         // recorded, not asserted, until a GPU run settles it.
         .expected = k::shared_access_certain(kernel) ? std::optional(k::expected_shared_access(kernel)) : std::nullopt,
+        .multi_block_contention = true,
     });
   }
 };

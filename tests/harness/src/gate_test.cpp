@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -34,11 +35,25 @@ Session& session() {
 
 const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
 
-TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const TimingTolerance& tolerance) {
+// Exact for every counter, except the contention-sensitive ones of a multi-block case (see KernelCase).
+Tolerance counter_tolerance(const std::string& name, const KernelCounters& counters, bool contention) {
+  if (!contention) return {};
+  const double share = multi_block_wavefront_tolerance;
+  if (name == metric::shared_load_wavefronts || name == metric::shared_store_wavefronts)
+    return {Tolerance::Kind::relative, share, multi_block_reason};
+  if (name == metric::shared_load_bank_conflicts)
+    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_load_wavefronts))), multi_block_reason};
+  if (name == metric::shared_store_bank_conflicts)
+    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_store_wavefronts))), multi_block_reason};
+  return {};
+}
+
+TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
   TestRecord r;
   r.kernel = timing.kernel_name;
   r.correct = correct;
-  for (const auto& [name, value] : counters.values) r.counters[name] = {value, Tolerance{}};
+  for (const auto& [name, value] : counters.values)
+    r.counters[name] = {value, counter_tolerance(name, counters, kc.multi_block_contention)};
   r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
   r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
   TimingSummary t;
@@ -48,7 +63,7 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
   t.p90_ns = quantile(timing.durations_ns, 0.9);
   t.min_ns = quantile(timing.durations_ns, 0.0);
   t.samples = timing.durations_ns.size();
-  t.tolerance = tolerance;
+  t.tolerance = kc.timing_tolerance;
   r.timing = t;
   r.samples_ns = timing.durations_ns;
   return r;
@@ -127,7 +142,7 @@ void GateTest::gate(const KernelCase& kc) {
   ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
 
-  const TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc.timing_tolerance);
+  const TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc);
   const DeviceInfo& device = collector.device();
   const GpuKey gpu = gpu_key(device);
   write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured);
@@ -140,10 +155,15 @@ void GateTest::gate(const KernelCase& kc) {
             << measured.timing->samples << " launches\n";
 
   if (kc.expected) {
-    EXPECT_EQ(measured.derived.at("shared_load_transactions_per_request"), kc.expected->load_transactions_per_request)
-        << label << ": load transactions per request differ from what the kernel's source explains: " << kc.expected->why;
-    EXPECT_EQ(measured.derived.at("shared_store_transactions_per_request"), kc.expected->store_transactions_per_request)
-        << label << ": store transactions per request differ from what the kernel's source explains: " << kc.expected->why;
+    const auto explained = [&](const char* what, double got, double want) {
+      // Contention only adds wavefronts: a multi-block case may exceed its figure by 10%, never fall below it.
+      const bool ok = kc.multi_block_contention ? got >= want && got <= want * 1.10 : got == want;
+      EXPECT_TRUE(ok) << label << ": " << what << " transactions per request are " << got << ", the kernel's source says "
+                      << want << (kc.multi_block_contention ? " (up to 10% more allowed: multi-block contention)" : "")
+                      << ": " << kc.expected->why;
+    };
+    explained("load", measured.derived.at("shared_load_transactions_per_request"), kc.expected->load_transactions_per_request);
+    explained("store", measured.derived.at("shared_store_transactions_per_request"), kc.expected->store_transactions_per_request);
   }
 
   const std::filesystem::path file = suite_file_path(config.baseline_dir, gpu, suite);

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# bankgate-baselines promote/table against fixture folders: the refusals (CI, no candidates, a new GPU), the
+# dry run, subset refresh with --filter, wrong-output candidates, a corrupt baseline, and table's exit code.
+#
+#   tests/unit/baselines_tool_test.sh PATH/TO/bankgate-baselines
+#
+# Candidate files are written here as JSON text (the schema of tests/unit/baseline_io_test.cpp). Prints
+# "N passed, M failed" and exits non-zero if any check failed.
+set -uo pipefail
+
+tool=${1:?usage: baselines_tool_test.sh PATH/TO/bankgate-baselines}
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-baselines-tool.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+unset CI
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf '       %s\n' "$2" >&2; return 0; }
+
+gpu_dir=sm_90/nvidia-h200
+wavefronts=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+requests=smsp__inst_executed_op_shared_ld.sum
+
+# candidate DIR SUITE TEST WAVEFRONTS [CORRECT]: one candidate file, as a GPU suite run writes it.
+candidate() {
+  local dir=$1 suite=$2 test=$3 value=$4 correct=${5:-true}
+  mkdir -p "$dir/$gpu_dir/$suite"
+  cat >"$dir/$gpu_dir/$suite/$test.json" <<JSON
+{
+  "schema_version": 1,
+  "suite": "$suite",
+  "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
+                 "driver_version": 13000, "cuda_runtime_version": 13000, "cupti_version": 130000,
+                 "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
+                 "command": "GPU suite run of $suite.$test"},
+  "tests": {
+    "$test": {
+      "kernel": "kernel_$test",
+      "correct": $correct,
+      "counters": {
+        "$wavefronts": {"value": $value, "tolerance": {"kind": "exact"}},
+        "$requests": {"value": 1024, "tolerance": {"kind": "exact"}}
+      },
+      "samples_ns": [2016, 2048, 2080]
+    }
+  }
+}
+JSON
+}
+
+# A fresh case folder: candidates for Suite.a and Suite.b under cand/, an empty baselines/ beside it.
+case_no=0
+new_case() {
+  case_no=$((case_no + 1))
+  dir="$root/case$case_no"
+  cand="$dir/cand"
+  base="$dir/baselines"
+  mkdir -p "$cand" "$base"
+  candidate "$cand" Suite a 1024
+  candidate "$cand" Suite b 2048
+}
+
+# run ARGS...: runs the tool, keeping its exit code in $rc and its output in $out.
+run() {
+  out=$("$tool" "$@" 2>&1)
+  rc=$?
+}
+
+# Recursive listing with checksums: "nothing written" means this does not change.
+snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum); }
+
+expect_rc() {  # expect_rc NAME WANT
+  if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit code $rc, expected $2; output:"$'\n'"$out"; fi
+}
+
+# promote --new-gpu into an empty baselines folder: the starting point of several checks.
+seed_baselines() {
+  run promote --candidates "$cand" --baselines "$base" --new-gpu --command "fixture"
+  [ "$rc" -eq 0 ] || fail "seeding baselines in case $case_no" "exit code $rc; output:"$'\n'"$out"
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# CI=true without --force: refused, nothing written.
+new_case
+mkdir -p "$base/$gpu_dir"
+before=$(snapshot "$base")
+out=$(CI=true "$tool" promote --candidates "$cand" --baselines "$base" 2>&1); rc=$?
+expect_rc "promote with CI=true is refused (exit 3)" 3
+[ "$(snapshot "$base")" = "$before" ] && pass "promote with CI=true writes nothing" ||
+  fail "promote with CI=true writes nothing" "baselines changed: $(find "$base" -type f)"
+
+# CI=true --force: writes.
+out=$(CI=true "$tool" promote --candidates "$cand" --baselines "$base" --force 2>&1); rc=$?
+expect_rc "promote with CI=true --force succeeds" 0
+[ -f "$base/$gpu_dir/Suite.json" ] && pass "promote with CI=true --force writes Suite.json" ||
+  fail "promote with CI=true --force writes Suite.json" "missing $base/$gpu_dir/Suite.json; output:"$'\n'"$out"
+
+# ---------------------------------------------------------------------------------------------------------
+# No candidates at all: refused.
+case_no=$((case_no + 1))
+dir="$root/case$case_no"; mkdir -p "$dir/cand" "$dir/baselines/$gpu_dir"
+run promote --candidates "$dir/cand" --baselines "$dir/baselines"
+expect_rc "promote with an empty candidates folder is refused (exit 3)" 3
+run promote --candidates "$dir/missing" --baselines "$dir/baselines"
+expect_rc "promote with no candidates folder is refused (exit 3)" 3
+# A GPU folder with no candidate file in it.
+mkdir -p "$dir/cand/$gpu_dir"
+run promote --candidates "$dir/cand" --baselines "$dir/baselines"
+expect_rc "promote with an empty GPU candidates folder is refused (exit 3)" 3
+
+# ---------------------------------------------------------------------------------------------------------
+# A GPU without baselines: refused without --new-gpu, nothing written; written with it.
+new_case
+run promote --candidates "$cand" --baselines "$base"
+expect_rc "promote for a GPU without baselines is refused without --new-gpu (exit 3)" 3
+[ -z "$(find "$base" -mindepth 1 -print -quit)" ] && pass "the refused new-GPU promote writes nothing" ||
+  fail "the refused new-GPU promote writes nothing" "found: $(find "$base" -mindepth 1)"
+seed_baselines
+[ -f "$base/$gpu_dir/Suite.json" ] && pass "promote --new-gpu writes Suite.json" ||
+  fail "promote --new-gpu writes Suite.json" "output:"$'\n'"$out"
+grep -q samples_ns "$base/$gpu_dir/Suite.json" && fail "baselines drop the raw samples" "samples_ns in Suite.json" ||
+  pass "baselines drop the raw samples"
+
+# ---------------------------------------------------------------------------------------------------------
+# --dry-run prints the table and writes nothing (a new GPU, and then over existing baselines).
+new_case
+run promote --candidates "$cand" --baselines "$base" --new-gpu --dry-run
+expect_rc "promote --dry-run succeeds" 0
+case $out in *"$wavefronts"* | *"Suite"*) pass "promote --dry-run prints the table" ;;
+  *) fail "promote --dry-run prints the table" "output:"$'\n'"$out" ;; esac
+case $out in *"dry run"*) pass "promote --dry-run says nothing was written" ;;
+  *) fail "promote --dry-run says nothing was written" "output:"$'\n'"$out" ;; esac
+[ -z "$(find "$base" -mindepth 1 -print -quit)" ] && pass "promote --dry-run writes nothing (new GPU)" ||
+  fail "promote --dry-run writes nothing (new GPU)" "found: $(find "$base" -mindepth 1)"
+seed_baselines
+candidate "$cand" Suite a 4096
+before=$(snapshot "$base")
+run promote --candidates "$cand" --baselines "$base" --dry-run
+expect_rc "promote --dry-run over existing baselines succeeds" 0
+[ "$(snapshot "$base")" = "$before" ] && pass "promote --dry-run leaves existing baselines unchanged" ||
+  fail "promote --dry-run leaves existing baselines unchanged" "Suite.json changed"
+
+# ---------------------------------------------------------------------------------------------------------
+# --filter 'Suite.a': only a is promoted; b stays absent (new GPU) or unchanged (existing baselines).
+new_case
+run promote --candidates "$cand" --baselines "$base" --new-gpu --filter 'Suite.a'
+expect_rc "promote --filter Suite.a succeeds" 0
+file="$base/$gpu_dir/Suite.json"
+grep -q '"a"' "$file" 2>/dev/null && pass "--filter Suite.a promotes a" || fail "--filter Suite.a promotes a" "$(cat "$file" 2>&1)"
+grep -q '"b"' "$file" 2>/dev/null && fail "--filter Suite.a leaves b out" "$(cat "$file")" || pass "--filter Suite.a leaves b out"
+# Now with both in the baselines: change both candidates, promote a only; b keeps its old value.
+new_case
+seed_baselines
+candidate "$cand" Suite a 1111
+candidate "$cand" Suite b 2222
+run promote --candidates "$cand" --baselines "$base" --filter 'Suite.a'
+expect_rc "promote --filter Suite.a over existing baselines succeeds" 0
+file="$base/$gpu_dir/Suite.json"
+grep -q 1111 "$file" && pass "--filter Suite.a refreshes a" || fail "--filter Suite.a refreshes a" "$(cat "$file")"
+if grep -q 2222 "$file" || ! grep -q 2048 "$file"; then fail "--filter Suite.a leaves b unchanged" "$(cat "$file")"
+else pass "--filter Suite.a leaves b unchanged"; fi
+
+# ---------------------------------------------------------------------------------------------------------
+# A candidate whose output was wrong ("correct": false) is not promoted.
+new_case
+candidate "$cand" Suite b 2048 false
+run promote --candidates "$cand" --baselines "$base" --new-gpu
+expect_rc "promote with one wrong-output candidate promotes the rest" 0
+file="$base/$gpu_dir/Suite.json"
+grep -q '"a"' "$file" && pass "the correct candidate a is promoted" || fail "the correct candidate a is promoted" "$(cat "$file")"
+grep -q '"b"' "$file" && fail "the wrong-output candidate b is not promoted" "$(cat "$file")" ||
+  pass "the wrong-output candidate b is not promoted"
+case $out in *"not promoted"*"Suite.b"*) pass "the wrong-output candidate is named" ;;
+  *) fail "the wrong-output candidate is named" "output:"$'\n'"$out" ;; esac
+# Only wrong-output candidates: nothing to promote, refused, nothing written.
+new_case
+candidate "$cand" Suite a 1024 false
+candidate "$cand" Suite b 2048 false
+run promote --candidates "$cand" --baselines "$base" --new-gpu
+expect_rc "promote with only wrong-output candidates is refused (exit 3)" 3
+[ -z "$(find "$base" -mindepth 1 -type f -print -quit)" ] && pass "only wrong-output candidates: nothing written" ||
+  fail "only wrong-output candidates: nothing written" "found: $(find "$base" -type f)"
+
+# ---------------------------------------------------------------------------------------------------------
+# An existing corrupt baseline: promote fails with exit 2 and leaves it byte-for-byte unchanged.
+new_case
+mkdir -p "$base/$gpu_dir"
+printf '{"schema_version": 1, "suite": "Suite", "tests": {' >"$base/$gpu_dir/Suite.json"
+before=$(snapshot "$base")
+run promote --candidates "$cand" --baselines "$base"
+expect_rc "promote over a corrupt baseline fails (exit 2)" 2
+[ "$(snapshot "$base")" = "$before" ] && pass "the corrupt baseline is left byte-for-byte unchanged" ||
+  fail "the corrupt baseline is left byte-for-byte unchanged" "$(snapshot "$base")"
+run promote --candidates "$cand" --baselines "$base" --new-gpu
+expect_rc "promote --new-gpu over a corrupt baseline fails too (exit 2)" 2
+[ "$(snapshot "$base")" = "$before" ] && pass "promote --new-gpu leaves the corrupt baseline unchanged" ||
+  fail "promote --new-gpu leaves the corrupt baseline unchanged" "$(snapshot "$base")"
+
+# ---------------------------------------------------------------------------------------------------------
+# table: 0 when every counter equals its baseline, 1 when one differs.
+new_case
+seed_baselines
+run table --candidates "$cand" --baselines "$base"
+expect_rc "table exits 0 when the candidates equal the baselines" 0
+candidate "$cand" Suite b 2049
+run table --candidates "$cand" --baselines "$base"
+expect_rc "table exits 1 when a counter differs" 1
+case $out in *"Suite.b "*CHANGED*) pass "table marks the changed counter of Suite.b" ;;
+  *) fail "table marks the changed counter of Suite.b" "output:"$'\n'"$out" ;; esac
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
