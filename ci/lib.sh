@@ -4,11 +4,25 @@
 bankgate_die() { echo "bankgate: $*" >&2; exit 3; }
 
 bankgate_find_nvcc() {
-  if command -v nvcc >/dev/null 2>&1; then command -v nvcc; return; fi
-  for candidate in "${CUDA_HOME:-}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
-    [ -x "$candidate" ] && { echo "$candidate"; return; }
+  local found=""
+  for candidate in "${CUDA_HOME:+$CUDA_HOME/bin/nvcc}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc; do
+    [ -n "$candidate" ] && [ -x "$candidate" ] && { found=$candidate; break; }
   done
-  bankgate_die "the CUDA toolkit (nvcc) was not found: install CUDA 13 (e.g. the cuda-toolkit-13-0 package) or set CUDA_HOME"
+  [ -n "$found" ] ||
+    bankgate_die "the CUDA toolkit (nvcc) was not found: install CUDA 13 (e.g. the cuda-toolkit-13-0 package) or set CUDA_HOME"
+  # The nvcc on PATH may be a wrapper script (/usr/local/bin/nvcc -> exec .../cuda-13.0/bin/nvcc); nvcc itself
+  # reports the directory it really lives in, and the toolkit root (headers, CUPTI) is found from there.
+  local real_bin
+  real_bin=$(cd /tmp && "$found" --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^#\$ _HERE_=//p' | head -n 1)
+  if [ -n "$real_bin" ] && [ -x "$real_bin/nvcc" ]; then echo "$real_bin/nvcc"; else echo "$found"; fi
+}
+
+# Where cupti.h lives under a toolkit root, in the layouts NVIDIA's packages use; empty when absent.
+bankgate_find_cupti_header() {
+  local root=$1
+  for candidate in "$root/include/cupti.h" "$root/extras/CUPTI/include/cupti.h" "$root"/targets/*/include/cupti.h; do
+    [ -f "$candidate" ] && { echo "$candidate"; return; }
+  done
 }
 
 # Installs cmake, ninja, GoogleTest and nlohmann-json with apt where they are missing and we may; otherwise
@@ -16,7 +30,7 @@ bankgate_find_nvcc() {
 bankgate_ensure_dependencies() {
   BANKGATE_NVCC=$(bankgate_find_nvcc) || exit 3
   local cuda_root; cuda_root=$(dirname "$(dirname "$BANKGATE_NVCC")")
-  [ -f "$cuda_root/include/cupti.h" ] || [ -f "$cuda_root/extras/CUPTI/include/cupti.h" ] ||
+  [ -n "$(bankgate_find_cupti_header "$cuda_root")" ] ||
     bankgate_die "CUPTI is missing from the CUDA toolkit at $cuda_root: install its CUPTI component (cuda-cupti-dev-13-0)"
   local missing=()
   command -v cmake >/dev/null 2>&1 || missing+=(cmake)
