@@ -1,9 +1,28 @@
 #include <cuda_runtime_api.h>
 #include <cupti_version.h>
 
+#include <fstream>
+#include <regex>
+#include <string>
+
 #include <bankgate/collector.hpp>
 
 namespace bankgate {
+namespace {
+
+// The driver's own release number ("580.159.04"). cudaDriverGetVersion only says which CUDA API level the
+// driver offers (13000), which stays the same across driver updates that do change timings. The kernel
+// module announces itself in /proc; where that file is absent (containers without it) the field stays empty.
+std::string read_driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line)) return {};
+  static const std::regex release(R"(Kernel Module(?:\s+for\s+\S+)?\s+([0-9]+(?:\.[0-9]+)+))");
+  std::smatch match;
+  return std::regex_search(line, match, release) ? match[1].str() : std::string{};
+}
+
+}  // namespace
 
 DeviceProbe probe_device(int index) {
   DeviceProbe probe;
@@ -33,6 +52,7 @@ DeviceProbe probe_device(int index) {
   info.multiprocessor_count = prop.multiProcessorCount;
   cudaDriverGetVersion(&info.driver_version);
   cudaRuntimeGetVersion(&info.runtime_version);
+  info.driver_release = read_driver_release();
   char bus_id[32] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index) == cudaSuccess) info.pci_bus_id = bus_id;
   info.cupti_version = CUPTI_API_VERSION;

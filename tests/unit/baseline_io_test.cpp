@@ -61,6 +61,7 @@ Provenance sample_provenance() {
           .compute_capability = "9.0",
           .multiprocessor_count = 132,
           .driver_version = 13000,
+          .driver_release = "580.159.04",
           .cuda_runtime_version = 13000,
           .cupti_version = 130000,
           .git_commit = "0123abcd",
@@ -76,8 +77,10 @@ TestRecord row_read_record() {
   r.counters[load_wavefronts] = {1024, {}};
   r.counters[load_requests] = {1024, {Tolerance::Kind::relative, 0.05, "replays vary with warp scheduling"}};
   r.derived["shared_load_transactions_per_request"] = 1;
+  r.expected = ExpectedRatios{1, 1, "row-major: 32 consecutive words, one per bank"};
   r.timing = TimingSummary{.median_ns = 2048, .mad_ns = 32, .p10_ns = 2016, .p90_ns = 2112, .min_ns = 2000, .samples = 5,
-                           .tolerance = {.relative = 0.05, .absolute_ns = 64}};
+                           .median_se_ns = 12.5, .tolerance = {.relative = 0.05, .absolute_ns = 64}, .l2 = "warm",
+                           .launches_per_sample = 1, .warmup_launches = 40, .dropped_samples = 0, .sm_clock_mhz = 1980};
   r.samples_ns = {2016, 2048, 2048.5, 2080, 2112};
   return r;
 }
@@ -90,7 +93,8 @@ TestRecord col_read_record() {
   r.derived["shared_load_transactions_per_request"] = 32;
   r.derived["shared_store_transactions_per_request"] = 1.25;
   r.timing = TimingSummary{.median_ns = 40960.25, .mad_ns = 12.5, .p10_ns = 40900, .p90_ns = 41000, .min_ns = 40864,
-                           .samples = 3, .tolerance = {.relative = 0.1, .absolute_ns = 32}};
+                           .samples = 3, .median_se_ns = 0.5, .tolerance = {.relative = 0.1, .absolute_ns = 32}, .l2 = "cold",
+                           .launches_per_sample = 16, .warmup_launches = 7, .dropped_samples = 2, .sm_clock_mhz = 1755.5};
   r.samples_ns = {40864, 40960.25, 41000};
   return r;
 }
@@ -111,6 +115,7 @@ void expect_same_provenance(const Provenance& got, const Provenance& want) {
   EXPECT_EQ(got.compute_capability, want.compute_capability);
   EXPECT_EQ(got.multiprocessor_count, want.multiprocessor_count);
   EXPECT_EQ(got.driver_version, want.driver_version);
+  EXPECT_EQ(got.driver_release, want.driver_release);
   EXPECT_EQ(got.cuda_runtime_version, want.cuda_runtime_version);
   EXPECT_EQ(got.cupti_version, want.cupti_version);
   EXPECT_EQ(got.git_commit, want.git_commit);
@@ -133,6 +138,12 @@ void expect_same_record(const TestRecord& got, const TestRecord& want) {
     EXPECT_EQ(it->second.tolerance.reason, counter.tolerance.reason);
   }
   EXPECT_EQ(got.derived, want.derived);
+  ASSERT_EQ(got.expected.has_value(), want.expected.has_value());
+  if (want.expected) {
+    EXPECT_EQ(got.expected->load_transactions_per_request, want.expected->load_transactions_per_request);
+    EXPECT_EQ(got.expected->store_transactions_per_request, want.expected->store_transactions_per_request);
+    EXPECT_EQ(got.expected->why, want.expected->why);
+  }
   ASSERT_EQ(got.timing.has_value(), want.timing.has_value());
   if (want.timing) {
     EXPECT_EQ(got.timing->median_ns, want.timing->median_ns);
@@ -143,6 +154,12 @@ void expect_same_record(const TestRecord& got, const TestRecord& want) {
     EXPECT_EQ(got.timing->samples, want.timing->samples);
     EXPECT_EQ(got.timing->tolerance.relative, want.timing->tolerance.relative);
     EXPECT_EQ(got.timing->tolerance.absolute_ns, want.timing->tolerance.absolute_ns);
+    EXPECT_EQ(got.timing->median_se_ns, want.timing->median_se_ns);
+    EXPECT_EQ(got.timing->l2, want.timing->l2);
+    EXPECT_EQ(got.timing->launches_per_sample, want.timing->launches_per_sample);
+    EXPECT_EQ(got.timing->warmup_launches, want.timing->warmup_launches);
+    EXPECT_EQ(got.timing->dropped_samples, want.timing->dropped_samples);
+    EXPECT_EQ(got.timing->sm_clock_mhz, want.timing->sm_clock_mhz);
   }
   EXPECT_EQ(got.samples_ns, want.samples_ns);
 }
@@ -163,11 +180,11 @@ void expect_same_suite(const SuiteFile& got, const SuiteFile& want) {
 
 // A hand-written file, so that each rejection test below breaks exactly one thing in text a person could write.
 const std::string head = R"({
-  "schema_version": 1,
+  "schema_version": 2,
   "suite": "SquareTile",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                 "driver_version": 13000, "cuda_runtime_version": 13000, "cupti_version": 130000,
+                 "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000, "cupti_version": 130000,
                  "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z", "command": "by hand"},
 )";
 
@@ -179,7 +196,8 @@ const std::string row_read_body = R"({
         "smsp__inst_executed_op_shared_ld.sum": {"value": 1024, "tolerance": {"kind": "relative", "amount": 0.05, "reason": "replays"}}
       },
       "timing": {"median_ns": 2048, "mad_ns": 32, "p10_ns": 2016, "p90_ns": 2112, "min_ns": 2000, "samples": 5,
-                 "tolerance": {"relative": 0.05, "absolute_ns": 64}}
+                 "median_se_ns": 10, "l2": "warm", "launches_per_sample": 1, "warmup_launches": 30,
+                 "dropped_samples": 0, "sm_clock_mhz": 1980, "tolerance": {"relative": 0.05, "absolute_ns": 64}}
     })";
 
 std::string document_with_tests(const std::string& tests) { return head + "  \"tests\": {" + tests + "}\n}\n"; }
@@ -301,15 +319,16 @@ TEST(BaselineErrors, TruncatedFileIsRejected) {
 }
 
 TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 1", "\"schema_version\": 2"));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 2", "\"schema_version\": 1"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
-  EXPECT_TRUE(mentions(message, "is 2"));
+  EXPECT_TRUE(mentions(message, "is 1"));
+  EXPECT_TRUE(mentions(message, "refresh-baselines"));
 }
 
 TEST(BaselineErrors, SchemaVersionBeyondIntRangeIsRejectedNotWrapped) {
   const std::string message =
-      rejection(replaced(valid_document(), "\"schema_version\": 1,", "\"schema_version\": 4294967297,"));
+      rejection(replaced(valid_document(), "\"schema_version\": 2,", "\"schema_version\": 4294967297,"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
 }
@@ -379,11 +398,11 @@ TEST(BaselineErrors, DuplicateKeyErrorNamesItsJsonPath) {
 TEST(BaselineErrors, MisspeltFieldIsRejected) {
   const std::string message = rejection(replaced(valid_document(), "\"mad_ns\"", "\"mad_nss\""));
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 1"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 2"));
 }
 
 TEST(BaselineErrors, UnexpectedTopLevelFieldIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 1,", "\"schema_version\": 1, \"notes\": \"x\","));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 2,", "\"schema_version\": 2, \"notes\": \"x\","));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'notes'"));
 }
@@ -405,6 +424,24 @@ TEST(BaselineErrors, ExactToleranceWithAmountIsRejected) {
       rejection(replaced(valid_document(), "{\"kind\": \"exact\"}", "{\"kind\": \"exact\", \"amount\": 3}"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_wavefronts + ".tolerance.amount"));
+}
+
+TEST(BaselineErrors, UnknownL2StateIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"l2\": \"warm\"", "\"l2\": \"lukewarm\""));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.l2' must be \"warm\" or \"cold\""));
+}
+
+TEST(BaselineErrors, ZeroLaunchesPerSampleIsRejected) {
+  const std::string message =
+      rejection(replaced(valid_document(), "\"launches_per_sample\": 1", "\"launches_per_sample\": 0"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.launches_per_sample' must be at least 1"));
+}
+
+TEST(BaselineErrors, ExpectedRatiosNeedTheirReason) {
+  const std::string with_expected = replaced(valid_document(), "\"correct\": true,",
+                                             "\"correct\": true, \"expected\": {\"load_transactions_per_request\": 1, "
+                                             "\"store_transactions_per_request\": 1},");
+  EXPECT_TRUE(mentions(rejection(with_expected), "'tests.rowRead.expected.why' is missing"));
 }
 
 TEST(BaselineErrors, ZeroSamplesIsRejected) {

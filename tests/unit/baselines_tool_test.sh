@@ -30,11 +30,11 @@ candidate() {
   mkdir -p "$dir/$gpu_dir/$suite"
   cat >"$dir/$gpu_dir/$suite/$test.json" <<JSON
 {
-  "schema_version": 1,
+  "schema_version": 2,
   "suite": "$suite",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                 "driver_version": 13000, "cuda_runtime_version": 13000, "cupti_version": 130000,
+                 "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000, "cupti_version": 130000,
                  "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
                  "command": "GPU suite run of $suite.$test"},
   "tests": {
@@ -211,6 +211,73 @@ run table --candidates "$cand" --baselines "$base"
 expect_rc "table exits 1 when a counter differs" 1
 case $out in *"Suite.b "*CHANGED*) pass "table marks the changed counter of Suite.b" ;;
   *) fail "table marks the changed counter of Suite.b" "output:"$'\n'"$out" ;; esac
+
+# ---------------------------------------------------------------------------------------------------------
+# compare: same-runner comparison of two builds' candidates, rounds pooled per side.
+
+# timed DIR TEST MEDIAN [CORRECT]: a candidate with 40 durations spread evenly around MEDIAN (+-2%).
+timed() {
+  local dir=$1 test=$2 median=$3 correct=${4:-true} samples="" i
+  for i in $(seq -20 19); do samples+="${samples:+, }$((median + median * i / 1000))"; done
+  mkdir -p "$dir/$gpu_dir/Suite"
+  cat >"$dir/$gpu_dir/Suite/$test.json" <<JSON
+{
+  "schema_version": 2, "suite": "Suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
+                 "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
+                 "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
+                 "command": "GPU suite run of Suite.$test"},
+  "tests": {"$test": {
+    "kernel": "kernel_$test", "correct": $correct,
+    "counters": {"$requests": {"value": 1024, "tolerance": {"kind": "exact"}}},
+    "timing": {"median_ns": $median, "mad_ns": 0, "p10_ns": $median, "p90_ns": $median, "min_ns": $median, "samples": 40,
+               "median_se_ns": 0, "l2": "warm", "launches_per_sample": 1, "warmup_launches": 10, "dropped_samples": 0,
+               "sm_clock_mhz": 1980, "tolerance": {"relative": 0.03, "absolute_ns": 64}},
+    "samples_ns": [$samples]}}
+}
+JSON
+}
+
+cmp_dir="$root/compare"
+for round in 1 2; do
+  timed "$cmp_dir/base/round$round" a 50000
+  timed "$cmp_dir/head/round$round" a 50000
+  timed "$cmp_dir/base/round$round" b 20000
+  timed "$cmp_dir/head/round$round" b 20000
+done
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "compare exits 0 when head equals base" 0
+case $out in *"Suite.a "*ok*) pass "compare lists each test with its verdict" ;;
+  *) fail "compare lists each test with its verdict" "output:"$'\n'"$out" ;; esac
+
+timed "$cmp_dir/head/round1" b 22000
+timed "$cmp_dir/head/round2" b 22000
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "compare exits 1 when head is 10% slower" 1
+case $out in *"Suite.b "*"+10.0%"*SLOWER*) pass "compare names the slower test and its change" ;;
+  *) fail "compare names the slower test and its change" "output:"$'\n'"$out" ;; esac
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head" --filter 'Suite.a'
+expect_rc "compare --filter leaves the slower test out" 0
+
+timed "$cmp_dir/head/round1" b 18000
+timed "$cmp_dir/head/round2" b 18000
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "a faster head passes" 0
+case $out in *faster*) pass "compare reports the speedup" ;; *) fail "compare reports the speedup" "output:"$'\n'"$out" ;; esac
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head" --fail-on-speedup
+expect_rc "a faster head fails with --fail-on-speedup" 1
+
+timed "$cmp_dir/head/round1" b 20000 false
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "rounds of one build that disagree on correctness are an error (exit 2)" 2
+timed "$cmp_dir/head/round2" b 20000 false
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "wrong output in head fails the comparison (exit 1)" 1
+case $out in *"WRONG OUTPUT"*) pass "compare marks the wrong output" ;; *) fail "compare marks the wrong output" "$out" ;; esac
+
+run compare --base "$cmp_dir/base" --head "$root/no-such-folder"
+expect_rc "compare with a missing folder exits 2" 2
+case $out in *"no-such-folder"*) pass "the missing folder is named" ;; *) fail "the missing folder is named" "$out" ;; esac
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

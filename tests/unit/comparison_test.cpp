@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <bankgate/harness/comparison.hpp>
+#include <bankgate/harness/statistics.hpp>
 
 namespace {
 
@@ -22,10 +24,10 @@ Tolerance exact() { return {}; }
 Tolerance absolute(double amount) { return {Tolerance::Kind::absolute, amount, "test"}; }
 Tolerance relative(double amount) { return {Tolerance::Kind::relative, amount, "test"}; }
 
-TimingSummary timing(double median_ns, double relative_slack = 0.05, double absolute_ns = 64.0) {
+TimingSummary timing(double median_ns, double relative_slack = 0.03, double absolute_ns = 64.0) {
   TimingSummary t;
   t.median_ns = median_ns;
-  t.samples = 5;
+  t.samples = 200;
   t.tolerance = {relative_slack, absolute_ns};
   return t;
 }
@@ -126,47 +128,115 @@ TEST(CounterTolerance, CounterMissingFromTheRunIsAFailure) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Timing
+// Timing: the decision rule on synthetic samples
 
-TEST(TimingGate, EqualMediansPass) { EXPECT_EQ(judge_timing(2048, timing(2048)), Verdict::pass); }
-
-TEST(TimingGate, RiseWithinRelativePlusAbsoluteSlackPasses) {
-  // Slack on 1000 ns: 25% (250 ns) + 64 ns = 314 ns.
-  EXPECT_EQ(judge_timing(1200, timing(1000, 0.25, 64)), Verdict::pass);
-  EXPECT_EQ(judge_timing(1300, timing(1000, 0.25, 64)), Verdict::pass);
+// Durations around `median_ns` with normal noise of `noise` (relative), from a fixed seed.
+std::vector<double> durations(double median_ns, double noise, std::size_t n, unsigned seed) {
+  std::mt19937_64 generator(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(median_ns * (1.0 + noise * normal(generator)));
+  return out;
 }
 
-TEST(TimingGate, RiseBeyondTheSlackIsSlower) {
-  EXPECT_EQ(judge_timing(1400, timing(1000, 0.25, 64)), Verdict::slower);
-  EXPECT_TRUE(is_failure(Verdict::slower));
+// As the GPU timer reports them: whole 32 ns ticks.
+std::vector<double> quantized(std::vector<double> values) {
+  for (double& v : values) v = 32.0 * std::round(v / 32.0);
+  return values;
 }
 
-TEST(TimingGate, BoundaryOfTheRiseIsInclusive) {
-  EXPECT_EQ(judge_timing(1314, timing(1000, 0.25, 64)), Verdict::pass);
-  EXPECT_EQ(judge_timing(just_above(1314), timing(1000, 0.25, 64)), Verdict::slower);
+TimingEvidence from(const std::vector<double>& samples) { return evidence(summarize_durations(samples)); }
+
+const TimingTolerance default_tolerance{};
+
+TEST(TimingGate, SameDistributionPasses) {
+  // Twenty pairs of independent draws of one distribution: none may be called slower or faster.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const TimingDecision d = judge_timing(from(durations(50000, 0.01, 200, seed)), from(durations(50000, 0.01, 200, seed + 100)),
+                                          default_tolerance);
+    EXPECT_EQ(d.verdict, Verdict::pass) << "seed " << seed << ": " << d.detail;
+  }
 }
 
-TEST(TimingGate, DropBeyondTheSlackIsFasterButNotAFailure) {
-  EXPECT_EQ(judge_timing(600, timing(1000, 0.25, 64)), Verdict::faster);
-  EXPECT_FALSE(is_failure(Verdict::faster));
+TEST(TimingGate, ShiftBeyondTheToleranceIsSlower) {
+  const TimingDecision d = judge_timing(from(durations(55000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
+  EXPECT_EQ(d.verdict, Verdict::slower) << d.detail;
+  EXPECT_TRUE(d.significant);
+  EXPECT_TRUE(d.beyond_tolerance);
+  EXPECT_NEAR(d.ratio, 1.10, 0.01);
+  EXPECT_LT(d.ratio_low, d.ratio);
+  EXPECT_GT(d.ratio_high, d.ratio);
+  EXPECT_TRUE(is_failure(d.verdict));
 }
 
-TEST(TimingGate, BoundaryOfTheDropIsInclusive) {
-  EXPECT_EQ(judge_timing(686, timing(1000, 0.25, 64)), Verdict::pass);
-  EXPECT_EQ(judge_timing(just_below(686), timing(1000, 0.25, 64)), Verdict::faster);
+TEST(TimingGate, SignificantShiftWithinTheToleranceIsNotSlower) {
+  // 1.5% slower with almost no noise: certainly real, but smaller than the 3% the test tolerates.
+  const TimingDecision d = judge_timing(from(durations(50750, 0.001, 200, 1)), from(durations(50000, 0.001, 200, 2)), default_tolerance);
+  EXPECT_TRUE(d.significant) << d.detail;
+  EXPECT_FALSE(d.beyond_tolerance) << d.detail;
+  EXPECT_EQ(d.verdict, Verdict::pass);
 }
 
-TEST(TimingGate, AbsoluteSlackAloneAppliesWithoutRelativePart) {
-  EXPECT_EQ(judge_timing(1064, timing(1000, 0.0, 64)), Verdict::pass);
-  EXPECT_EQ(judge_timing(1065, timing(1000, 0.0, 64)), Verdict::slower);
+TEST(TimingGate, LargeShiftDrownedInNoiseIsNotSlower) {
+  // 8% slower on paper, but with 30% noise and 25 samples a side the interval easily holds 1.
+  const TimingDecision d = judge_timing(from(durations(54000, 0.30, 25, 1)), from(durations(50000, 0.30, 25, 2)), default_tolerance);
+  EXPECT_FALSE(d.significant) << d.detail;
+  EXPECT_EQ(d.verdict, Verdict::pass);
 }
 
-TEST(TimingGate, TwoTimerTicksOnAShortKernelAreNotASlowdownByDefault) {
-  // The default tolerance exists for this: a 96 ns kernel read two 32 ns ticks later is quantization.
-  TimingSummary baseline;
-  baseline.median_ns = 96;
-  EXPECT_EQ(judge_timing(160, baseline), Verdict::pass);
-  EXPECT_EQ(judge_timing(192, baseline), Verdict::slower);
+TEST(TimingGate, SpeedupIsReportedAndFailsOnlyWhenAskedTo) {
+  const TimingDecision d = judge_timing(from(durations(45000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
+  EXPECT_EQ(d.verdict, Verdict::faster) << d.detail;
+  EXPECT_FALSE(is_failure(d.verdict));
+  EXPECT_TRUE(is_failure(d.verdict, /*fail_on_speedup=*/true));
+}
+
+TEST(TimingGate, TooFewSamplesDecideNothingAndFail) {
+  const TimingDecision d = judge_timing(from(durations(90000, 0.01, min_timing_samples - 1, 1)),
+                                        from(durations(50000, 0.01, 200, 2)), default_tolerance);
+  EXPECT_EQ(d.verdict, Verdict::too_few_samples);
+  EXPECT_NE(d.detail.find("too few"), std::string::npos) << d.detail;
+  EXPECT_TRUE(is_failure(d.verdict));
+  EXPECT_EQ(judge_timing(from(durations(50000, 0.01, 200, 1)), from(durations(50000, 0.01, 3, 2)), default_tolerance).verdict,
+            Verdict::too_few_samples);
+}
+
+TEST(TimingGate, OneTimerTickOnAShortKernelIsQuantizationNotASlowdown) {
+  // A 768 ns kernel read one 32 ns tick later in every launch: the medians differ by 32 ns, well inside the
+  // 64 ns absolute part of the tolerance, although with identical samples the difference is "significant".
+  const std::vector<double> base(200, 768.0), head(200, 800.0);
+  const TimingDecision d = judge_timing(from(head), from(base), default_tolerance);
+  EXPECT_TRUE(d.significant);
+  EXPECT_EQ(d.verdict, Verdict::pass) << d.detail;
+  // Four ticks (128 ns) exceed 3% of 768 ns plus 64 ns (87 ns).
+  EXPECT_EQ(judge_timing(from(std::vector<double>(200, 896.0)), from(base), default_tolerance).verdict, Verdict::slower);
+}
+
+TEST(TimingGate, QuantizedNoisySamplesOfOneKernelPass) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const TimingDecision d = judge_timing(from(quantized(durations(1900, 0.03, 300, seed))),
+                                          from(quantized(durations(1900, 0.03, 300, seed + 50))), default_tolerance);
+    EXPECT_EQ(d.verdict, Verdict::pass) << "seed " << seed << ": " << d.detail;
+  }
+}
+
+TEST(TimingGate, ThresholdIsTheRelativePartPlusTheAbsolutePart) {
+  // Baseline 1000 ns, tolerance 25% + 64 ns: a median of exactly 1314 ns is within; just above is beyond.
+  const TimingTolerance tolerance{0.25, 64.0};
+  const TimingEvidence base{1000.0, 0.0, 200};
+  EXPECT_EQ(judge_timing({1314.0, 0.0, 200}, base, tolerance).verdict, Verdict::pass);
+  EXPECT_EQ(judge_timing({just_above(1314.0), 0.0, 200}, base, tolerance).verdict, Verdict::slower);
+  EXPECT_EQ(judge_timing({686.0, 0.0, 200}, base, tolerance).verdict, Verdict::pass);
+  EXPECT_EQ(judge_timing({just_below(686.0), 0.0, 200}, base, tolerance).verdict, Verdict::faster);
+}
+
+TEST(TimingGate, StandardErrorsWidenTheInterval) {
+  // 10% slower, but each median is uncertain by 5%: the 99% interval of the ratio reaches below 1.
+  const TimingDecision d = judge_timing({1100.0, 55.0, 200}, {1000.0, 50.0, 200}, default_tolerance);
+  EXPECT_FALSE(d.significant) << d.detail;
+  EXPECT_LT(d.ratio_low, 1.0);
+  EXPECT_EQ(d.verdict, Verdict::pass);
+  EXPECT_EQ(judge_timing({1100.0, 5.5, 200}, {1000.0, 5.0, 200}, default_tolerance).verdict, Verdict::slower);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -251,14 +321,14 @@ TEST(Compare, FindingsCarryTheToleranceInWords) {
   ASSERT_EQ(findings.size(), 3u);
   EXPECT_EQ(findings[0].tolerance, "exact");
   EXPECT_EQ(findings[1].tolerance, "+/-5% (test)");
-  EXPECT_EQ(findings[2].tolerance, "median +/-5% +/-64 ns");
+  EXPECT_EQ(findings[2].tolerance, "median +/-5% +/-64 ns, and significant at 99%");
 }
 
 TEST(Compare, DescribeNamesKindAmountAndReason) {
   EXPECT_EQ(describe(Tolerance{}), "exact");
   EXPECT_EQ(describe(Tolerance{Tolerance::Kind::absolute, 2, "one replay per block"}), "+/-2 (one replay per block)");
   EXPECT_EQ(describe(Tolerance{Tolerance::Kind::relative, 0.125, "atomics"}), "+/-12.5% (atomics)");
-  EXPECT_EQ(describe(TimingTolerance{0.1, 32}), "median +/-10% +/-32 ns");
+  EXPECT_EQ(describe(TimingTolerance{0.1, 32}), "median +/-10% +/-32 ns, and significant at 99%");
 }
 
 TEST(Compare, OnlyPassAndFasterAreNotFailures) {
@@ -268,6 +338,35 @@ TEST(Compare, OnlyPassAndFasterAreNotFailures) {
   EXPECT_TRUE(is_failure(Verdict::slower));
   EXPECT_TRUE(is_failure(Verdict::not_in_baseline));
   EXPECT_TRUE(is_failure(Verdict::not_measured));
+  EXPECT_TRUE(is_failure(Verdict::method_changed));
+  EXPECT_TRUE(is_failure(Verdict::too_few_samples));
+}
+
+TEST(Compare, DurationsTakenAnotherWayAreNotCompared) {
+  TestRecord baseline;
+  baseline.timing = timing(1000);
+  TestRecord measured = baseline;
+  measured.timing->l2 = "cold";
+  measured.timing->median_ns = 5000;  // would be SLOWER if compared at all
+  Finding f = only_finding(compare(baseline, measured));
+  EXPECT_EQ(f.verdict, Verdict::method_changed);
+  EXPECT_NE(f.detail.find("L2 warm"), std::string::npos) << f.detail;
+  EXPECT_NE(f.detail.find("refresh"), std::string::npos) << f.detail;
+
+  measured = baseline;
+  measured.timing->launches_per_sample = 16;
+  EXPECT_EQ(only_finding(compare(baseline, measured)).verdict, Verdict::method_changed);
+}
+
+TEST(Compare, DurationFindingExplainsItsStatistics) {
+  TestRecord baseline;
+  baseline.timing = timing(1000);
+  TestRecord measured = baseline;
+  measured.timing->median_ns = 1200;
+  const Finding f = only_finding(compare(baseline, measured));
+  EXPECT_EQ(f.verdict, Verdict::slower);
+  EXPECT_NE(f.detail.find("+20.00%"), std::string::npos) << f.detail;
+  EXPECT_NE(f.detail.find("significant"), std::string::npos) << f.detail;
 }
 
 }  // namespace

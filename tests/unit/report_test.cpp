@@ -35,7 +35,7 @@ TestRecord baseline_record() {
   r.derived[store_tpr] = 1;
   r.timing = TimingSummary{};
   r.timing->median_ns = 2000;
-  r.timing->samples = 5;
+  r.timing->samples = 200;
   return r;
 }
 
@@ -105,6 +105,7 @@ TEST(FailureMessage, SlowerDurationSaysRegressedWithUnitAndTolerance) {
   EXPECT_TRUE(mentions(text, "baseline   2000"));
   EXPECT_TRUE(mentions(text, "+2000 (+100.0%)"));
   EXPECT_TRUE(mentions(text, "tolerance  " + describe(TimingTolerance{})));
+  EXPECT_TRUE(mentions(text, "statistics +100.00% (99% interval"));
   EXPECT_TRUE(mentions(text, refresh_command("SquareTile", "setRowReadColIpad")));
 }
 

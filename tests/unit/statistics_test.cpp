@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -69,6 +71,49 @@ TEST(Robustness, OnePreemptedLaunchBarelyMovesMedianAndMad) {
   durations.push_back(1e9);  // one launch preempted for a second
   EXPECT_EQ(median(durations), 1001.0);
   EXPECT_EQ(median_absolute_deviation(durations), 4.0);
+}
+
+TEST(MedianStandardError, IsReproducible) {
+  const std::vector<double> samples = {1000, 1010, 990, 1032, 968, 1001, 999, 1100, 950, 1020};
+  EXPECT_EQ(median_standard_error(samples), median_standard_error(samples));
+}
+
+TEST(MedianStandardError, ConstantSamplesHaveNone) {
+  EXPECT_EQ(median_standard_error(std::vector<double>(100, 768.0)), 0.0);
+  EXPECT_EQ(median_standard_error({768.0}), 0.0);
+  EXPECT_THROW(median_standard_error({}), std::invalid_argument);
+}
+
+TEST(MedianStandardError, MatchesTheLargeSampleFormulaForNormalNoise) {
+  // For normal samples the median's standard error tends to sqrt(pi/2) * sigma / sqrt(n).
+  std::mt19937_64 generator(7);
+  std::normal_distribution<double> normal(10000.0, 100.0);
+  std::vector<double> samples;
+  for (int i = 0; i < 400; ++i) samples.push_back(normal(generator));
+  const double expected = std::sqrt(std::acos(-1.0) / 2.0) * 100.0 / std::sqrt(400.0);
+  EXPECT_NEAR(median_standard_error(samples), expected, 0.25 * expected);
+}
+
+TEST(MedianStandardError, ShrinksWithMoreSamples) {
+  std::mt19937_64 generator(11);
+  std::normal_distribution<double> normal(10000.0, 100.0);
+  std::vector<double> few, many;
+  for (int i = 0; i < 50; ++i) few.push_back(normal(generator));
+  for (int i = 0; i < 800; ++i) many.push_back(normal(generator));
+  EXPECT_LT(median_standard_error(many), 0.5 * median_standard_error(few));
+}
+
+TEST(SummarizeDurations, FillsTheDistributionFields) {
+  const std::vector<double> samples = {800, 768, 768, 736, 768, 832, 768, 768, 800, 768};
+  const TimingSummary t = summarize_durations(samples);
+  EXPECT_EQ(t.median_ns, 768.0);
+  EXPECT_EQ(t.mad_ns, 0.0);
+  EXPECT_EQ(t.min_ns, 736.0);
+  EXPECT_EQ(t.samples, samples.size());
+  EXPECT_DOUBLE_EQ(t.p90_ns, quantile(samples, 0.9));
+  EXPECT_EQ(t.median_se_ns, median_standard_error(samples));
+  EXPECT_EQ(t.l2, "warm");  // how the samples were taken is the caller's to say
+  EXPECT_EQ(t.launches_per_sample, 1);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ class Field {
     for (const auto& [key, unused] : value_.items()) {
       bool known = false;
       for (const char* a : allowed) known = known || key == a;
-      if (!known) Field(unused, join(key), origin_).fail("is not part of schema version 1 (misspelt?)");
+      if (!known) Field(unused, join(key), origin_).fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
     }
   }
   void object() const {
@@ -136,7 +136,8 @@ Tolerance read_tolerance(const Field& f) {
 }
 
 TimingSummary read_timing(const Field& f) {
-  f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "tolerance"});
+  f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "median_se_ns", "tolerance", "l2",
+          "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz"});
   TimingSummary t;
   t.median_ns = f.child("median_ns").non_negative();
   t.mad_ns = f.child("mad_ns").non_negative();
@@ -149,11 +150,19 @@ TimingSummary read_timing(const Field& f) {
   tol.only({"relative", "absolute_ns"});
   t.tolerance.relative = tol.child("relative").non_negative();
   t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
+  t.median_se_ns = f.child("median_se_ns").non_negative();
+  t.l2 = f.child("l2").string();
+  if (t.l2 != "warm" && t.l2 != "cold") f.child("l2").fail("must be \"warm\" or \"cold\" (got \"" + t.l2 + "\")");
+  t.launches_per_sample = f.child("launches_per_sample").integer();
+  if (t.launches_per_sample < 1) f.child("launches_per_sample").fail("must be at least 1");
+  t.warmup_launches = f.child("warmup_launches").count();
+  t.dropped_samples = f.child("dropped_samples").count();
+  t.sm_clock_mhz = f.child("sm_clock_mhz").non_negative();
   return t;
 }
 
 TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
-  f.only({"kernel", "correct", "counters", "derived", "timing", "samples_ns"});
+  f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns"});
   TestRecord r;
   r.kernel = f.child("kernel").string();
   r.correct = f.child("correct").boolean();
@@ -171,6 +180,12 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
     derived.object();
     for (const auto& [name, unused] : derived.raw().items()) r.derived[name] = derived.child(name).non_negative();
   }
+  if (f.has("expected")) {
+    const Field e = f.child("expected");
+    e.only({"load_transactions_per_request", "store_transactions_per_request", "why"});
+    r.expected = ExpectedRatios{e.child("load_transactions_per_request").non_negative(),
+                                e.child("store_transactions_per_request").non_negative(), e.child("why").string()};
+  }
   if (f.has("timing")) r.timing = read_timing(f.child("timing"));
   if (f.has("samples_ns")) {
     const Field samples = f.child("samples_ns");
@@ -182,14 +197,15 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
 }
 
 Provenance read_provenance(const Field& f) {
-  f.only({"gpu_name", "chip", "compute_capability", "multiprocessor_count", "driver_version", "cuda_runtime_version",
-          "cupti_version", "git_commit", "git_dirty", "date", "command"});
+  f.only({"gpu_name", "chip", "compute_capability", "multiprocessor_count", "driver_version", "driver_release",
+          "cuda_runtime_version", "cupti_version", "git_commit", "git_dirty", "date", "command"});
   Provenance p;
   p.gpu_name = f.child("gpu_name").string();
   p.chip = f.child("chip").string();
   p.compute_capability = f.child("compute_capability").string();
   p.multiprocessor_count = f.child("multiprocessor_count").integer();
   p.driver_version = f.child("driver_version").integer();
+  p.driver_release = f.child("driver_release").string();
   p.cuda_runtime_version = f.child("cuda_runtime_version").integer();
   p.cupti_version = static_cast<std::uint32_t>(f.child("cupti_version").count());
   p.git_commit = f.child("git_commit").string();
@@ -220,10 +236,17 @@ json test_json(const TestRecord& r, Samples samples) {
   json derived = json::object();
   for (const auto& [name, v] : r.derived) derived[name] = number(v);
   json j = {{"kernel", r.kernel}, {"correct", r.correct}, {"counters", counters}, {"derived", derived}};
+  if (r.expected)
+    j["expected"] = {{"load_transactions_per_request", number(r.expected->load_transactions_per_request)},
+                     {"store_transactions_per_request", number(r.expected->store_transactions_per_request)},
+                     {"why", r.expected->why}};
   if (r.timing) {
     const TimingSummary& t = *r.timing;
     j["timing"] = {{"median_ns", number(t.median_ns)}, {"mad_ns", number(t.mad_ns)}, {"p10_ns", number(t.p10_ns)},
                    {"p90_ns", number(t.p90_ns)},       {"min_ns", number(t.min_ns)}, {"samples", t.samples},
+                   {"median_se_ns", number(t.median_se_ns)}, {"l2", t.l2},
+                   {"launches_per_sample", t.launches_per_sample}, {"warmup_launches", t.warmup_launches},
+                   {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
                    {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
   }
   if (samples == Samples::keep && !r.samples_ns.empty()) {
@@ -275,6 +298,7 @@ std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
       {"provenance",
        {{"gpu_name", p.gpu_name}, {"chip", p.chip}, {"compute_capability", p.compute_capability},
         {"multiprocessor_count", p.multiprocessor_count}, {"driver_version", p.driver_version},
+        {"driver_release", p.driver_release},
         {"cuda_runtime_version", p.cuda_runtime_version}, {"cupti_version", p.cupti_version},
         {"git_commit", p.git_commit}, {"git_dirty", p.git_dirty}, {"date", p.date}, {"command", p.command}}},
       {"tests", tests}};

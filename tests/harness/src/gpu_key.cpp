@@ -26,6 +26,7 @@ Provenance device_provenance(const DeviceInfo& device) {
   p.compute_capability = std::to_string(device.compute_capability_major) + "." + std::to_string(device.compute_capability_minor);
   p.multiprocessor_count = device.multiprocessor_count;
   p.driver_version = device.driver_version;
+  p.driver_release = device.driver_release;
   p.cuda_runtime_version = device.runtime_version;
   p.cupti_version = device.cupti_version;
   return p;

@@ -50,6 +50,7 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
   if (f.verdict == Verdict::counter_changed || f.verdict == Verdict::slower || f.verdict == Verdict::faster)
     out << "  change     " << format_change(f.measured, f.baseline) << "\n";
   out << "  tolerance  " << (f.tolerance.empty() ? "-" : f.tolerance) << "\n";
+  if (!f.detail.empty()) out << "  statistics " << f.detail << "\n";
   // Transactions per request is how the seed documents reason; show it when it moved.
   for (const auto& [name, value] : measured.derived) {
     const auto b = baseline.derived.find(name);

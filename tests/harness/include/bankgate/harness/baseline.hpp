@@ -15,7 +15,8 @@
 
 namespace bankgate::harness {
 
-inline constexpr int current_schema_version = 1;
+// 2: timing statistics (standard error, measurement method), expected ratios, the driver's release.
+inline constexpr int current_schema_version = 2;
 
 // Counters are gated exactly; anything looser must carry the reason it is needed.
 struct Tolerance {
@@ -30,10 +31,11 @@ struct CounterValue {
   Tolerance tolerance;
 };
 
-// A measured median may exceed the baseline median by `relative` of it plus `absolute_ns` before it fails.
-// The absolute part is two ticks of the 32 ns GPU timer: a one-tick shift is quantization, not a slowdown.
+// The practical threshold of the timing gate: a kernel is slower only when its median rose by more than
+// `relative` of the baseline median plus `absolute_ns`, and the rise is statistically significant (see
+// comparison.hpp). The absolute part is two ticks of the 32 ns GPU timer: a one-tick shift is quantization.
 struct TimingTolerance {
-  double relative = 0.05;
+  double relative = 0.03;
   double absolute_ns = 64.0;
 };
 
@@ -44,7 +46,22 @@ struct TimingSummary {
   double p90_ns = 0.0;
   double min_ns = 0.0;
   std::size_t samples = 0;
+  double median_se_ns = 0.0;  // standard error of the median (bootstrap over the samples)
   TimingTolerance tolerance;
+  // How the samples were taken; a comparison between different methods is refused, not guessed at.
+  std::string l2 = "warm";          // "warm": inputs left in L2 between launches; "cold": L2 flushed before each
+  int launches_per_sample = 1;      // >1: each sample is the mean duration of that many back-to-back launches
+  std::size_t warmup_launches = 0;  // launches the warm-up needed before durations were stable
+  std::size_t dropped_samples = 0;  // samples discarded because the GPU was clocked down while they ran
+  double sm_clock_mhz = 0.0;        // median SM clock observed while sampling; 0 where it could not be read
+};
+
+// What a kernel's source says its shared-memory transactions per request should be, and why. Informative:
+// carried into candidates and baselines so that tables of measured against expected come from the files.
+struct ExpectedRatios {
+  double load_transactions_per_request = 0.0;
+  double store_transactions_per_request = 0.0;
+  std::string why;
 };
 
 struct TestRecord {
@@ -52,6 +69,7 @@ struct TestRecord {
   bool correct = false;  // the output matched the CPU reference in this run
   std::map<std::string, CounterValue> counters;
   std::map<std::string, double> derived;  // e.g. transactions per request; informative, not gated
+  std::optional<ExpectedRatios> expected;
   std::optional<TimingSummary> timing;
   std::vector<double> samples_ns;  // raw durations; kept in candidates, dropped from baselines
 };
@@ -68,7 +86,8 @@ struct Provenance {
   std::string chip;
   std::string compute_capability;
   int multiprocessor_count = 0;
-  int driver_version = 0;
+  int driver_version = 0;      // CUDA API level the driver offers, e.g. 13000
+  std::string driver_release;  // e.g. "580.159.04"; empty where the machine does not say
   int cuda_runtime_version = 0;
   std::uint32_t cupti_version = 0;
   std::string git_commit;
