@@ -1,18 +1,44 @@
 #pragma once
 // Kernel durations from the CUPTI Activity API: the GPU's own start/end timestamps of each launch, so host
-// launch overhead and the gaps between launches never enter the numbers.
+// launch overhead and the gaps between launches never enter the numbers. Around them: an adaptive warm-up,
+// a stopping rule on the noise of the median, optional L2 flushing, and SM clock checks (TimingOptions).
 
+#include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <bankgate/collector.hpp>
+
+#include "clock_monitor.hpp"
 
 namespace bankgate::detail {
 
 class ActivityTimer {
  public:
-  ActivityTimer();
+  ActivityTimer(int device, const std::string& pci_bus_id);
+  ~ActivityTimer();
+  ActivityTimer(const ActivityTimer&) = delete;
+  ActivityTimer& operator=(const ActivityTimer&) = delete;
+
   std::vector<KernelTiming> time(const std::function<void()>& launch, const TimingOptions& options);
+
+ private:
+  void flush_l2();
+
+  int device_;
+  ClockMonitor clocks_;
+  double highest_clock_mhz_ = 0.0;  // over this collector's life: the clock an unthrottled GPU reaches
+  void* flush_buffer_ = nullptr;
+  std::size_t flush_bytes_ = 0;
 };
+
+// The stopping rule's noise estimate: 1.2533 x sigma / sqrt(n) / median with sigma = 1.4826 x MAD, but
+// never below the spread that quantization by `resolution_ns` alone gives (resolution / sqrt(12)): a
+// sample of identical ticks does not pin the median down to better than a tick. Infinity when undefined.
+double relative_median_noise(const std::vector<double>& samples, double resolution_ns);
+
+// The automatic launches per sample for a kernel of `duration_ns` (see TimingOptions::launches_per_sample).
+int automatic_launches_per_sample(double duration_ns, double target_ns, int max_launches);
 
 }  // namespace bankgate::detail

@@ -42,7 +42,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
                                                             impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
-  impl_->timer = std::make_unique<detail::ActivityTimer>();
+  impl_->timer = std::make_unique<detail::ActivityTimer>(impl_->options.device, impl_->device.pci_bus_id);
 }
 
 Collector::~Collector() = default;

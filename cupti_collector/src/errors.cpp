@@ -16,6 +16,7 @@ std::string_view to_string(ErrorKind kind) {
     case ErrorKind::too_many_kernels: return "too many kernels in one profiled call";
     case ErrorKind::cuda_failure: return "CUDA error";
     case ErrorKind::cupti_failure: return "CUPTI error";
+    case ErrorKind::invalid_options: return "invalid options";
   }
   return "unknown error";
 }

@@ -7,6 +7,7 @@
 //   auto counters = collector.collect_counters("transpose", [&] { transpose<<<grid, block>>>(out, in); });
 //   double tpr = bankgate::transactions_per_request(counters.at(0), bankgate::SharedOp::load);
 //   auto timing = collector.time_launches("transpose", [&] { transpose<<<grid, block>>>(out, in); });
+//   // timing.at(0).durations_ns: samples after an adaptive warm-up, until the median is known to 0.5%
 //
 // Errors are CollectorError with a kind (errors.hpp). One Collector per device and process; CUPTI allows
 // only one profiling client, so ncu or nsys attached to the same process makes construction fail.
@@ -31,9 +32,47 @@ struct CollectorOptions {
   std::size_t max_kernels_per_call = 64;
 };
 
+// How time_launches samples durations. The defaults are the gate's: they aim at a median known to within
+// 0.5% (one standard error) in well under a second per kernel, which lets a 3% slowdown stand out clearly.
 struct TimingOptions {
-  int warmup_launches = 20;  // untimed calls of the callable before sampling
-  int timed_launches = 200;  // timed calls; each yields one duration per kernel it launches
+  // Warm: inputs stay in L2 from one launch to the next, the state a kernel called in a loop sees. Cold:
+  // before every timed launch, L2 is flushed by a memset over twice its size on the legacy default stream
+  // (so it orders before launches on the default stream; the memset is not a kernel and never a sample).
+  L2State l2 = L2State::warm;
+
+  // Launches averaged into one sample. A kernel of about a microsecond spans a few ticks of the 32 ns GPU
+  // timer, so single durations are coarse steps; the mean of k launches has steps of 32/k ns. 0 chooses k
+  // from the kernel's duration: the smallest power of two with k x duration >= batch_target_ns (at most
+  // max_auto_launches_per_sample), so kernels of 20 us or more get k = 1. Powers of two keep k the same
+  // when a kernel gets a little slower; the gate also pins k to the baseline's, since samples taken with
+  // another k are not compared.
+  int launches_per_sample = 0;
+  double batch_target_ns = 20000.0;
+  int max_auto_launches_per_sample = 64;
+
+  // Warm-up: samples are taken in windows of `warmup_window_samples` and discarded until the medians of
+  // the last three windows lie within `warmup_tolerance` of each other (or one tick of the GPU timer,
+  // whichever is larger) and the SM clock is no longer rising; at most `max_warmup_s` of wall time.
+  int warmup_window_samples = 10;
+  double warmup_tolerance = 0.01;
+  double max_warmup_s = 0.2;
+
+  // Stopping rule, in the manner of nvbench: sample in chunks of `chunk_samples` until the estimated
+  // standard error of the median, relative to it, is at most `target_relative_noise`, with at least
+  // `min_samples` and at most `max_samples` samples, or until `time_budget_s` of wall time (warm-up
+  // included) is spent. The estimate is 1.2533 x 1.4826 x MAD / sqrt(n), the normal-theory standard error
+  // of a median with a robust spread, so a few preempted launches do not inflate it.
+  double target_relative_noise = 0.005;
+  int min_samples = 50;
+  int max_samples = 20000;
+  int chunk_samples = 25;
+  double time_budget_s = 1.0;
+
+  // Clocks (read through NVML where the driver library is present; never changed): a chunk is dropped when
+  // the driver reports a slowdown (hardware slowdown, thermal, power brake, power cap) around it, or when
+  // the SM clock read after it is below `min_clock_ratio` of the highest seen by this collector.
+  bool drop_clocked_down = true;
+  double min_clock_ratio = 0.97;
 };
 
 class Collector {
@@ -46,8 +85,9 @@ class Collector {
   // Runs `launch` once with counters enabled. One entry per kernel launched, in launch order.
   std::vector<KernelCounters> collect_counters(std::string_view label, const std::function<void()>& launch);
 
-  // Calls `launch` for warm-up, then `timed_launches` times, and returns each kernel's durations. Kernels are
-  // told apart by their position within one call of `launch`.
+  // Calls `launch` until durations are stable (warm-up), then samples durations until the stopping rule of
+  // `options` is met, and returns each kernel's samples and how they were taken. Kernels are told apart by
+  // their position within one call of `launch`; every call must launch the same kernels.
   std::vector<KernelTiming> time_launches(std::string_view label, const std::function<void()>& launch,
                                           const TimingOptions& options = {});
 

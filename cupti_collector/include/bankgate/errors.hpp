@@ -16,6 +16,7 @@ enum class ErrorKind {
   too_many_kernels,           // the callable launched more kernels than the counter image holds
   cuda_failure,               // a CUDA runtime call failed (kernel fault, out of memory ...)
   cupti_failure,              // any other CUPTI failure
+  invalid_options,            // TimingOptions or CollectorOptions out of range
 };
 
 std::string_view to_string(ErrorKind kind);

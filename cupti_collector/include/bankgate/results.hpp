@@ -1,6 +1,7 @@
 #pragma once
 // Plain data returned by the collector. No CUPTI types: programs that use the collector never see CUPTI.
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -16,11 +17,30 @@ struct KernelCounters {
   double at(const std::string& metric) const;
 };
 
+// Whether a kernel's inputs are left in L2 between timed launches (warm) or L2 is flushed before each (cold).
+enum class L2State { warm, cold };
+const char* to_string(L2State state);  // "warm", "cold"
+
 // GPU durations of one kernel across repeated launches, in nanoseconds, from the Activity API's
-// start/end timestamps (the GPU timer ticks every 32 ns on Hopper).
+// start/end timestamps (the GPU timer ticks every 32 ns on Hopper), and how they were taken.
 struct KernelTiming {
   std::string kernel_name;           // demangled function name without parameters, e.g. "setRowReadRow"
-  std::vector<double> durations_ns;  // one per timed launch, in launch order
+  // One per sample, in launch order. A sample is the mean duration of `launches_per_sample` consecutive
+  // launches of this kernel (each timed on its own, so the gaps between launches never count).
+  std::vector<double> durations_ns;
+  int launches_per_sample = 1;
+  L2State l2 = L2State::warm;
+  std::size_t warmup_launches = 0;  // calls of the callable before sampling, until durations were stable
+  bool warmup_stable = false;       // false: the warm-up hit its limit before durations settled
+  // Samples discarded because the GPU was clocked down while they ran (a slowdown or power/thermal reason
+  // reported by the driver, or an SM clock well below the highest seen). If too few samples remained, the
+  // discarded ones are kept after all and `clocked_down` says so: the result is then suspect.
+  std::size_t dropped_samples = 0;
+  bool clocked_down = false;
+  double sm_clock_mhz = 0.0;    // median SM clock read between chunks of samples; 0 where NVML is unavailable
+  double relative_noise = 0.0;  // estimated standard error of the median over the median, at the end
+  bool converged = false;       // the noise reached TimingOptions::target_relative_noise
+  std::string stop_reason;      // "noise target reached", "time budget spent" or "sample limit reached"
 };
 
 // The name a kernel is known by in results: "void ns::(anonymous namespace)::kern<32>(int*, float)" becomes
@@ -34,7 +54,8 @@ struct DeviceInfo {
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   int multiprocessor_count = 0;
-  int driver_version = 0;   // as cudaDriverGetVersion: 13000 for 13.0
+  int driver_version = 0;   // as cudaDriverGetVersion: 13000 for 13.0 (the CUDA API level the driver offers)
+  std::string driver_release;  // the kernel module's release, e.g. "580.159.04"; empty where unknown
   int runtime_version = 0;  // as cudaRuntimeGetVersion
   std::uint32_t cupti_version = 0;
   std::string pci_bus_id;

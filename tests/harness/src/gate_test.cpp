@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <bankgate/harness/candidates.hpp>
 #include <bankgate/harness/comparison.hpp>
+#include <bankgate/harness/device_lock.hpp>
 #include <bankgate/harness/gpu_key.hpp>
 #include <bankgate/harness/report.hpp>
 #include <bankgate/harness/statistics.hpp>
@@ -56,17 +59,33 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
     r.counters[name] = {value, counter_tolerance(name, counters, kc.multi_block_contention)};
   r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
   r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
-  TimingSummary t;
-  t.median_ns = median(timing.durations_ns);
-  t.mad_ns = median_absolute_deviation(timing.durations_ns);
-  t.p10_ns = quantile(timing.durations_ns, 0.1);
-  t.p90_ns = quantile(timing.durations_ns, 0.9);
-  t.min_ns = quantile(timing.durations_ns, 0.0);
-  t.samples = timing.durations_ns.size();
+  // Median, spread and the median's standard error from the samples; how they were taken from the collector,
+  // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
+  TimingSummary t = summarize_durations(timing.durations_ns);
   t.tolerance = kc.timing_tolerance;
+  t.l2 = to_string(timing.l2);
+  t.launches_per_sample = timing.launches_per_sample;
+  t.warmup_launches = timing.warmup_launches;
+  t.dropped_samples = timing.dropped_samples;
+  t.sm_clock_mhz = timing.sm_clock_mhz;
   r.timing = t;
   r.samples_ns = timing.durations_ns;
   return r;
+}
+
+// The launches per sample of the test's baseline: the gate samples the way the baseline was sampled, since
+// the comparison refuses samples taken with another k, and a kernel a little slower than its baseline might
+// otherwise get another automatic k. An unreadable baseline leaves the choice to the collector; the
+// comparison reports it later.
+std::optional<int> baseline_launches_per_sample(const std::filesystem::path& file, const std::string& test) {
+  try {
+    if (!std::filesystem::exists(file)) return std::nullopt;
+    const SuiteFile stored = read_suite_file(file);
+    if (const auto it = stored.tests.find(test); it != stored.tests.end() && it->second.timing)
+      return it->second.timing->launches_per_sample;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -90,6 +109,7 @@ void GateTest::SetUp() {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
     GTEST_SKIP() << "no GPU: " << s.probe->reason;
   }
+  RecordProperty("device", hold_device_lock(config.device, s.probe->info.pci_bus_id));  // one measuring test per GPU
   if (config.launch_only) {
     ASSERT_EQ(cudaSetDevice(config.device), cudaSuccess);
     return;
@@ -130,11 +150,18 @@ void GateTest::gate(const KernelCase& kc) {
   std::vector<KernelCounters> counters;
   std::vector<KernelTiming> timings;
   double counter_host_ms = 0.0;
+  double timing_host_ms = 0.0;
+  TimingOptions timing_options = kc.timing;
+  if (timing_options.launches_per_sample == 0)
+    if (const auto k = baseline_launches_per_sample(suite_file_path(config.baseline_dir, gpu_key(collector.device()), suite), test))
+      timing_options.launches_per_sample = *k;
   try {
     const auto start = std::chrono::steady_clock::now();
     counters = collector.collect_counters(label, kc.launch);
-    counter_host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    timings = collector.time_launches(label, kc.launch, kc.timing);
+    const auto counted = std::chrono::steady_clock::now();
+    counter_host_ms = std::chrono::duration<double, std::milli>(counted - start).count();
+    timings = collector.time_launches(label, kc.launch, timing_options);
+    timing_host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
   } catch (const CollectorError& e) {
     GTEST_FAIL() << label << ": measurement failed: " << e.what();
   }
@@ -147,12 +174,33 @@ void GateTest::gate(const KernelCase& kc) {
   const GpuKey gpu = gpu_key(device);
   write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured);
   for (const auto& [name, value] : measured.derived) RecordProperty(name, format_number(value));
-  RecordProperty("median_ns", format_number(measured.timing->median_ns));
+  const TimingSummary& timed = *measured.timing;
+  const KernelTiming& raw = timings[0];
+  RecordProperty("median_ns", format_number(timed.median_ns));
   RecordProperty("counter_host_ms", format_number(counter_host_ms));
-  // The cost of profiling, for users weighing the gate against running ncu (ci/bench-collector-cost.sh).
+  RecordProperty("timing_host_ms", format_number(timing_host_ms));
+  RecordProperty("timing_samples", std::to_string(timed.samples));
+  RecordProperty("launches_per_sample", std::to_string(timed.launches_per_sample));
+  RecordProperty("warmup_launches", std::to_string(timed.warmup_launches));
+  RecordProperty("dropped_samples", std::to_string(timed.dropped_samples));
+  RecordProperty("sm_clock_mhz", format_number(timed.sm_clock_mhz));
+  // The cost of profiling, for users weighing the gate against running ncu (ci/bench-collector-cost.sh), and
+  // of timing (ci/bench-timing-gate.sh reads the "timing in" figure).
   std::cout << "[bankgate] " << label << ": counters in " << format_number(counter_host_ms) << " ms host time ("
-            << collector.passes() << " pass), median " << format_number(measured.timing->median_ns) << " ns over "
-            << measured.timing->samples << " launches\n";
+            << collector.passes() << " pass)\n";
+  char noise[32];
+  std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * raw.relative_noise);
+  std::cout << "[bankgate] " << label << ": timing in " << format_number(timing_host_ms) << " ms: median "
+            << format_number(timed.median_ns) << " ns (standard error " << format_number(timed.median_se_ns) << " ns), "
+            << timed.samples << " samples of " << timed.launches_per_sample << " launch(es), L2 " << timed.l2
+            << ", warm-up " << timed.warmup_launches << " launches, " << timed.dropped_samples << " dropped, SM clock "
+            << (timed.sm_clock_mhz > 0.0 ? format_number(timed.sm_clock_mhz) + " MHz" : std::string("unknown"))
+            << ", stopped: " << raw.stop_reason << " (noise " << noise << ")\n";
+  if (!raw.warmup_stable)
+    std::cout << "[bankgate] note: " << label << ": durations were still drifting when the warm-up time ran out\n";
+  if (raw.clocked_down)
+    std::cout << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
+              << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
 
   if (kc.expected) {
     const auto explained = [&](const char* what, double got, double want) {
@@ -189,7 +237,7 @@ void GateTest::gate(const KernelCase& kc) {
 
   const TestLocation where{suite, test, file};
   for (const Finding& f : compare(*baseline, measured)) {
-    if (is_failure(f.verdict))
+    if (is_failure(f.verdict, config.fail_on_speedup))
       ADD_FAILURE() << format_failure(where, f, measured, *baseline);
     else if (f.verdict == Verdict::faster)
       std::cout << "[bankgate] note: " << label << " is faster than its baseline (" << format_number(f.measured)

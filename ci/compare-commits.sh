@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Same-runner comparison: is HEAD slower than BASE on this machine, now?
+#   ci/compare-commits.sh [--rounds R] [--filter 'Suite.test:Other.*'] [--fail-on-speedup] BASE HEAD
+# BASE and HEAD are commits (anything `git rev-parse` takes: a SHA, a branch, origin/main, HEAD~1) or source
+# folders ("." is this working tree, uncommitted edits included). Both are built (commits in git worktrees
+# under the scratch folder), then the GPU suite binaries of the two builds run in R rounds (default 3),
+# alternating base and head suite by suite and swapping which goes first every round, so that a drifting
+# machine (clocks, temperature, a neighbour on a shared runner) weighs on both sides alike. The durations
+# of all rounds are pooled per side and HEAD is judged against BASE by the gate's own rule
+# (`bankgate-baselines compare`), which prints test, base, head, change and verdict.
+#
+# This is what a pre-merge gate on a shared runner should use: the committed baselines were measured on
+# another machine, at another time; BASE measured here and now has the same machine and the same drift.
+#
+# Before the rounds, a round 0 of the base build (not pooled) warms the machine up and fixes each test's
+# launches per sample: its results become the baselines both builds read during the rounds (never the
+# committed ones), so both sides sample every test alike even where no committed baseline says how.
+# Exit codes are the tool's: 0 no regression, 1 a regression (slower, a counter changed, a wrong output),
+# 2 nothing to compare (no GPU, no candidates) or bad arguments; 3 when a build or the setup failed.
+# Scratch: $BANKGATE_COMPARE_DIR (default build/compare): worktrees and builds are reused by later runs
+# (remove the folder and run `git worktree prune` to reclaim the space); logs and candidates of the last run
+# are in its run/ folder.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+. ci/lib.sh
+
+rounds=3
+filter=""
+tool_args=()
+positional=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) [ $# -ge 2 ] || bankgate_die "--rounds needs a number"; rounds=$2; shift 2 ;;
+    --filter) [ $# -ge 2 ] || bankgate_die "--filter needs a GoogleTest pattern"; filter=$2; shift 2 ;;
+    --fail-on-speedup) tool_args+=(--fail-on-speedup); shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -*) echo "bankgate: unknown option '$1'" >&2; exit 2 ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+[ ${#positional[@]} -eq 2 ] || { echo "usage: ci/compare-commits.sh [--rounds R] [--filter PATTERN] [--fail-on-speedup] BASE HEAD" >&2; exit 2; }
+case "$rounds" in ''|*[!0-9]*|0) echo "bankgate: --rounds takes a positive whole number, not '$rounds'" >&2; exit 2 ;; esac
+[ "${BANKGATE_FAIL_ON_SPEEDUP:-0}" = 1 ] && tool_args+=(--fail-on-speedup)
+
+bankgate_ensure_dependencies
+scratch=${BANKGATE_COMPARE_DIR:-build/compare}
+mkdir -p "$scratch"
+scratch=$(cd "$scratch" && pwd)
+
+# resolve SPEC -> "KEY SOURCE_DIR": a folder is used as it is; a commit gets a worktree of its own.
+resolve() {
+  local spec=$1
+  if [ -d "$spec" ]; then
+    local dir; dir=$(cd "$spec" && pwd)
+    { [ -f "$dir/CMakeLists.txt" ] && [ -d "$dir/tests/suites" ]; } || bankgate_die "$spec is a folder but not a bankgate source tree"
+    # The build folder's name for a source folder; ci/bench-timing-gate.sh derives the same name to share it.
+    echo "dir-$(printf '%s' "$dir" | cksum | cut -d' ' -f1) $dir"
+    return
+  fi
+  git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 ||
+    bankgate_die "'$spec' is not a folder and $repo has no git repository to find it in (pass source folders instead)"
+  local sha
+  sha=$(git -C "$repo" rev-parse --verify --quiet "$spec^{commit}") || bankgate_die "'$spec' is neither a folder nor a commit of this repository"
+  local tree="$scratch/src/${sha:0:12}"
+  if [ ! -f "$tree/CMakeLists.txt" ] || [ "$(git -C "$tree" rev-parse HEAD 2>/dev/null)" != "$sha" ]; then
+    rm -rf "$tree"
+    git -C "$repo" worktree prune
+    git -C "$repo" worktree add --detach --force "$tree" "$sha" >/dev/null 2>&1 ||
+      bankgate_die "could not check out $spec ($sha) into $tree"
+  fi
+  echo "${sha:0:12} $tree"
+}
+
+read -r base_key base_src < <(resolve "${positional[0]}") || exit 3
+read -r head_key head_src < <(resolve "${positional[1]}") || exit 3
+[ -n "${base_src:-}" ] && [ -n "${head_src:-}" ] || exit 3
+echo "bankgate compare: base ${positional[0]} ($base_key), head ${positional[1]} ($head_key), $rounds round(s)"
+
+build() {  # build KEY SOURCE_DIR: one build per distinct source; the same commit twice is built once
+  local dir="$scratch/build/$1"
+  mkdir -p "$scratch/build"
+  echo "bankgate compare: building $2 in $dir"
+  (cd "$2" && bankgate_build "$dir") || exit 3
+}
+build "$base_key" "$base_src"
+[ "$head_key" = "$base_key" ] || build "$head_key" "$head_src"
+base_build="$scratch/build/$base_key"
+head_build="$scratch/build/$head_key"
+tool="$head_build/tools/bankgate-baselines"
+[ -x "$tool" ] || bankgate_die "the head build has no tools/bankgate-baselines"
+
+run="$scratch/run"
+baselines="$run/baselines"  # written from round 0
+rm -rf "$run"
+mkdir -p "$run/logs" "$run/candidates/base" "$run/candidates/head"
+suites=$( (ls "$base_build/tests/suites" "$head_build/tests/suites" 2>/dev/null) | grep '_suite$' | sort -u)
+[ -n "$suites" ] || { echo "bankgate compare: neither build has GPU suites" >&2; exit 2; }
+
+# The gtest binaries run directly (one process per suite, all its tests), not through ctest: a process per
+# test would pay CUDA and CUPTI start-up for every test. Test failures against the committed baselines are
+# not this command's verdict and are ignored; a crash is reported.
+run_side() {  # run_side SIDE BUILD ROUND SUITE
+  local side=$1 bin="$2/tests/suites/$4" log="$run/logs/$1-round$3-$4.log" candidates="$run/candidates/$1/round-$3"
+  [ -x "$bin" ] || return 0
+  [ "$3" = 0 ] && candidates="$run/round-0"
+  BANKGATE_CANDIDATE_DIR="$candidates" BANKGATE_BASELINE_DIR="$baselines" \
+    "$bin" ${filter:+--gtest_filter="$filter"} >"$log" 2>&1
+  local status=$?
+  if [ "$status" -gt 1 ]; then echo "bankgate compare: $side $4 (round $3) ended with status $status; log: $log" >&2; fi
+}
+start=$(date +%s)
+for suite in $suites; do run_side base "$base_build" 0 "$suite"; done
+if [ -n "$(find "$run/round-0" -name '*.json' -print -quit 2>/dev/null)" ]; then
+  "$tool" promote --candidates "$run/round-0" --baselines "$baselines" --new-gpu --force \
+    --command "ci/compare-commits.sh round 0" >"$run/logs/round0-promote.log" 2>&1 ||
+    echo "bankgate compare: round 0 could not fix launches per sample (see $run/logs/round0-promote.log); the rounds choose their own" >&2
+fi
+echo "bankgate compare: round 0 (base, warm-up, fixes launches per sample) done ($(( $(date +%s) - start )) s)"
+for round in $(seq 1 "$rounds"); do
+  for suite in $suites; do
+    if [ $((round % 2)) -eq 1 ]; then
+      run_side base "$base_build" "$round" "$suite"; run_side head "$head_build" "$round" "$suite"
+    else
+      run_side head "$head_build" "$round" "$suite"; run_side base "$base_build" "$round" "$suite"
+    fi
+  done
+  echo "bankgate compare: round $round of $rounds done ($(( $(date +%s) - start )) s)"
+done
+for side in base head; do
+  if [ -z "$(find "$run/candidates/$side" -name '*.json' -print -quit)" ]; then
+    echo "bankgate compare: the $side build measured nothing (no GPU, no counter permission, or no test matches the filter);" \
+      "see $run/logs/" >&2
+    grep -h -m1 -E 'SKIPPED|cannot measure|no GPU' "$run/logs/$side"-round1-*.log 2>/dev/null | head -n 3 >&2
+    exit 2
+  fi
+done
+
+echo
+"$tool" compare --base "$run/candidates/base" --head "$run/candidates/head" ${filter:+--filter "$filter"} "${tool_args[@]}"
+status=$?
+case "$status" in
+  0) echo "bankgate compare: PASSED - head is not slower than base" ;;
+  1) echo "bankgate compare: FAILED - head regressed against base (rows above)" ;;
+  *) echo "bankgate compare: could not compare (exit $status; see above)" ;;
+esac
+exit "$status"
