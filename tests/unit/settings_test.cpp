@@ -84,6 +84,14 @@ TEST(Settings, LaunchOnlyIsAFlagOfItsOwn) {
   EXPECT_TRUE(mentions(rejection({{"BANKGATE_LAUNCH_ONLY", "sometimes"}}), "BANKGATE_LAUNCH_ONLY"));
 }
 
+TEST(Settings, FailOnSpeedupIsAFlagOfItsOwn) {
+  EXPECT_FALSE(load({}).fail_on_speedup);
+  const Settings s = load({{"BANKGATE_FAIL_ON_SPEEDUP", "yes"}});
+  EXPECT_TRUE(s.fail_on_speedup);
+  EXPECT_FALSE(s.require_gpu);
+  EXPECT_TRUE(mentions(rejection({{"BANKGATE_FAIL_ON_SPEEDUP", "faster"}}), "BANKGATE_FAIL_ON_SPEEDUP"));
+}
+
 TEST(Settings, DeviceIndexIsParsed) {
   EXPECT_EQ(load({{"BANKGATE_DEVICE", "0"}}).device, 0);
   EXPECT_EQ(load({{"BANKGATE_DEVICE", "3"}}).device, 3);
@@ -99,27 +107,85 @@ TEST(Settings, DeviceIndexThatIsNotAWholeNumberIsRejected) {
   }
 }
 
-TEST(Settings, CTestResourceGroupSelectsTheDevice) {
-  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:100"}}).device, 1);
-  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:7"}}).device, 7);
-  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "slots:100,id:2"}}).device, 2);
+// What ctest --resource-spec-file puts into a GPU test's environment (RESOURCE_GROUPS "gpus:1").
+Environment allotted(const std::string& gpus) {
+  return {{"CTEST_RESOURCE_GROUP_COUNT", "1"}, {"CTEST_RESOURCE_GROUP_0", "gpus"}, {"CTEST_RESOURCE_GROUP_0_GPUS", gpus}};
 }
 
+TEST(Settings, CTestResourceGroupSelectsTheDevice) {
+  EXPECT_EQ(load(allotted("id:1,slots:1")).device, 1);
+  EXPECT_EQ(load(allotted("id:1,slots:100")).device, 1);
+  EXPECT_EQ(load(allotted("id:7")).device, 7);
+  EXPECT_EQ(load(allotted("slots:100,id:2")).device, 2);
+  EXPECT_EQ(load(allotted("id:0,slots:1")).device, 0);
+}
+
+// CTest sets the count only while it allocates; a group variable without it is an outer run's leftover.
+TEST(Settings, CTestGroupVariableWithoutCountIsIgnored) {
+  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:1"}}).device, 0);
+  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "garbage"}}).device, 0);
+  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_COUNT", ""}, {"CTEST_RESOURCE_GROUP_0_GPUS", "id:1"}}).device, 0);
+}
+
+// BANKGATE_DEVICE is the user's explicit choice and wins; CTest's variables are then not read at all (the
+// device lock still keeps two tests from measuring on one GPU at once).
 TEST(Settings, DeviceVariableOverridesCTestAssignment) {
-  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:100"}, {"BANKGATE_DEVICE", "3"}}).device, 3);
-  EXPECT_EQ(load({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:100"}, {"BANKGATE_DEVICE", "0"}}).device, 0);
+  Environment both = allotted("id:1,slots:100");
+  both["BANKGATE_DEVICE"] = "3";
+  EXPECT_EQ(load(both).device, 3);
+  both["BANKGATE_DEVICE"] = "0";
+  EXPECT_EQ(load(both).device, 0);
+  Environment malformed = allotted("id:gpu1");
+  malformed["BANKGATE_DEVICE"] = "2";
+  EXPECT_EQ(load(malformed).device, 2);
+}
+
+TEST(Settings, EmptyDeviceVariableFallsBackToCTestAssignment) {
+  Environment environment = allotted("id:1,slots:1");
+  environment["BANKGATE_DEVICE"] = "";
+  EXPECT_EQ(load(environment).device, 1);
 }
 
 TEST(Settings, CTestAssignmentWithoutIdIsRejected) {
-  const std::string message = rejection({{"CTEST_RESOURCE_GROUP_0_GPUS", "slots:100"}});
+  const std::string message = rejection(allotted("slots:100"));
   EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
   EXPECT_TRUE(mentions(message, "slots:100"));
+  EXPECT_TRUE(mentions(message, "ci/write-resource-spec.sh"));
 }
 
 TEST(Settings, CTestAssignmentWithBadIdIsRejected) {
-  const std::string message = rejection({{"CTEST_RESOURCE_GROUP_0_GPUS", "id:gpu1,slots:100"}});
+  for (const std::string value : {"id:gpu1,slots:100", "id:,slots:1", "id:-1,slots:1", "id:0x1", "id:99999"}) {
+    SCOPED_TRACE(value);
+    const std::string message = rejection(allotted(value));
+    EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
+    EXPECT_TRUE(mentions(message, "'" + value + "'"));
+  }
+}
+
+TEST(Settings, CTestAssignmentOfSeveralGpusIsRejected) {
+  const std::string message = rejection(allotted("id:0,slots:1;id:1,slots:1"));
   EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
-  EXPECT_TRUE(mentions(message, "gpu1"));
+  EXPECT_TRUE(mentions(message, "several GPUs"));
+  EXPECT_TRUE(mentions(rejection(allotted("id:0,id:1")), "id:1"));
+  EXPECT_TRUE(mentions(rejection(allotted("id:0,gpu:1")), "'gpu:1'"));
+}
+
+TEST(Settings, CTestCountWithoutGpuAssignmentIsRejected) {
+  const std::string message = rejection({{"CTEST_RESOURCE_GROUP_COUNT", "1"}});
+  EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
+  EXPECT_TRUE(mentions(message, "ci/write-resource-spec.sh"));
+  EXPECT_TRUE(mentions(rejection(allotted("")), "CTEST_RESOURCE_GROUP_0_GPUS"));
+}
+
+TEST(Settings, CTestCountOtherThanOneIsRejected) {
+  for (const std::string value : {"0", "2", "one", " 1"}) {
+    SCOPED_TRACE(value);
+    Environment environment = allotted("id:0,slots:1");
+    environment["CTEST_RESOURCE_GROUP_COUNT"] = value;
+    const std::string message = rejection(environment);
+    EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_COUNT"));
+    EXPECT_TRUE(mentions(message, "'" + value + "'"));
+  }
 }
 
 TEST(Settings, FolderVariablesOverrideDefaults) {

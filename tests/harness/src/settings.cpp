@@ -19,15 +19,39 @@ int parse_device_index(const std::string& name, const std::string& value) {
   return std::stoi(value);
 }
 
-// CTest resource allocation hands each test "id:<gpu>,slots:<n>" in CTEST_RESOURCE_GROUP_0_GPUS.
+// CTest resource allocation (ctest --resource-spec-file; GPU tests ask for RESOURCE_GROUPS "gpus:1") gives each
+// test CTEST_RESOURCE_GROUP_COUNT=1 and its GPU in CTEST_RESOURCE_GROUP_0_GPUS="id:<gpu>,slots:<n>". CTest sets
+// the count only while allocation is active (and removes a parent ctest's), so the count decides: a group
+// variable without it is left over from an outer run and is ignored.
 std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
-  const auto value = lookup("CTEST_RESOURCE_GROUP_0_GPUS");
-  if (!value || value->empty()) return std::nullopt;
-  const auto begin = value->find("id:");
-  if (begin == std::string::npos)
-    throw SettingsError("CTEST_RESOURCE_GROUP_0_GPUS='" + *value + "' has no 'id:'; regenerate the CTest resource spec");
-  const auto end = value->find(',', begin);
-  return parse_device_index("CTEST_RESOURCE_GROUP_0_GPUS", value->substr(begin + 3, end == std::string::npos ? end : end - begin - 3));
+  const auto count = lookup("CTEST_RESOURCE_GROUP_COUNT");
+  if (!count || count->empty()) return std::nullopt;
+  if (*count != "1")
+    throw SettingsError("CTEST_RESOURCE_GROUP_COUNT='" + *count + "': a GPU test asks CTest for one resource group "
+                        "(RESOURCE_GROUPS \"gpus:1\" in cmake/BankgateTests.cmake)");
+  const std::string name = "CTEST_RESOURCE_GROUP_0_GPUS";
+  const std::string value = lookup(name).value_or("");
+  const std::string hint = "; the resource spec must list GPUs under \"gpus\" as ci/write-resource-spec.sh writes it";
+  if (value.empty()) throw SettingsError(name + " is not set although CTest allocates resources" + hint);
+  // One pair: "id:0,slots:1;id:1,slots:1" would be two GPUs for a test that measures on one.
+  if (value.find(';') != std::string::npos)
+    throw SettingsError(name + "='" + value + "' allots several GPUs; a GPU test measures on one");
+  std::optional<std::string> id;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t end = std::min(value.find(',', start), value.size());
+    const std::string field = value.substr(start, end - start);
+    if (field.rfind("id:", 0) == 0 && !id)
+      id = field.substr(3);
+    else if (field.rfind("slots:", 0) != 0)
+      throw SettingsError(name + "='" + value + "': unexpected '" + field + "' (CTest writes id:<gpu>,slots:<n>)");
+    start = end + 1;
+  }
+  if (!id) throw SettingsError(name + "='" + value + "' has no 'id:'" + hint);
+  const bool index = !id->empty() && id->size() <= 4 &&
+                     std::all_of(id->begin(), id->end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!index) throw SettingsError(name + "='" + value + "': GPU id '" + *id + "' is not a CUDA device index" + hint);
+  return std::stoi(*id);
 }
 
 std::filesystem::path directory_setting(const EnvLookup& lookup, const std::string& name,
@@ -58,6 +82,7 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
   Settings s;
   s.require_gpu = parse_flag("BANKGATE_REQUIRE_GPU", lookup("BANKGATE_REQUIRE_GPU"));
   s.launch_only = parse_flag("BANKGATE_LAUNCH_ONLY", lookup("BANKGATE_LAUNCH_ONLY"));
+  s.fail_on_speedup = parse_flag("BANKGATE_FAIL_ON_SPEEDUP", lookup("BANKGATE_FAIL_ON_SPEEDUP"));
   if (const auto device = lookup("BANKGATE_DEVICE"); device && !device->empty())
     s.device = parse_device_index("BANKGATE_DEVICE", *device);
   else if (const auto assigned = ctest_assigned_gpu(lookup))
