@@ -3,6 +3,9 @@
 #
 #   ci/fuzz.sh [SECONDS]
 #
+# ci/test.sh (and so CI) runs it briefly after the tests (BANKGATE_FUZZ_SECONDS, default 20); a longer run by
+# hand, e.g. `ci/fuzz.sh 600`, explores further. Clang and libFuzzer are installed with apt where missing.
+#
 # Builds build/fuzz with Clang and -DBANKGATE_BUILD_FUZZERS=ON (only the fuzz target), then runs it on a copy
 # of tests/fuzz/corpus (the checked-in seeds stay unchanged). Exit codes: 0 no finding; 1 a finding (crash,
 # sanitizer report or an exception other than BaselineError; libFuzzer writes the input as crash-*/leak-*/...
@@ -21,15 +24,26 @@ seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) bankgate_die "SECONDS must be a whole number, got '$seconds'" ;; esac
 
 bankgate_ensure_dependencies
+
+# libFuzzer is part of Clang's compiler-rt: inside the clang packages on Ubuntu, but in libclang-rt-<N>-dev on
+# Debian 12, which apt skips where recommended packages are not installed. Linking a one-line fuzz target with
+# the flags the real one uses proves it is there.
+libfuzzer_links() {
+  local probe status
+  probe=$(mktemp -d)
+  printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$probe/probe.cpp"
+  clang++ -fsanitize=fuzzer,address,undefined "$probe/probe.cpp" -o "$probe/probe" >"$probe/log" 2>&1
+  status=$?
+  rm -rf "$probe"
+  return "$status"
+}
 if ! command -v clang >/dev/null 2>&1 || ! command -v clang++ >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "bankgate: installing clang (libFuzzer)"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null ||
-      bankgate_die "apt-get could not install clang; install it and rerun"
-  else
-    bankgate_die "missing: clang (with libFuzzer); install it (Debian/Ubuntu package: clang) and rerun"
-  fi
+  bankgate_install_packages clang
+fi
+if ! libfuzzer_links; then
+  apt-cache show libclang-rt-dev >/dev/null 2>&1 && bankgate_install_packages libclang-rt-dev
+  libfuzzer_links || bankgate_die "clang++ cannot link -fsanitize=fuzzer (libFuzzer missing): install it (Debian 12:" \
+    "libclang-rt-dev; elsewhere the libclang-rt-<N>-dev or libclang-common-<N>-dev package of your clang) and rerun"
 fi
 
 dir=build/fuzz
@@ -49,12 +63,24 @@ mkdir -p "$work/corpus" "$dir/findings"
 cp tests/fuzz/corpus/* "$work/corpus/"
 
 echo "bankgate: fuzzing parse_suite_file for ${seconds}s"
+touch "$work/started"  # findings of this run are the files newer than this
 status=0
-"$dir/tests/fuzz/baseline_reader_fuzz" -max_total_time="$seconds" -print_final_stats=1 \
-  -artifact_prefix="$dir/findings/" "$work/corpus" || status=$?
+# -timeout: one input parsing for more than 10 s is a finding (a hang), not something to wait out.
+# libFuzzer logs every input that adds coverage; that goes to a file, and only its report is shown.
+"$dir/tests/fuzz/baseline_reader_fuzz" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$dir/findings/" "$work/corpus" >"$dir/fuzz.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
-  echo "bankgate: FINDING: the fuzzer stopped with status $status; the input is under $dir/findings/ (reproduce:" \
-    "$dir/tests/fuzz/baseline_reader_fuzz $dir/findings/<file>)" >&2
+  tail -n 60 "$dir/fuzz.log" >&2
+  echo "bankgate: FINDING: the fuzzer stopped with status $status (the end of its log is above; all of it:" \
+    "$dir/fuzz.log)" >&2
+  found=0
+  while IFS= read -r input; do
+    found=1
+    echo "bankgate: reproducer: $PWD/$input" >&2
+    echo "bankgate:   rerun it: $PWD/$dir/tests/fuzz/baseline_reader_fuzz $PWD/$input" >&2
+  done < <(find "$dir/findings" -type f -newer "$work/started" | sort)
+  [ "$found" = 1 ] || echo "bankgate: libFuzzer saved no input under $dir/findings/; its report above says why" >&2
   exit 1
 fi
-echo "bankgate: no finding in ${seconds}s"
+grep '^stat::' "$dir/fuzz.log" || true
+echo "bankgate: no finding in ${seconds}s (log: $dir/fuzz.log)"

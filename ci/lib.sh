@@ -39,14 +39,7 @@ bankgate_ensure_dependencies() {
   [ -f /usr/include/nlohmann/json.hpp ] || [ -f "${BANKGATE_NLOHMANN_INCLUDE_DIR:-.deps/include}/nlohmann/json.hpp" ] ||
     missing+=(nlohmann-json3-dev)
   [ ${#missing[@]} -eq 0 ] && return 0
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "bankgate: installing ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
-      bankgate_die "apt-get could not install ${missing[*]}; install them and rerun"
-  else
-    bankgate_die "missing: ${missing[*]}; install them (Debian/Ubuntu package names) and rerun"
-  fi
+  bankgate_install_packages "${missing[@]}"
 }
 
 # bankgate_build DIR: configure (with any BANKGATE_CMAKE_ARGS, e.g. -DCMAKE_CUDA_ARCHITECTURES=89), build all.
@@ -63,4 +56,17 @@ bankgate_filter_regex() {
   local positive=${1%%-*}
   [ -z "$positive" ] && positive='*'
   printf '^(%s)$' "$(printf '%s' "$positive" | sed -e 's/[][(){}^$+|\\]/\\&/g' -e 's/\./\\./g' -e 's/\*/.*/g' -e 's/?/./g' -e 's/:/|/g')"
+}
+
+# bankgate_install_packages PACKAGE...: apt-get where we may (root on Debian/Ubuntu), otherwise stop and name the
+# packages. Used for the build's dependencies and for tools only some scripts need (clang for the fuzzer).
+bankgate_install_packages() {
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "bankgate: installing $*"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null ||
+      bankgate_die "apt-get could not install $*; install them and rerun"
+  else
+    bankgate_die "missing: $*; install them (Debian/Ubuntu package names) and rerun"
+  fi
 }

@@ -4,11 +4,18 @@
 # launches its kernel exactly once and gates nothing. Prints both values for every kernel and metric with a
 # verdict; exits 1 on any difference.
 #   ci/ncu-crosscheck.sh [--filter 'Suite.*']   (needs a GPU and ncu)
+# BANKGATE_NCU_REPEATS=N (default 1) runs ncu N times per binary and shows, per counter, ncu's own spread
+# (min and max over its runs); a collector value inside that spread, or within the counter's tolerance of it,
+# agrees. Multi-block kernels' wavefronts move between runs under ncu too, so one ncu run can mislead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
 filter=""
 [ "${1:-}" = "--filter" ] && filter=${2:-}
+repeats=${BANKGATE_NCU_REPEATS:-1}
+case $repeats in
+  '' | *[!0-9]* | 0) bankgate_die "BANKGATE_NCU_REPEATS must be a whole number of ncu runs, at least 1; got '$repeats'" ;;
+esac
 command -v ncu >/dev/null 2>&1 || bankgate_die "ncu (Nsight Compute) is not on PATH; it ships with the CUDA toolkit (nsight-compute)"
 bankgate_ensure_dependencies
 build_dir=${BANKGATE_BUILD_DIR:-build/crosscheck}
@@ -22,10 +29,15 @@ metrics=$("$build_dir/tools/bankgate-baselines" metrics)
 for suite in "$build_dir"/tests/suites/*_suite; do
   name=$(basename "$suite")
   "$suite" --gtest_list_tests ${filter:+--gtest_filter="$filter"} >"$build_dir/ncu/$name.tests"
-  # --clock-control none: the card's clocks stay as they are; counters do not depend on them.
-  BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --metrics "$metrics" --csv --page raw --print-units base \
-    --print-kernel-base function --log-file "$build_dir/ncu/$name.csv" "$suite" ${filter:+--gtest_filter="$filter"} \
-    >"$build_dir/ncu/$name.ncu.log" 2>&1 ||
-    bankgate_die "ncu failed on $name; see $build_dir/ncu/$name.ncu.log"
+  for run in $(seq 1 "$repeats"); do
+    # Run 1 keeps the single-run names; ncu_compare.py finds the further runs as <suite>.run<N>.csv.
+    out="$build_dir/ncu/$name"
+    [ "$run" -gt 1 ] && out="$build_dir/ncu/$name.run$run"
+    # --clock-control none: the card's clocks stay as they are; counters do not depend on them.
+    BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --metrics "$metrics" --csv --page raw --print-units base \
+      --print-kernel-base function --log-file "$out.csv" "$suite" ${filter:+--gtest_filter="$filter"} \
+      >"$out.ncu.log" 2>&1 ||
+      bankgate_die "ncu failed on $name (run $run of $repeats); see $out.ncu.log"
+  done
 done
 python3 ci/ncu_compare.py "$build_dir/candidates" "$build_dir/ncu"

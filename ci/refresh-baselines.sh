@@ -2,7 +2,8 @@
 # Re-measures the GPU suites and promotes the results into baselines/ after showing old / new / change.
 #   ci/refresh-baselines.sh [--filter 'Suite.test:Other.*'] [--dry-run] [--new-gpu] [--force]
 # Only tests whose output matched the CPU reference are promoted. Run it on the GPU the baselines are for,
-# review the table and `git diff baselines/`, then commit.
+# review the table and `git diff baselines/ README.md`, then commit. After a promotion the README's kernel
+# table is regenerated from the H200 baselines (bankgate-baselines readme-table).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
@@ -30,8 +31,20 @@ commit=${BANKGATE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 dirty=()
 if [ -n "${BANKGATE_GIT_DIRTY:-}" ]; then
   [ "$BANKGATE_GIT_DIRTY" = 1 ] && dirty=(--git-dirty)
-elif [ -n "$(git status --porcelain -- . ':!baselines' 2>/dev/null)" ]; then
+elif [ -n "$(git status --porcelain -- . ':!baselines' ':!README.md' 2>/dev/null)" ]; then  # both written here
   dirty=(--git-dirty)
 fi
-exec "$build_dir/tools/bankgate-baselines" promote --candidates "$build_dir/candidates" --baselines baselines \
+"$build_dir/tools/bankgate-baselines" promote --candidates "$build_dir/candidates" --baselines baselines \
   --git-commit "$commit" "${dirty[@]}" --command "$invocation" "${promote_args[@]}"
+status=$?
+[ "$status" -eq 0 ] || exit "$status"
+case " ${promote_args[*]} " in *" --dry-run "*) exit 0 ;; esac
+
+# The README's kernel table is generated from the H200 baselines; rewrite it from what was just promoted so
+# both are reviewed and committed together (tests/unit's readme_kernel_table checks that they agree).
+"$build_dir/tools/bankgate-baselines" readme-table --baselines baselines --gpu sm_90/nvidia-h200 --readme README.md
+status=$?
+if [ "$status" -ne 0 ]; then
+  echo "bankgate: the baselines were written, but README.md's kernel table could not be regenerated (see above)" >&2
+  exit "$status"
+fi

@@ -4,6 +4,12 @@
 //   bankgate-baselines table   --candidates DIR [--baselines DIR] [--gpu ARCH/MODEL] [--changes-only]
 //   bankgate-baselines promote --candidates DIR [--baselines DIR] [--gpu ARCH/MODEL] [--filter PATTERN]
 //                              [--dry-run] [--new-gpu] [--force] [--git-commit SHA] [--git-dirty] [--command TEXT]
+//   bankgate-baselines compare --base DIR --head DIR [--filter PATTERN] [--fail-on-speedup]
+//                              same-runner comparison of two builds' candidates (ci/compare-commits.sh)
+//   bankgate-baselines readme-table [--baselines DIR] [--gpu ARCH/MODEL] [--readme FILE [--check]]
+//                              the README's kernel table from the baselines (tools/readme_table.hpp)
+//   bankgate-baselines gate-summary --junit FILE [--gtest-results DIR] [--candidates DIR] [--baselines DIR]
+//                              [--markdown FILE]   the gate's verdict and tables (ci/gate.sh; tools/gate_summary.hpp)
 //
 // Exit codes: 0 done (table: no failure); 1 table shows a failure; 2 bad input or usage; 3 refused.
 
@@ -21,6 +27,9 @@
 #include <bankgate/metrics.hpp>
 
 #include "baseline_review.hpp"
+#include "gate_summary.hpp"
+#include "readme_table.hpp"
+#include "run_comparison.hpp"
 
 namespace {
 
@@ -42,9 +51,10 @@ struct Options {
   std::string command;
   fs::path candidates;
   fs::path baselines = "baselines";
+  fs::path base, head;  // compare: the candidate folders of the two builds
   std::string gpu;
   std::string filter;
-  bool changes_only = false, dry_run = false, new_gpu = false, force = false, git_dirty = false;
+  bool changes_only = false, dry_run = false, new_gpu = false, force = false, git_dirty = false, fail_on_speedup = false;
   std::string git_commit = "unknown", invocation = "bankgate-baselines promote";
 };
 
@@ -52,7 +62,7 @@ Options parse(int argc, char** argv) {
   if (argc < 2) throw UsageError("missing command: use 'table' or 'promote'");
   Options o;
   o.command = argv[1];
-  if (o.command != "table" && o.command != "promote" && o.command != "metrics")
+  if (o.command != "table" && o.command != "promote" && o.command != "metrics" && o.command != "compare")
     throw UsageError("unknown command '" + o.command + "'");
   if (o.command == "metrics") return o;
   for (int i = 2; i < argc; ++i) {
@@ -63,6 +73,9 @@ Options parse(int argc, char** argv) {
     };
     if (arg == "--candidates") o.candidates = value();
     else if (arg == "--baselines") o.baselines = value();
+    else if (arg == "--base") o.base = value();
+    else if (arg == "--head") o.head = value();
+    else if (arg == "--fail-on-speedup") o.fail_on_speedup = true;
     else if (arg == "--gpu") o.gpu = value();
     else if (arg == "--filter") o.filter = value();
     else if (arg == "--git-commit") o.git_commit = value();
@@ -73,6 +86,10 @@ Options parse(int argc, char** argv) {
     else if (arg == "--force") o.force = true;
     else if (arg == "--git-dirty") o.git_dirty = true;
     else throw UsageError("unknown option '" + arg + "'");
+  }
+  if (o.command == "compare") {
+    if (o.base.empty() || o.head.empty()) throw UsageError("compare needs --base DIR and --head DIR (candidate folders)");
+    return o;
   }
   if (o.candidates.empty()) throw UsageError("--candidates DIR is required (the build's candidates/ folder)");
   return o;
@@ -120,6 +137,18 @@ int run_table(const Options& o) {
   for (const auto& r : rows)
     if (!r.correct || h::is_failure(r.finding.verdict)) return exit_failures;
   return 0;
+}
+
+int run_compare(const Options& o) {
+  const auto base = bankgate::tools::pooled_candidates(o.base, o.filter);
+  const auto head = bankgate::tools::pooled_candidates(o.head, o.filter);
+  if (base.empty() || head.empty())
+    throw UsageError("no candidate files for the filter '" + o.filter + "' under " + (base.empty() ? o.base : o.head).string() +
+                     ": run the GPU suites of both builds first");
+  const auto rows = bankgate::tools::compare_runs(base, head);
+  std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side\n"
+            << bankgate::tools::render_comparison(rows, o.fail_on_speedup);
+  return bankgate::tools::any_failure(rows, o.fail_on_speedup) ? exit_failures : 0;
 }
 
 int run_promote(const Options& o) {
@@ -192,6 +221,12 @@ int run_promote(const Options& o) {
 
 int main(int argc, char** argv) {
   try {
+    // gate-summary reads a gate run's reports and has options and exit codes of its own (tools/gate_summary.hpp).
+    if (argc >= 2 && std::string(argv[1]) == "gate-summary") return bankgate::tools::run_gate_summary(argc, argv);
+    // readme-table reads baselines only and has options of its own (tools/readme_table.hpp).
+    if (argc >= 2 && std::string(argv[1]) == "readme-table")
+      return bankgate::tools::readme_table_main(argv[0], std::vector<std::string>(argv + 2, argv + argc), std::cout,
+                                                std::cerr);
     const Options o = parse(argc, argv);
     if (o.command == "metrics") {
       const auto names = bankgate::default_metric_names();
@@ -199,6 +234,7 @@ int main(int argc, char** argv) {
       std::cout << "\n";
       return 0;
     }
+    if (o.command == "compare") return run_compare(o);
     return o.command == "table" ? run_table(o) : run_promote(o);
   } catch (const UsageError& e) {
     std::cerr << "bankgate-baselines: " << e.what() << "\nusage: bankgate-baselines table|promote --candidates DIR [options]"

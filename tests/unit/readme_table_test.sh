@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# bankgate-baselines readme-table against the fixture baselines in tests/unit/fixtures/readme_table/: the
+# rendered table (missing expectations, mismatches marked, natural order), rewriting a README between its
+# markers and nothing else, --check, and the refusals that must leave the README untouched.
+#
+#   tests/unit/readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR
+#
+# The expected table is a file (expected_table.md) so that a change of format shows in review as a diff.
+# Prints "N passed, M failed" and exits non-zero if any check failed.
+set -uo pipefail
+
+tool=${1:?usage: readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR}
+fixtures=${2:?usage: readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR}
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-readme-table.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf '       %s\n' "$2" >&2; return 0; }
+
+baselines="$fixtures/baselines"
+gpu=sm_90/nvidia-h200
+
+# run ARGS...: runs the tool, keeping its exit code in $rc and stdout+stderr in $out.
+run() {
+  out=$("$tool" readme-table "$@" 2>&1)
+  rc=$?
+}
+expect_rc() {  # expect_rc NAME WANT
+  if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit code $rc, expected $2; output:"$'\n'"$out"; fi
+}
+expect_out() {  # expect_out NAME TEXT: the output mentions TEXT
+  case $out in *"$2"*) pass "$1" ;; *) fail "$1" "no '$2' in:"$'\n'"$out" ;; esac
+}
+unchanged() {  # unchanged NAME FILE COPY
+  if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$3" "$2")"; fi
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# Printing: exactly the expected table, the same on every run.
+run --baselines "$baselines" --gpu "$gpu"
+expect_rc "printing the table succeeds" 0
+if [ "$out" = "$(cat "$fixtures/expected_table.md")" ]; then pass "the printed table is expected_table.md"
+else fail "the printed table is expected_table.md" "$(diff <(printf '%s\n' "$out") "$fixtures/expected_table.md")"; fi
+first=$out
+run --baselines "$baselines"
+[ "$out" = "$first" ] && pass "the only GPU folder is chosen without --gpu, same table" ||
+  fail "the only GPU folder is chosen without --gpu, same table" "$out"
+case $out in *"| Copy.Plain | \`plainCopy\` | — | 0 / 0 | — | — |"*) pass "a test without 'expected' or timing shows —" ;;
+  *) fail "a test without 'expected' or timing shows —" "$out" ;; esac
+expect_out "a measured value that differs from the expectation is marked" "| 2.965 ≠ / 0 |"
+expect_out "only the differing value of a row is marked" "| 32 / 1.062 ≠ |"
+expect_out "a value equal at the precision shown is not marked" "| 0.727 / 0 | 0.727 / 0 |"
+expect_out "'|' in a reason is escaped, a newline folded" "LDGSTS \\| not shared stores"
+async4=$(printf '%s\n' "$out" | grep -n 'Copy.Async4 ' | cut -d: -f1)
+async16=$(printf '%s\n' "$out" | grep -n 'Copy.Async16 ' | cut -d: -f1)
+[ -n "$async4" ] && [ -n "$async16" ] && [ "$async4" -lt "$async16" ] && pass "Async4 comes before Async16" ||
+  fail "Async4 comes before Async16" "$out"
+
+# ---------------------------------------------------------------------------------------------------------
+# --readme: the text between the markers is replaced, everything else kept byte for byte.
+readme="$root/README.md"
+cp "$fixtures/README.fixture.md" "$readme"
+run --baselines "$baselines" --gpu "$gpu" --readme "$readme"
+expect_rc "--readme rewrites the table" 0
+{
+  sed -n '1,/<!-- bankgate:kernel-table:begin -->/p' "$fixtures/README.fixture.md"
+  cat "$fixtures/expected_table.md"
+  sed -n '/<!-- bankgate:kernel-table:end -->/,$p' "$fixtures/README.fixture.md"
+} >"$root/want.md"
+unchanged "the README holds the table between its markers and nothing else changed" "$readme" "$root/want.md"
+[ -z "$(find "$root" -name 'README.md.tmp*' -print -quit)" ] && pass "no temporary file is left beside the README" ||
+  fail "no temporary file is left beside the README" "$(ls "$root")"
+run --baselines "$baselines" --gpu "$gpu" --readme "$readme"
+expect_rc "a second --readme succeeds" 0
+expect_out "a second --readme finds the table up to date" "up to date"
+unchanged "a second --readme changes nothing" "$readme" "$root/want.md"
+
+# --check: 0 when the README is current; 1, naming the difference and the command, when it is not.
+run --baselines "$baselines" --gpu "$gpu" --readme "$readme" --check
+expect_rc "--check on a current README exits 0" 0
+cp "$fixtures/README.fixture.md" "$root/stale.md"
+cp "$root/stale.md" "$root/stale.copy"
+run --baselines "$baselines" --gpu "$gpu" --readme "$root/stale.md" --check
+expect_rc "--check on a stale README exits 1" 1
+expect_out "--check names the first differing line" "| stale | table |"
+expect_out "--check gives the command that regenerates the table" "readme-table --baselines $baselines --gpu $gpu --readme $root/stale.md"
+unchanged "--check writes nothing" "$root/stale.md" "$root/stale.copy"
+sed 's/| 2.965 ≠ \/ 0 |/| 2.965 \/ 0 |/' "$readme" >"$root/edited.md"
+run --baselines "$baselines" --gpu "$gpu" --readme "$root/edited.md" --check
+expect_rc "--check catches a hand edit of one cell" 1
+
+# ---------------------------------------------------------------------------------------------------------
+# Markers missing, doubled, out of order or not on their own line: exit 2, the README untouched.
+bad_markers() {  # bad_markers NAME CONTENT
+  printf '%s' "$2" >"$root/bad.md"
+  cp "$root/bad.md" "$root/bad.copy"
+  run --baselines "$baselines" --gpu "$gpu" --readme "$root/bad.md"
+  expect_rc "$1: exit 2" 2
+  expect_out "$1: the message names the marker" "bankgate:kernel-table:"
+  expect_out "$1: says nothing was written" "nothing was written"
+  unchanged "$1: the README is untouched" "$root/bad.md" "$root/bad.copy"
+  run --baselines "$baselines" --gpu "$gpu" --readme "$root/bad.md" --check
+  expect_rc "$1: --check exits 2 as well" 2
+}
+begin='<!-- bankgate:kernel-table:begin -->'
+end='<!-- bankgate:kernel-table:end -->'
+bad_markers "no markers" $'# A project\n\nNo table here.\n'
+bad_markers "only the begin marker" "# A project"$'\n'"$begin"$'\n| x |\n'
+bad_markers "only the end marker" "# A project"$'\n| x |\n'"$end"$'\n'
+bad_markers "end before begin" "$end"$'\n| x |\n'"$begin"$'\n'
+bad_markers "a doubled begin marker" "$begin"$'\n'"$begin"$'\n'"$end"$'\n'
+bad_markers "a marker inside a line" "see $begin here"$'\n'"$end"$'\n'
+run --baselines "$baselines" --gpu "$gpu" --readme "$root/missing.md"
+expect_rc "a README that does not exist: exit 2" 2
+[ ! -e "$root/missing.md" ] && pass "a README that does not exist is not created" ||
+  fail "a README that does not exist is not created"
+
+# ---------------------------------------------------------------------------------------------------------
+# Baselines it cannot render: another schema version (exit 4, CTest's Skipped) and a corrupt file (exit 2).
+copy_baselines() { rm -rf "$root/b"; mkdir -p "$root/b"; cp -r "$baselines/." "$root/b/"; }
+copy_baselines
+sed 's/"schema_version": 2/"schema_version": 1/' "$baselines/$gpu/Copy.json" >"$root/b/$gpu/Copy.json"
+cp "$readme" "$root/readme.copy"
+run --baselines "$root/b" --gpu "$gpu" --readme "$readme"
+expect_rc "a baseline of another schema version: exit 4" 4
+expect_out "the message names the file and its schema version" "Copy.json has schema version 1"
+expect_out "the message says how to regenerate" "ci/refresh-baselines.sh"
+unchanged "a baseline of another schema version: the README is untouched" "$readme" "$root/readme.copy"
+run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
+expect_rc "--check with a baseline of another schema version: exit 4" 4
+copy_baselines
+printf '{"schema_version": 2, "suite": "Copy", "tests": {' >"$root/b/$gpu/Copy.json"
+run --baselines "$root/b" --gpu "$gpu" --readme "$readme"
+expect_rc "a corrupt baseline: exit 2" 2
+expect_out "a corrupt baseline is named" "Copy.json"
+unchanged "a corrupt baseline: the README is untouched" "$readme" "$root/readme.copy"
+copy_baselines
+rm "$root/b/$gpu/"*.json
+run --baselines "$root/b" --gpu "$gpu"
+expect_rc "a GPU folder without baselines: exit 2" 2
+
+# ---------------------------------------------------------------------------------------------------------
+# Usage errors: exit 2.
+run --check
+expect_rc "--check without --readme: exit 2" 2
+run --baselines "$baselines" --gpu sm_90
+expect_rc "--gpu without a model: exit 2" 2
+run --baselines "$baselines" --bogus
+expect_rc "an unknown option: exit 2" 2
+copy_baselines
+mkdir -p "$root/b/sm_89/nvidia-l40s"
+run --baselines "$root/b"
+expect_rc "several GPU folders and no --gpu: exit 2" 2
+expect_out "several GPU folders: the message asks for --gpu" "--gpu ARCH/MODEL"
+run --baselines "$root/b" --gpu "$gpu"
+expect_rc "several GPU folders with --gpu: the table" 0
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
