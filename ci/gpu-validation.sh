@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Validates bankgate end to end on a GPU machine, in one go:
-#   1. the project's tests (ci/test.sh), GPU suites included
-#   2. a refresh of this GPU's baselines (ci/refresh-baselines.sh; --new-gpu where it has none)
-#   3. the gate against them (ci/gate.sh), which must pass
-#   4. the ncu cross-check of every counter (ci/ncu-crosscheck.sh)
-#   5. a planted regression (setRowReadColIpad without its padding, in a scratch copy), which must fail the gate
-#   6. the cost of collecting counters against ncu (ci/bench-collector-cost.sh)
-# Logs and a baselines archive go to $VALIDATION_OUT (default build/validation); a summary table is printed last.
+# Validates bankgate end to end on a GPU machine, with one build shared by every part:
+#   unit      the GPU-free tests of that build
+#   refresh   ci/refresh-baselines.sh: the GPU suites, the review table, promotion into baselines/ (--new-gpu
+#             with NEW_GPU=1 or an empty baselines/) and the README's kernel table regenerated
+#   rerun     a second run of unchanged code, shown as a dry-run refresh table: counters must not change
+#   gate      ci/gate.sh against those baselines, which must pass; its markdown summary is kept
+#   planted   a counter regression (setRowReadColIpad without its padding) and a timing regression
+#             (setRowReadRow sleeping 1 us), each built into this tree, gated (exit 1 wanted), then undone
+#   sass      the shared-memory instruction report (ci/sass-report.sh)
+#   ncu       the ncu cross-check of every counter (ci/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS honoured)
+#   cost      the cost of collecting counters against ncu (ci/bench-collector-cost.sh)
+# PARTS picks and orders them (default: all, in this order). Logs, markdown summaries and the baselines go to
+# $VALIDATION_OUT (default build/validation); a summary table is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. ci/lib.sh
 out=${VALIDATION_OUT:-build/validation}
 mkdir -p "$out/logs"
-export BANKGATE_BUILD_DIR=build/validation-build
+out=$(cd "$out" && pwd)
+parts=${PARTS:-unit refresh rerun gate planted sass ncu cost}
+export BANKGATE_BUILD_DIR=${BANKGATE_BUILD_DIR:-build/validation-build}
+build_dir=$BANKGATE_BUILD_DIR
 summary=()
 step() {  # step NAME EXPECTED_STATUS COMMAND...: runs, logs, records status and wall time
   local name=$1 expected=$2; shift 2
@@ -24,25 +33,45 @@ step() {  # step NAME EXPECTED_STATUS COMMAND...: runs, logs, records status and
   echo "== $name: exit $status in ${wall}s"; tail -n 25 "$out/logs/$name.log"
 }
 
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >"$out/logs/gpu.txt" 2>&1
-step tests 0 ci/test.sh
-new_gpu=(); [ -d "baselines/$(ls "$BANKGATE_BUILD_DIR/candidates" 2>/dev/null | head -1)" ] || new_gpu=(--new-gpu)
-step refresh 0 ci/refresh-baselines.sh "${new_gpu[@]}"
-step gate 0 ci/gate.sh
-step ncu-crosscheck 0 ci/ncu-crosscheck.sh
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,clocks_event_reasons.active \
+  --format=csv >"$out/logs/gpu.txt" 2>&1
+bankgate_ensure_dependencies
+mkdir -p "$(dirname "$build_dir")"
+step build 0 bankgate_build "$build_dir"
 
-scratch=$(mktemp -d)
-tar --exclude=./build --exclude=./.git -cf - . | tar -C "$scratch" -xf -
-sed -i 's/^constexpr int padding = 1;/constexpr int padding = 0;/' "$scratch/kernels/square_tile.cu"
-grep -q '^constexpr int padding = 0;' "$scratch/kernels/square_tile.cu" || echo "planting the regression failed" >&2
-step planted-regression 1 env BANKGATE_BUILD_DIR="$scratch/build" BANKGATE_CTEST_ARGS="-R ^SquareTile\\." bash "$scratch/ci/gate.sh"
-rm -rf "$scratch"
-step collector-cost 0 ci/bench-collector-cost.sh "$BANKGATE_BUILD_DIR/tests/suites/square_tile_suite"
+for part in $parts; do
+  case $part in
+    unit) step unit 0 ctest --test-dir "$build_dir" -L '^unit$' --output-on-failure --parallel 8 ;;
+    refresh)
+      # A GPU without baselines needs --new-gpu: NEW_GPU=1, or nothing in baselines/ at all.
+      new_gpu=(); { [ "${NEW_GPU:-0}" = 1 ] || [ -z "$(find baselines -name '*.json' 2>/dev/null)" ]; } && new_gpu=(--new-gpu)
+      step refresh 0 ci/refresh-baselines.sh "${new_gpu[@]}"
+      cp -r baselines "$out/baselines"; cp README.md "$out/README.md" ;;
+    rerun) step rerun-dry-run 0 ci/refresh-baselines.sh --dry-run ;;
+    gate) step gate 0 env GITHUB_STEP_SUMMARY="$out/gate-pass.md" ci/gate.sh --no-build ;;
+    planted)
+      kernel=kernels/square_tile.cu
+      cp "$kernel" "$out/square_tile.cu.orig"
+      sed -i 's/^constexpr int padding = 1;/constexpr int padding = 0;/' "$kernel"
+      grep -q '^constexpr int padding = 0;' "$kernel" || echo "planting the counter regression failed" >&2
+      cmake --build "$build_dir" >"$out/logs/planted-build.log" 2>&1
+      step planted-counter 1 env GITHUB_STEP_SUMMARY="$out/planted-counter.md" BANKGATE_CTEST_ARGS="-R ^SquareTile\\." ci/gate.sh --no-build
+      cp "$out/square_tile.cu.orig" "$kernel"
+      sed -i 's/^__global__ void setRowReadRow(int\* out) {$/&\n  __nanosleep(1000);  \/\/ planted timing regression/' "$kernel"
+      grep -q 'planted timing regression' "$kernel" || echo "planting the timing regression failed" >&2
+      cmake --build "$build_dir" >>"$out/logs/planted-build.log" 2>&1
+      step planted-timing 1 env GITHUB_STEP_SUMMARY="$out/planted-timing.md" BANKGATE_CTEST_ARGS="-R ^SquareTile\\." ci/gate.sh --no-build
+      cp "$out/square_tile.cu.orig" "$kernel"
+      cmake --build "$build_dir" >>"$out/logs/planted-build.log" 2>&1 ;;
+    sass) step sass 0 ci/sass-report.sh "$build_dir" ;;
+    ncu) step ncu-crosscheck 0 ci/ncu-crosscheck.sh ;;
+    cost) step collector-cost 0 ci/bench-collector-cost.sh "$build_dir/tests/suites/square_tile_suite" ;;
+    *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost)" ;;
+  esac
+done
 
-tar -czf "$out/baselines.tgz" baselines
 tar -czf "$out/logs.tgz" -C "$out" logs
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
-grep -h "counters in" "$out/logs/gate.log" | sed 's/^.*\[bankgate\] //' | head -40
 grep -h "Total Test time" "$out/logs"/*.log

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The gate's verdict without a GPU: bankgate-baselines gate-summary on fixture reports (a regression, a run
+# that could not measure, an all-passed run, a run in which no GPU test ran, a missing report) and ci/gate.sh
+# itself, which must refuse to pass when no GPU test ran.
+#
+#   tests/unit/gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR
+#
+# FIXTURE_DIR is tests/unit/fixtures/gate_summary (JUnit as ctest writes it, GoogleTest reports); BUILD_DIR
+# the build ci/gate.sh --no-build runs from. Prints "N passed, M failed"; exits non-zero if any check failed.
+set -uo pipefail
+
+tool=${1:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
+fixtures=${2:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
+build_dir=${3:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-gate-summary.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf '       %s\n' "$2" >&2; return 0; }
+run() { out=$("$@" 2>&1); rc=$?; }
+expect_rc() { if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit code $rc, expected $2; output:"$'\n'"$out"; fi; }
+expect_in() {  # expect_in NAME TEXT HAYSTACK
+  case $3 in *"$2"*) pass "$1" ;; *) fail "$1" "no '$2' in:"$'\n'"$3" ;; esac
+}
+
+# suite_file FILE TEST WAVEFRONTS: a SquareTile suite file (candidate or baseline) with one test.
+suite_file() {
+  mkdir -p "$(dirname "$1")"
+  cat >"$1" <<JSON
+{
+  "schema_version": 2, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
+                 "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
+                 "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
+                 "command": "fixture"},
+  "tests": {"$2": {"kernel": "$2", "correct": true,
+    "counters": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $3, "tolerance": {"kind": "exact"}}}}}
+}
+JSON
+}
+
+junit="$fixtures/gate-junit.xml"
+reports="$fixtures/gtest-results"
+
+# Failed tests without measurements: could not measure (2), never a pass.
+md="$root/summary.md"
+echo "earlier step's summary" >"$md"
+run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --markdown "$md"
+expect_rc "failures without measurements exit 2 (could not measure)" 2
+expect_in "the table shows the skipped test" "SKIPPED" "$out"
+expect_in "the table names the device a test measured on" "1 (0000:3B:00.0)" "$out"
+expect_in "a test that left no report is explained" "GoogleTest wrote no report" "$out"
+[ "$(head -n 1 "$md")" = "earlier step's summary" ] && pass "the markdown is appended, earlier content kept" ||
+  fail "the markdown is appended, earlier content kept" "$(head -n 3 "$md")"
+expect_in "the markdown has a failures section" "### Failures" "$(cat "$md")"
+expect_in "a missing baseline names the refresh command" "ci/refresh-baselines.sh --filter 'Transpose.unrecorded'" "$(cat "$md")"
+
+# A measured test with a baseline that differs: a regression (1), listed first with measured and baseline.
+cand="$root/candidates"
+base="$root/baselines"
+suite_file "$cand/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
+suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
+md="$root/regression.md"
+run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" --markdown "$md"
+expect_rc "a measured change against a baseline exits 1 (regression)" 1
+expect_in "the table marks the regression" "REGRESSED" "$out"
+first=$(grep -m 1 '^#### ' "$md")
+expect_in "the regression is the first failure in the markdown" "setRowReadColIpad" "$first"
+expect_in "the markdown gives the measured value" "1024" "$(cat "$md")"
+expect_in "the markdown gives the refresh command" "ci/refresh-baselines.sh --filter 'SquareTile.setRowReadColIpad'" "$(cat "$md")"
+
+# Every test passed: 0.
+sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4"/failures="0"/; s/skipped="1"/skipped="0"/' >"$root/passed.xml"
+echo '</testsuite>' >>"$root/passed.xml"
+run "$tool" gate-summary --junit "$root/passed.xml" --gtest-results "$reports"
+expect_rc "an all-passed run exits 0" 0
+
+# No test at all, and no report at all: never a pass.
+printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="0" failures="0" disabled="0" skipped="0">\n</testsuite>\n' >"$root/empty.xml"
+run "$tool" gate-summary --junit "$root/empty.xml"
+expect_rc "a run without GPU tests exits 2" 2
+expect_in "it says that no GPU test ran" "no GPU test ran" "$out"
+run "$tool" gate-summary --junit "$root/no-such.xml"
+expect_rc "a missing JUnit report exits 2" 2
+expect_in "the missing report is named" "no-such.xml" "$out"
+
+# ci/gate.sh on a filter that selects no GPU test: it must fail (2), whatever the machine has.
+run env BANKGATE_BUILD_DIR="$build_dir" BANKGATE_CTEST_ARGS='-R ^bankgate_no_such_test$' GITHUB_STEP_SUMMARY="$root/step.md" \
+  bash "$repo/ci/gate.sh" --no-build
+expect_rc "ci/gate.sh refuses to pass when no GPU test ran (exit 2)" 2
+expect_in "ci/gate.sh says why" "no GPU test ran" "$out"
+expect_in "ci/gate.sh appends its summary to GITHUB_STEP_SUMMARY" "no GPU test ran" "$(cat "$root/step.md" 2>/dev/null)"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
