@@ -27,15 +27,17 @@ struct KernelCase {
   // What the source says the transactions per request should be; checked when given.
   std::optional<kernels::SharedAccessExpectation> expected;
   // Many blocks per SM: global traffic shares the L1 data banks with shared memory and adds wavefronts that
-  // the counters book as bank conflicts. Measured on the H200 they moved by up to 0.63% of the wavefronts
-  // between runs (requests never moved), so such cases gate wavefronts within multi_block_wavefront_tolerance
-  // and conflicts within that share of the wavefronts, and allow the expected ratio 10% of extra wavefronts.
+  // the counters book as bank conflicts. On the H200 they moved between runs of unchanged code (requests never
+  // moved): Transpose.SwizzledNonSquare's load wavefronts were 69178, 70018 and 70700 in three runs (2.2%),
+  // and ncu and the collector differed by 2.3% on Transpose.PaddedNonSquare. Such cases gate wavefronts within
+  // multi_block_wavefront_tolerance (5%: twice the spread seen; losing a tile's padding multiplies them
+  // instead) and conflicts within that share of the wavefronts, and allow the expected ratio 10% extra.
   bool multi_block_contention = false;
   TimingOptions timing{};
   TimingTolerance timing_tolerance{};
 };
 
-inline constexpr double multi_block_wavefront_tolerance = 0.02;
+inline constexpr double multi_block_wavefront_tolerance = 0.05;
 inline constexpr const char* multi_block_reason =
     "multi-block kernel: L1 contention with global traffic adds wavefronts (and conflicts) that vary between runs";
 
