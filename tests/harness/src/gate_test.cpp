@@ -59,6 +59,11 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
     r.counters[name] = {value, counter_tolerance(name, counters, kc.multi_block_contention)};
   r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
   r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
+  // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
+  // generated from them) show expected beside measured.
+  if (kc.expected)
+    r.expected = ExpectedRatios{kc.expected->load_transactions_per_request, kc.expected->store_transactions_per_request,
+                                std::string(kc.expected->why)};
   // Median, spread and the median's standard error from the samples; how they were taken from the collector,
   // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
   TimingSummary t = summarize_durations(timing.durations_ns);
