@@ -39,7 +39,10 @@ suites=$(for f in "$build_dir"/tests/suites/*_suite; do [ -x "$f" ] && basename 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,clocks_event_reasons.active \
   --format=csv >"$out/logs/gpu.txt" 2>&1 || true
 
-summary=()
+# Each part leaves its row in $out/parts/<part>.row, so parts run as separate jobs (or machines, with $OUT
+# carried over) add up to one RESULTS.md.
+mkdir -p "$out/parts"
+row() { printf '%s\n' "$2" >"$out/parts/$1.row"; }
 wants() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # Timing verdicts in the suites' output: "[bankgate] Suite.test (kernel k): duration <verdict>".
@@ -65,7 +68,7 @@ if wants suites; then
   unusable=$(lines 'unusable baseline|no baseline for' "${logs[@]}")
   "$build_dir/tools/bankgate-baselines" table --candidates "$out/suites/process-1" --baselines "${BANKGATE_BASELINE_DIR:-baselines}" \
     >"$out/logs/suites-table.txt" 2>&1 || true
-  summary+=("| full suites vs committed baselines | $runs runs, $tests timed tests | **$slower** | faster: $faster; not judged: $unjudged; no usable baseline: $unusable | $(( $(date +%s) - start )) s |")
+  row suites "| full suites vs committed baselines | $runs runs, $tests timed tests | **$slower** | faster: $faster; not judged: $unjudged; no usable baseline: $unusable | $(( $(date +%s) - start )) s |"
   grep -h -E '^\[bankgate\] [^ ]+ \(kernel [^)]*\): duration regressed' -A 8 "${logs[@]}" >"$out/false-alarms.txt" 2>/dev/null || true
   [ "$unusable" -gt 0 ] && echo "== suites: $unusable test runs found no usable baseline; refresh baselines with this timing method first (ci/refresh-baselines.sh)"
 
@@ -99,7 +102,7 @@ if wants compare; then
   status=$?
   rows=$(grep -c -E ' (SLOWER|ok|faster|TIMED DIFFERENTLY|TOO FEW SAMPLES)( |$)' "$out/logs/compare-same.log")
   slower=$(grep -c -E ' SLOWER( |$)' "$out/logs/compare-same.log")
-  summary+=("| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |")
+  row compare "| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |"
   echo "== compare base == head: exit $status, $slower SLOWER ($(( $(date +%s) - start )) s)"
 fi
 
@@ -110,18 +113,18 @@ if wants sensitivity; then
   status=$?
   false_alarms=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(l['same_runner_slower']+l['vs_baseline_slower'] for l in d['levels'] if l['intended_slowdown']==0))" \
     "$out/sensitivity/timing-gate-bench.json" 2>/dev/null || echo "?")
-  summary+=("| sensitivity bench, 0% level (base vs base) | see below | **$false_alarms** | exit $status | $(( $(date +%s) - start )) s |")
+  row sensitivity "| sensitivity bench, 0% level (base vs base) | see below | **$false_alarms** | exit $status | $(( $(date +%s) - start )) s |"
   echo "== sensitivity: exit $status ($(( $(date +%s) - start )) s)"
 fi
 
 {
   echo "# The timing gate on $(head -n 2 "$out/logs/gpu.txt" | tail -n 1 | cut -d, -f1-2)"
   echo
-  echo "Produced by ci/bench-timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain 2>/dev/null)" ] && echo ' (with uncommitted changes)')."
+  echo "Produced by ci/bench-timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$( [ -n "$(git status --porcelain 2>/dev/null)" ] && echo ' (with uncommitted changes)')."
   echo
   echo "| part | runs | timing false alarms (SLOWER) | other | wall |"
   echo "| --- | --- | --- | --- | --- |"
-  printf '%s\n' "${summary[@]}"
+  for part in suites compare sensitivity; do [ -f "$out/parts/$part.row" ] && cat "$out/parts/$part.row"; done
   echo
   [ -f "$out/timing-wall.md" ] && cat "$out/timing-wall.md" && echo
   [ -f "$out/sensitivity/timing-gate-bench.md" ] && sed '1s/^# /## /' "$out/sensitivity/timing-gate-bench.md"
