@@ -14,13 +14,13 @@
 //    (the warp's two rows), which is a multicast, not a conflict: 1 transaction per request;
 //  - loads as[ty][i]: Tile 32: one word for the whole warp (broadcast); Tile 16: two words, one per row, 16
 //    banks apart: 1 transaction per request.
-// So 1 and 1, as long as every shared load is 32-bit. That is not certain: once the i loop is unrolled,
-// as[ty][i..i+3] are consecutive words of one thread, and although nvcc 13.0 keeps them as 32-bit loads in
-// the PTX, ptxas knows where the tile lands and may fuse them into 64- or 128-bit loads. A 128-bit load
-// returns 16 bytes per lane, 512 bytes per warp, so 4 wavefronts of 128 bytes even when every lane reads the
-// same address, or 2 where the hardware packs uniform addresses (NVIDIA describes that for CC 7.x). The load
-// figure would then be (8W+32)/40 for Tile 32 and (4W+16)/20 for Tile 16 with W = 2 or 4: 1.2 or 1.6 (with
-// 64-bit loads, W = 1 or 2 of 48 and 24 requests: 1 or 1.33). The store figure (1) does not depend on it. Hence shared_access_certain() is false: the GPU run settles it.
+// So 1 and 1 if every shared load were 32-bit. They are not: once the i loop is unrolled, as[ty][i..i+3] are
+// four consecutive words of one thread at a place ptxas knows, and it fuses them into one LDS.128 (nvcc 13.0,
+// sm_90; ci/sass-report.sh shows Tile/4 LDS.128 and Tile LDS per phase). A 128-bit load returns 512 bytes per
+// warp; with every lane of a row on one address the H200 delivers it in 2 wavefronts (not the 4 of 512
+// distinct bytes). Per phase and warp: Tile/4 A loads of 2 wavefronts and Tile B loads of 1, so
+// (2 * Tile/4 + Tile) / (Tile/4 + Tile) = 1.5 / 1.25 = 1.2 load transactions per request for both tiles.
+// Measured on the H200: 6293751 wavefronts / 5242880 requests (Tile 16, 512^3), 1.2004 with contention.
 
 // The seed's kernel: no bounds checks, every size a multiple of Tile (the launcher checks).
 template <int Tile>
@@ -90,13 +90,11 @@ std::string_view kernel_name(TiledMatmul kernel) {
 
 SharedAccessExpectation expected_shared_access(TiledMatmul kernel) {
   if (tile_of(kernel) == 16)
-    return {1, 1, "unverified for loads: tile rows of 16 words, a warp spans two rows 16 banks apart; "
-                  "1.2 or 1.6 if ptxas fuses the A-row reads into 128-bit loads"};
-  return {1, 1, "unverified for loads: stores and B reads are 32 consecutive words, A reads one broadcast word; "
-                "1.2 or 1.6 if ptxas fuses the A-row reads into 128-bit loads"};
+    return {1.2, 1, "per phase 4 A-row LDS.128 (two rows, uniform per row: 2 wavefronts) and 16 B-row LDS of 16 words "
+                    "(1): 24/20; stores are two 16-word rows, 1"};
+  return {1.2, 1, "per phase 8 A-row LDS.128 (one broadcast address: 2 wavefronts) and 32 B-row LDS of 32 words (1): "
+                  "48/40; stores are one 32-word row, 1"};
 }
-
-bool shared_access_certain(TiledMatmul) { return false; }
 
 void launch_tiled_matmul(TiledMatmul kernel, const float* a, const float* b, float* c, MatmulShape shape,
                          cudaStream_t stream) {

@@ -25,7 +25,8 @@ std::string format_number(double value) {
 
 std::string format_change(double measured, double baseline) {
   const double delta = measured - baseline;
-  std::string text = (delta >= 0 ? "+" : "") + format_number(delta);
+  std::string text = delta >= 0 ? "+" : "";  // (appended, not concatenated: g++ 12 warns falsely on the latter)
+  text += format_number(delta);
   if (baseline != 0.0) {
     char percent[32];
     std::snprintf(percent, sizeof percent, " (%+.1f%%)", 100.0 * delta / baseline);

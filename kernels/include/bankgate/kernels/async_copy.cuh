@@ -33,8 +33,6 @@ inline constexpr std::array<AsyncCopy, 6> all_async_copy_kernels{AsyncCopy::sync
 
 std::string_view kernel_name(AsyncCopy kernel);  // "syncCopy<int>", "asyncCopy<int2>", ...
 SharedAccessExpectation expected_shared_access(AsyncCopy kernel);
-// False where the figures rest on how the counters treat LDGSTS, which only a GPU run shows (see the kernels).
-bool shared_access_certain(AsyncCopy kernel);
 
 // How many ints `in` and `out` hold for this kernel: async_copy_blocks * async_copy_threads *
 // async_copy_per_thread elements of its width.

@@ -34,9 +34,6 @@ inline constexpr std::array<TiledMatmul, 4> all_tiled_matmul_kernels{
 
 std::string_view kernel_name(TiledMatmul kernel);  // e.g. "tiledMatmul<16>", "tiledMatmulBounded<32>"
 SharedAccessExpectation expected_shared_access(TiledMatmul kernel);
-// False where the figures above rest on code generation this project cannot inspect without a GPU toolchain
-// (see the kernel comments): the suite then records the measurement without asserting the figures.
-bool shared_access_certain(TiledMatmul kernel);
 
 // C = A * B. Throws std::invalid_argument for an unbounded kernel on a shape that is not a multiple of its tile.
 void launch_tiled_matmul(TiledMatmul kernel, const float* a, const float* b, float* c, MatmulShape shape,
