@@ -74,4 +74,4 @@ tar -czf "$out/logs.tgz" -C "$out" logs
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
-grep -h "Total Test time" "$out/logs"/*.log
+grep -h "Total Test time" "$out/logs"/*.log || true  # not every part runs ctest

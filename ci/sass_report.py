@@ -11,7 +11,10 @@ Usage: sass_report.py [--kernel REGEX] [--lines] [SASS_FILE]   (reads standard i
 Counts are static: instructions in the code, each loop body once. Columns by opcode and access width:
 LDS / STS are 32 bits or narrower (.U8, .S16, ...), .64 and .128 the wider forms; LDGSTS likewise by the
 bytes each thread copies; LDSM is ldmatrix; "other" lists remaining shared-memory opcodes (STSM, ATOMS).
-Instructions predicated on @!PT (never executed; ptxas leaves them as padding) are not counted.
+Shared-memory instructions predicated on @!PT never move data (ptxas places them beside LDGSTS sequences) and
+are not counted in the opcode columns; the "@!PT" column counts them, because they are still issued and so
+counted as requests by smsp__inst_executed_op_shared_{ld,st}: AsyncCopy's 3 per warp make its load figure
+8W/11 rather than W.
 """
 import argparse
 import re
@@ -130,17 +133,18 @@ def natural_key(text):
 
 def render(kernels, show_lines=False):
     kernels = sorted(kernels, key=lambda k: (natural_key(k.name), k.arch))
-    header = ("kernel", "arch") + COLUMNS + ("other",)
+    header = ("kernel", "arch") + COLUMNS + ("@!PT", "other")
     rows = []
     for k in kernels:
         other = " ".join(f"{op}x{n}" for op, n in sorted(k.other.items()))
-        rows.append((k.name, k.arch) + tuple(str(k.counts[c]) for c in COLUMNS) + (other,))
+        rows.append((k.name, k.arch) + tuple(str(k.counts[c]) for c in COLUMNS) + (str(k.never_executed), other))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     out = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header] + rows]
     skipped = sum(k.never_executed for k in kernels)
     out.append("")
     out.append(f"{len(kernels)} kernels; static counts (a loop body counts once); LDS/STS: 32-bit or narrower"
-               + (f"; {skipped} never-executed @!PT instructions left out" if skipped else ""))
+               + (f"; {skipped} never-executed @!PT instructions (issued, so counted as requests) in the @!PT column"
+                  if skipped else ""))
     if show_lines:
         for k in kernels:
             if k.lines:

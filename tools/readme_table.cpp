@@ -257,7 +257,8 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
   }
   out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << gpu.arch << "/"
       << gpu.model << "/`. ≠: the measured value differs from the kernel's expectation at the precision shown; "
-      << none << ": not recorded.\n";
+      << "in kernels of many blocks per SM (their wavefront counters carry a tolerance with its reason) the excess is "
+      << "L1 contention with global traffic, which adds wavefronts; " << none << ": not recorded.\n";
   return out.str();
 }
 

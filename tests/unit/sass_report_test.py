@@ -124,14 +124,15 @@ class ReportTest(unittest.TestCase):
         status, out, _ = self.run_main("--no-demangle", str(FIXTURE))
         self.assertEqual(status, 0)
         lines = out.splitlines()
-        self.assertEqual(lines[0].split(), ["kernel", "arch", *sass_report.COLUMNS, "other"])
+        self.assertEqual(lines[0].split(), ["kernel", "arch", *sass_report.COLUMNS, "@!PT", "other"])
         rows = {tuple(line.split()[:2]): line.split()[2:] for line in lines[1:6]}
         self.assertEqual(rows[("_Z11tiledMatmulILi32EEvPKfS1_Pfiii", "sm_90")],
-                         ["4", "1", "1", "2", "0", "0", "0", "0", "0", "0"])
+                         ["4", "1", "1", "2", "0", "0", "0", "0", "0", "0", "0"])
+        self.assertEqual(rows[("_Z9asyncCopyI4int4EvPKT_PS1_", "sm_90")][-1], "2", "the @!PT LDS are counted apart")
         self.assertEqual(rows[("_Z7mmaTilePKfPf", "sm_90")],
-                         ["0", "0", "0", "0", "0", "0", "2", "0", "0", "0", "ATOMS.ADDx2", "STSM.16.M88.2x1"])
+                         ["0", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "ATOMS.ADDx2", "STSM.16.M88.2x1"])
         self.assertIn("5 kernels; static counts", out)
-        self.assertIn("2 never-executed @!PT instructions left out", out)
+        self.assertIn("2 never-executed @!PT instructions (issued, so counted as requests) in the @!PT column", out)
 
     def test_kernel_filter_and_lines(self):
         status, out, _ = self.run_main("--no-demangle", "--kernel", "tiledMatmul", "--lines", str(FIXTURE))

@@ -31,8 +31,13 @@ struct KernelCase {
   // moved): Transpose.SwizzledNonSquare's load wavefronts were 69178, 70018 and 70700 in three runs (2.2%),
   // and ncu and the collector differed by 2.3% on Transpose.PaddedNonSquare. Such cases gate wavefronts within
   // multi_block_wavefront_tolerance (5%: twice the spread seen; losing a tile's padding multiplies them
-  // instead) and conflicts within that share of the wavefronts, and allow the expected ratio 10% extra.
+  // instead) and conflicts within that share of the wavefronts, and allow the expected ratio
+  // contention_allowance extra.
   bool multi_block_contention = false;
+  // How far above the source's figure contention may push a multi-block case's transactions per request.
+  // 10% covers every multi-block kernel but the tiled products, whose every shared store follows a global
+  // load of the same word, so L1 fills meet exactly those stores (their suite sets 20%, with the figures).
+  double contention_allowance = 0.10;
   TimingOptions timing{};
   TimingTolerance timing_tolerance{};
 };
