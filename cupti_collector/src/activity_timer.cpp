@@ -161,25 +161,9 @@ int automatic_launches_per_sample(double duration_ns, double target_ns, int max_
   return std::min(k, max_launches);
 }
 
-ActivityTimer::ActivityTimer(int device, const std::string& pci_bus_id) : device_(device), clocks_(pci_bus_id) {
+ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher) : clocks_(pci_bus_id), flusher_(flusher) {
   static std::once_flag registered;
   std::call_once(registered, [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
-}
-
-ActivityTimer::~ActivityTimer() {
-  if (flush_buffer_ != nullptr) cudaFree(flush_buffer_);
-}
-
-// Writes twice the L2's capacity, which evicts whatever the kernel left there. A memset is an Activity API
-// MEMSET record, never a KERNEL one, so it cannot be mistaken for a sample.
-void ActivityTimer::flush_l2() {
-  if (flush_buffer_ == nullptr) {
-    int l2_bytes = 0;
-    BANKGATE_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device_));
-    flush_bytes_ = 2 * static_cast<std::size_t>(std::max(l2_bytes, 1 << 20));
-    BANKGATE_CUDA(cudaMalloc(&flush_buffer_, flush_bytes_));
-  }
-  BANKGATE_CUDA(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, nullptr));
 }
 
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options) {
@@ -199,7 +183,7 @@ std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launc
   std::vector<std::string> expected_names;  // learnt from the first calls
   const auto run = [&](std::size_t calls) {
     for (std::size_t i = 0; i < calls; ++i) {
-      if (cold) flush_l2();
+      if (cold) flusher_.enqueue();
       launch();
     }
     BANKGATE_CUDA(cudaGetLastError());

@@ -11,26 +11,22 @@
 #include <bankgate/collector.hpp>
 
 #include "clock_monitor.hpp"
+#include "l2_flusher.hpp"
 
 namespace bankgate::detail {
 
 class ActivityTimer {
  public:
-  ActivityTimer(int device, const std::string& pci_bus_id);
-  ~ActivityTimer();
+  ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher);
   ActivityTimer(const ActivityTimer&) = delete;
   ActivityTimer& operator=(const ActivityTimer&) = delete;
 
   std::vector<KernelTiming> time(const std::function<void()>& launch, const TimingOptions& options);
 
  private:
-  void flush_l2();
-
-  int device_;
   ClockMonitor clocks_;
+  L2Flusher& flusher_;              // for L2State::cold
   double highest_clock_mhz_ = 0.0;  // over this collector's life: the clock an unthrottled GPU reaches
-  void* flush_buffer_ = nullptr;
-  std::size_t flush_bytes_ = 0;
 };
 
 // The stopping rule's noise estimate: 1.2533 x sigma / sqrt(n) / median with sigma = 1.4826 x MAD, but

@@ -5,6 +5,7 @@
 
 #include "activity_timer.hpp"
 #include "check.hpp"
+#include "l2_flusher.hpp"
 #include "range_profiler.hpp"
 
 namespace bankgate {
@@ -27,6 +28,7 @@ class NvtxRange {
 struct Collector::Impl {
   CollectorOptions options;
   DeviceInfo device;
+  std::unique_ptr<detail::L2Flusher> flusher;
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
 };
@@ -42,14 +44,20 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
                                                             impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
-  impl_->timer = std::make_unique<detail::ActivityTimer>(impl_->options.device, impl_->device.pci_bus_id);
+  impl_->flusher = std::make_unique<detail::L2Flusher>(impl_->options.device);
+  impl_->timer = std::make_unique<detail::ActivityTimer>(impl_->device.pci_bus_id, *impl_->flusher);
 }
 
 Collector::~Collector() = default;
 
-std::vector<KernelCounters> Collector::collect_counters(std::string_view label, const std::function<void()>& launch) {
+std::vector<KernelCounters> Collector::collect_counters(std::string_view label, const std::function<void()>& launch,
+                                                       const CounterOptions& options) {
   const NvtxRange range(label, "counters");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  if (options.l2 == L2State::cold) {
+    impl_->flusher->enqueue();
+    BANKGATE_CUDA(cudaDeviceSynchronize());  // done before the profiler starts: never part of a range
+  }
   return impl_->profiler->collect(launch);
 }
 

@@ -32,6 +32,16 @@ struct CollectorOptions {
   std::size_t max_kernels_per_call = 64;
 };
 
+// How collect_counters reads counters.
+struct CounterOptions {
+  // Cold (the default, as Nsight Compute's default --cache-control all): L2 is flushed before the launch.
+  // The shared-memory wavefronts and conflicts of a kernel that also moves global data depend on it: with its
+  // data still in L2 from earlier work, global loads return sooner and meet its shared accesses in the L1 data
+  // banks more often. On the H200, AsyncCopy.Sync16 read 4.01 store wavefronts per request cold and 5.73 after
+  // another test had run in the same process (bench/contention-state.sh); cold, both read 4.01.
+  L2State l2 = L2State::cold;
+};
+
 // How time_launches samples durations. The defaults are the gate's: they aim at a median known to within
 // 0.5% (one standard error) in well under a second per kernel, which lets a 3% slowdown stand out clearly.
 struct TimingOptions {
@@ -83,7 +93,8 @@ class Collector {
   Collector& operator=(const Collector&) = delete;
 
   // Runs `launch` once with counters enabled. One entry per kernel launched, in launch order.
-  std::vector<KernelCounters> collect_counters(std::string_view label, const std::function<void()>& launch);
+  std::vector<KernelCounters> collect_counters(std::string_view label, const std::function<void()>& launch,
+                                               const CounterOptions& options = {});
 
   // Calls `launch` until durations are stable (warm-up), then samples durations until the stopping rule of
   // `options` is met, and returns each kernel's samples and how they were taken. Kernels are told apart by

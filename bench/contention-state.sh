@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Investigation, on a GPU: do the contention-sensitive counters of a multi-block kernel (shared wavefronts and
+# bank conflicts that L1 traffic adds) depend on the GPU's state when they are read, not only on the code?
+# AsyncCopy.Sync16 and Async16 are measured in several situations and their verdicts against the committed
+# baselines are printed, with the SM clock just before each:
+#   fresh-idle     a new process after 5 s of idle GPU (what ctest gives every test)
+#   repeat         one process, the test three times: run 2 and 3 count right after run 1's timing phase
+#   fresh-busy     a new process started right after another kept the GPU busy
+#   ncu-*          Nsight Compute on the launch-only suite, with and without its cache control
+#   ./bench/contention-state.sh [BUILD_DIR]   (default build/gate, as ci/gate.sh builds it)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/gate}
+suite="$build/tests/suites/async_copy_suite"
+[ -x "$suite" ] || { echo "no $suite: build first (ci/gate.sh)" >&2; exit 3; }
+log=${LOG_DIR:-build/contention-state}
+mkdir -p "$log"
+export BANKGATE_CANDIDATE_DIR="$log/candidates"
+clock() { nvidia-smi --query-gpu=clocks.sm --format=csv,noheader 2>/dev/null | tr -d '\n'; }
+verdicts() {  # "Sync16:OK Async16:FAILED ..." in run order, and each ratio that missed the kernel's figure
+  grep -E '^\[ +(OK|FAILED) +\] AsyncCopy\.[A-Za-z0-9]+ \(' "$1" | sed -E 's/^\[ +([A-Z]+) +\] AsyncCopy\.([A-Za-z0-9]+).*/\2:\1/' | tr '\n' ' '
+  grep -h -o -E '(load|store) transactions per request are [0-9.]+' "$1" | sed 's/transactions per request are/tpr/' | tr '\n' ' '
+}
+run() {
+  local name=$1; shift
+  local before; before=$(clock)
+  "$@" >"$log/$name.log" 2>&1
+  printf '%-12s SM clock before %-10s %s\n' "$name" "$before" "$(verdicts "$log/$name.log")"
+}
+filter=--gtest_filter='AsyncCopy.Sync16:AsyncCopy.Async16'
+sleep 5
+run fresh-idle "$suite" "$filter"
+sleep 5
+run repeat "$suite" "$filter" --gtest_repeat=3
+"$suite" --gtest_filter='AsyncCopy.Sync4' --gtest_repeat=3 >/dev/null 2>&1
+run fresh-busy "$suite" "$filter"
+
+metrics=$("$build/tools/bankgate-baselines" metrics)
+for cache in all none; do
+  sleep 5
+  BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --cache-control "$cache" --metrics "$metrics" --csv --page raw \
+    --print-units base --print-kernel-base function "$suite" >"$log/ncu-$cache.csv" 2>"$log/ncu-$cache.log"
+  python3 - "$log/ncu-$cache.csv" "$cache" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r]
+header = next(r for r in rows if "Kernel Name" in r)
+name = header.index("Kernel Name")
+want = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "st wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "ld wavefronts"}
+cols = {header.index(m): label for m, label in want.items() if m in header}
+for r in rows[rows.index(header) + 1:]:
+    if len(r) == len(header) and r[name].endswith("Copy<int4>") or (len(r) == len(header) and "int4" in r[name]):
+        print(f"ncu-{sys.argv[2]:<8} {r[name]:<18} " + "  ".join(f"{label} {r[i]}" for i, label in cols.items()))
+PY
+done
