@@ -120,7 +120,7 @@ fi
 {
   echo "# The timing gate on $(head -n 2 "$out/logs/gpu.txt" | tail -n 1 | cut -d, -f1-2)"
   echo
-  echo "Produced by ci/bench-timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$( [ -n "$(git status --porcelain 2>/dev/null)" ] && echo ' (with uncommitted changes)')."
+  echo "Produced by ci/bench-timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)')."
   echo
   echo "| part | runs | timing false alarms (SLOWER) | other | wall |"
   echo "| --- | --- | --- | --- | --- |"

@@ -72,3 +72,15 @@ bankgate_install_packages() {
     bankgate_die "missing: $*; install them (Debian/Ubuntu package names) and rerun"
   fi
 }
+
+# Whether the tree has uncommitted changes, for provenance; paths given are left out of the question (what the
+# caller itself writes). BANKGATE_GIT_DIRTY=0|1 answers instead where the tree is a copy without .git.
+bankgate_tree_dirty() {
+  if [ -n "${BANKGATE_GIT_DIRTY:-}" ]; then
+    [ "$BANKGATE_GIT_DIRTY" = 1 ]
+    return
+  fi
+  local excludes=() path
+  for path in "$@"; do excludes+=(":!$path"); done
+  [ -n "$(git status --porcelain -- . "${excludes[@]}" 2>/dev/null)" ]
+}

@@ -29,11 +29,7 @@ ctest --test-dir "$build_dir" -L '^gpu$' -R "$(bankgate_filter_regex "$filter")"
 # Provenance. BANKGATE_GIT_COMMIT / BANKGATE_GIT_DIRTY=0|1 stand in where the tree is a copy without .git.
 commit=${BANKGATE_GIT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 dirty=()
-if [ -n "${BANKGATE_GIT_DIRTY:-}" ]; then
-  [ "$BANKGATE_GIT_DIRTY" = 1 ] && dirty=(--git-dirty)
-elif [ -n "$(git status --porcelain -- . ':!baselines' ':!README.md' 2>/dev/null)" ]; then  # both written here
-  dirty=(--git-dirty)
-fi
+bankgate_tree_dirty baselines README.md && dirty=(--git-dirty)  # both written here
 "$build_dir/tools/bankgate-baselines" promote --candidates "$build_dir/candidates" --baselines baselines \
   --git-commit "$commit" "${dirty[@]}" --command "$invocation" "${promote_args[@]}"
 status=$?
