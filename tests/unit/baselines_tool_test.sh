@@ -24,9 +24,10 @@ gpu_dir=sm_90/nvidia-h200
 wavefronts=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 requests=smsp__inst_executed_op_shared_ld.sum
 
-# candidate DIR SUITE TEST WAVEFRONTS [CORRECT]: one candidate file, as a GPU suite run writes it.
+# candidate DIR SUITE TEST WAVEFRONTS [CORRECT [TOLERANCE]]: one candidate file, as a GPU suite run writes it;
+# TOLERANCE is the wavefront counter's tolerance as JSON (default exact).
 candidate() {
-  local dir=$1 suite=$2 test=$3 value=$4 correct=${5:-true}
+  local dir=$1 suite=$2 test=$3 value=$4 correct=${5:-true} tolerance=${6:-'{"kind": "exact"}'}
   mkdir -p "$dir/$gpu_dir/$suite"
   cat >"$dir/$gpu_dir/$suite/$test.json" <<JSON
 {
@@ -42,7 +43,7 @@ candidate() {
       "kernel": "kernel_$test",
       "correct": $correct,
       "counters": {
-        "$wavefronts": {"value": $value, "tolerance": {"kind": "exact"}},
+        "$wavefronts": {"value": $value, "tolerance": $tolerance},
         "$requests": {"value": 1024, "tolerance": {"kind": "exact"}}
       },
       "samples_ns": [2016, 2048, 2080]
@@ -163,6 +164,21 @@ file="$base/$gpu_dir/Suite.json"
 grep -q 1111 "$file" && pass "--filter Suite.a refreshes a" || fail "--filter Suite.a refreshes a" "$(cat "$file")"
 if grep -q 2222 "$file" || ! grep -q 2048 "$file"; then fail "--filter Suite.a leaves b unchanged" "$(cat "$file")"
 else pass "--filter Suite.a leaves b unchanged"; fi
+
+# ---------------------------------------------------------------------------------------------------------
+# Tolerances come from the tests' code (through the candidates), not from the old baseline: a refresh after a
+# test widened or narrowed one writes the new one.
+new_case
+seed_baselines
+candidate "$cand" Suite a 1024 true '{"kind": "relative", "amount": 0.05, "reason": "fixture contention"}'
+run promote --candidates "$cand" --baselines "$base" --filter 'Suite.a'
+expect_rc "promote of a candidate with a new tolerance succeeds" 0
+grep -q '"fixture contention"' "$base/$gpu_dir/Suite.json" && pass "the candidate's new tolerance replaces the baseline's" ||
+  fail "the candidate's new tolerance replaces the baseline's" "$(cat "$base/$gpu_dir/Suite.json")"
+candidate "$cand" Suite a 1024
+run promote --candidates "$cand" --baselines "$base" --filter 'Suite.a'
+grep -q '"fixture contention"' "$base/$gpu_dir/Suite.json" && fail "a tolerance the test no longer asks for is dropped" "$(cat "$base/$gpu_dir/Suite.json")" ||
+  pass "a tolerance the test no longer asks for is dropped"
 
 # ---------------------------------------------------------------------------------------------------------
 # A candidate whose output was wrong ("correct": false) is not promoted.
