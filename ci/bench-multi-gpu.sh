@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The gate spread over every GPU of this machine against the gate on one GPU: the wall time of each, which
+# test ran on which GPU, and whether both runs measured the same (the one-GPU run as base, judged by the
+# gate's own rule: counters exact or within their written tolerance, durations within theirs).
+#   ci/bench-multi-gpu.sh     (needs a GPU; on a one-GPU machine both runs use that GPU, one test at a time)
+# Results go to $BENCH_OUT (default build/multi-gpu): each run's gate-results/ and log, and summary.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. ci/lib.sh
+out=${BENCH_OUT:-build/multi-gpu}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export BANKGATE_BUILD_DIR=${BANKGATE_BUILD_DIR:-build/gate}
+bankgate_ensure_dependencies
+mkdir -p "$(dirname "$BANKGATE_BUILD_DIR")"
+bankgate_build "$BANKGATE_BUILD_DIR" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
+tool="$BANKGATE_BUILD_DIR/tools/bankgate-baselines"
+
+rows=()
+gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, timed, its results kept
+  local name=$1; shift
+  local start; start=$(date +%s.%N)
+  env "$@" bash ci/gate.sh --no-build >"$out/$name.log" 2>&1
+  local status=$?
+  local wall; wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
+  rm -rf "${out:?}/$name"
+  cp -r "$BANKGATE_BUILD_DIR/gate-results" "$out/$name"
+  local gpus; gpus=$(grep -o '"id"' "$out/$name/resources.json" 2>/dev/null | wc -l)
+  rows+=("$(printf '%-10s GPUs %-3s ctest -j%-3s exit %-3s wall %6ss' "$name" "$gpus" "$gpus" "$status" "$wall")")
+}
+gate_run all-gpus
+gate_run one-gpu CUDA_VISIBLE_DEVICES="$(echo "${CUDA_VISIBLE_DEVICES:-0}" | cut -d, -f1)"
+
+{
+  echo "== where each test ran (all GPUs)"
+  grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+ +(passed|REGRESSED|FAILED|SKIPPED|could not)' "$out/all-gpus.log" | awk '{print $3, $4}' |
+    sort | uniq -c | sed 's/^/  tests on device /'
+  echo
+  echo "== all GPUs (head) against one GPU (base), by the gate's rule"
+  "$tool" compare --base "$out/one-gpu/candidates" --head "$out/all-gpus/candidates"
+  echo "compare exit $?"
+  echo
+  echo "== runs"
+  printf '%s\n' "${rows[@]}"
+} | tee "$out/summary.txt"
