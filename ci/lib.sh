@@ -77,8 +77,10 @@ bankgate_install_packages() {
 # caller itself writes). BANKGATE_GIT_DIRTY=0|1 answers instead where the tree is a copy without .git.
 bankgate_tree_dirty() {
   if [ -n "${BANKGATE_GIT_DIRTY:-}" ]; then
-    [ "$BANKGATE_GIT_DIRTY" = 1 ]
-    return
+    case $BANKGATE_GIT_DIRTY in
+      0 | 1) [ "$BANKGATE_GIT_DIRTY" = 1 ]; return ;;
+      *) bankgate_die "BANKGATE_GIT_DIRTY must be 0 (clean tree) or 1 (uncommitted changes), got '$BANKGATE_GIT_DIRTY'" ;;
+    esac
   fi
   local excludes=() path
   for path in "$@"; do excludes+=(":!$path"); done
