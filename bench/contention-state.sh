@@ -38,7 +38,7 @@ run repeat "$suite" "$filter" --gtest_repeat=3
 "$suite" --gtest_filter='AsyncCopy.Sync4' --gtest_repeat=3 >/dev/null 2>&1
 run fresh-busy "$suite" "$filter"
 
-metrics=$("$build/tools/bankgate-baselines" metrics)
+metrics=$("$build/cli/bankgate" metrics)
 for cache in all none; do
   sleep 5
   BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --cache-control "$cache" --metrics "$metrics" --csv --page raw \

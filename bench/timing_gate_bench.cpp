@@ -5,7 +5,7 @@
 // A kernel with a tunable amount of work (kernels/tunable_work.cu) is set to about 2 us ("short") and about
 // 60 us ("long"). For each, variants with 1, 2, 3, 5 and 10% more work are calibrated (the achieved slowdown
 // is measured and printed, not assumed), then every level is tried N times, base and slowed interleaved, and
-// judged by the gate's own rule (bankgate::harness::compare) two ways:
+// judged by the gate's own rule (bankgate::gate::compare) two ways:
 //   same runner   R runs of base and R of the slowed kernel, pooled per side: what ci/compare-commits.sh does
 //   vs baseline   one run of the slowed kernel against the summary of a base run measured before all
 //                 trials: what the gate does against a committed baseline
@@ -34,17 +34,17 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/collector.hpp>
-#include <bankgate/harness/baseline.hpp>
-#include <bankgate/harness/comparison.hpp>
-#include <bankgate/harness/report.hpp>
-#include <bankgate/harness/statistics.hpp>
+#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/statistics.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tunable_work.cuh>
 
 namespace {
 
 namespace fs = std::filesystem;
-namespace h = bankgate::harness;
+namespace h = bankgate::gate;
 namespace k = bankgate::kernels;
 using json = nlohmann::json;
 
@@ -417,7 +417,7 @@ int main(int argc, char** argv) {
   const std::string rendered = h::format_table(table);
   std::ostringstream settings;
   settings << trials_done << " trials per level; same-runner pools " << o.rounds << " run(s) per side, vs-baseline is one run "
-           << "against one base run measured before the trials; verdicts by bankgate::harness::compare (tolerance "
+           << "against one base run measured before the trials; verdicts by bankgate::gate::compare (tolerance "
            << h::describe(tolerance) << "); " << h::format_number(std::round(seconds_since(begin))) << " s in all\n";
   std::cout << "\n" << rendered << "\n" << summary.str() << settings.str();
 

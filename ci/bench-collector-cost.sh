@@ -15,7 +15,7 @@ if [ -z "$suite" ]; then
 fi
 work=$(mktemp -d)
 now() { date +%s.%N; }
-metrics=$("$(dirname "$suite")/../../tools/bankgate-baselines" metrics)
+metrics=$("$(dirname "$suite")/../../cli/bankgate" metrics)
 kernels=$("$suite" --gtest_list_tests | grep -c '^  ')
 
 # Each suite runs its tests `repeat` times in one process, as a suite binary run by hand does; under ctest

@@ -14,7 +14,7 @@ export BANKGATE_BUILD_DIR=${BANKGATE_BUILD_DIR:-build/gate}
 bankgate_ensure_dependencies
 mkdir -p "$(dirname "$BANKGATE_BUILD_DIR")"
 bankgate_build "$BANKGATE_BUILD_DIR" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
-tool="$BANKGATE_BUILD_DIR/tools/bankgate-baselines"
+tool="$BANKGATE_BUILD_DIR/cli/bankgate"
 
 rows=()
 gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, timed, its results kept

@@ -66,7 +66,7 @@ if wants suites; then
   faster=$(lines '^\[bankgate\] note: .* is faster than its baseline' "${logs[@]}")
   unjudged=$(count "(TIMED DIFFERENTLY|TOO FEW SAMPLES|NOT IN BASELINE|NOT MEASURED)" "${logs[@]}")
   unusable=$(lines 'unusable baseline|no baseline for' "${logs[@]}")
-  "$build_dir/tools/bankgate-baselines" table --candidates "$out/suites/process-1" --baselines "${BANKGATE_BASELINE_DIR:-baselines}" \
+  "$build_dir/cli/bankgate" review --candidates "$out/suites/process-1" --baselines "${BANKGATE_BASELINE_DIR:-baselines}" \
     >"$out/logs/suites-table.txt" 2>&1 || true
   row suites "| full suites vs committed baselines | $runs runs, $tests timed tests | **$slower** | faster: $faster; not judged: $unjudged; no usable baseline: $unusable | $(( $(date +%s) - start )) s |"
   grep -h -E '^\[bankgate\] [^ ]+ \(kernel [^)]*\): duration regressed' -A 8 "${logs[@]}" >"$out/false-alarms.txt" 2>/dev/null || true

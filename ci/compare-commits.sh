@@ -87,8 +87,8 @@ build "$base_key" "$base_src"
 [ "$head_key" = "$base_key" ] || build "$head_key" "$head_src"
 base_build="$scratch/build/$base_key"
 head_build="$scratch/build/$head_key"
-tool="$head_build/tools/bankgate-baselines"
-[ -x "$tool" ] || bankgate_die "the head build has no tools/bankgate-baselines"
+tool="$head_build/cli/bankgate"
+[ -x "$tool" ] || bankgate_die "the head build has no cli/bankgate"
 
 run="$scratch/run"
 baselines="$run/baselines"  # written from round 0

@@ -2,6 +2,8 @@
 # Every missing piece is named together with the package or setting that supplies it.
 
 bankgate_die() { echo "bankgate: $*" >&2; exit 3; }
+bankgate_usage() { echo "bankgate: $*" >&2; exit 64; }  # the command's exit code for a usage error
+bankgate_is_ci() { case ${CI:-} in 1 | true | TRUE | True | yes | on) return 0 ;; *) return 1 ;; esac; }
 
 bankgate_find_nvcc() {
   local found=""
@@ -25,7 +27,15 @@ bankgate_find_cupti_header() {
   done
 }
 
-# Installs cmake, ninja, GoogleTest, nlohmann-json and PyYAML with apt where they are missing and we may;
+bankgate_has_package_file() {  # bankgate_has_package_file RELATIVE_PATH SUBFOLDER
+  local prefix
+  for prefix in /usr /usr/local ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }}; do
+    [ -f "$prefix/$2/$1" ] && return 0
+  done
+  return 1
+}
+
+# Installs cmake, ninja, GoogleTest, nlohmann-json, CLI11, pugixml and PyYAML with apt where they are missing and we may;
 # otherwise stops and lists them. The CUDA toolkit itself is never installed here: it is too large to do silently.
 bankgate_ensure_dependencies() {
   BANKGATE_NVCC=$(bankgate_find_nvcc) || exit 3
@@ -36,8 +46,10 @@ bankgate_ensure_dependencies() {
   command -v cmake >/dev/null 2>&1 || missing+=(cmake)
   command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
   [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || missing+=(libgtest-dev)
-  [ -f /usr/include/nlohmann/json.hpp ] || [ -f "${BANKGATE_NLOHMANN_INCLUDE_DIR:-.deps/include}/nlohmann/json.hpp" ] ||
-    missing+=(nlohmann-json3-dev)
+  # Found as installed packages, or in the folder CMAKE_PREFIX_PATH names (a machine that cannot install them).
+  bankgate_has_package_file nlohmann/json.hpp include || missing+=(nlohmann-json3-dev)
+  bankgate_has_package_file CLI/CLI.hpp include || missing+=(libcli11-dev)
+  bankgate_has_package_file pugixml.hpp include || missing+=(libpugixml-dev)
   # The unit test of the CI templates reads YAML.
   python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -51,13 +63,6 @@ bankgate_build() {
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" ${BANKGATE_CMAKE_ARGS:-} >"$dir.configure.log" 2>&1 ||
     { mkdir -p "$dir"; cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
   cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
-}
-
-# A GoogleTest filter ("Suite.test:Other.*") as an anchored ctest regular expression.
-bankgate_filter_regex() {
-  local positive=${1%%-*}
-  [ -z "$positive" ] && positive='*'
-  printf '^(%s)$' "$(printf '%s' "$positive" | sed -e 's/[][(){}^$+|\\]/\\&/g' -e 's/\./\\./g' -e 's/\*/.*/g' -e 's/?/./g' -e 's/:/|/g')"
 }
 
 # bankgate_install_packages PACKAGE...: apt-get where we may (root on Debian/Ubuntu), otherwise stop and name the

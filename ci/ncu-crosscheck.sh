@@ -21,11 +21,12 @@ bankgate_ensure_dependencies
 build_dir=${BANKGATE_BUILD_DIR:-build/crosscheck}
 mkdir -p "$(dirname "$build_dir")"
 bankgate_build "$build_dir"
-rm -rf "$build_dir/candidates" "$build_dir/ncu"
+rm -rf "$build_dir/ncu"
 mkdir -p "$build_dir/ncu"
-ctest --test-dir "$build_dir" -L '^gpu$' -R "$(bankgate_filter_regex "$filter")" >"$build_dir/ncu/collector-run.log" 2>&1 || true
+# The collector's values: `bankgate record` leaves them as candidates in <build>/bankgate/record/candidates.
+"$build_dir/cli/bankgate" record --build "$build_dir" --no-build ${filter:+--filter "$filter"} >"$build_dir/ncu/collector-run.log" 2>&1 || true
 
-metrics=$("$build_dir/tools/bankgate-baselines" metrics)
+metrics=$("$build_dir/cli/bankgate" metrics)
 for suite in "$build_dir"/tests/suites/*_suite; do
   name=$(basename "$suite")
   "$suite" --gtest_list_tests ${filter:+--gtest_filter="$filter"} >"$build_dir/ncu/$name.tests"
@@ -40,4 +41,4 @@ for suite in "$build_dir"/tests/suites/*_suite; do
       bankgate_die "ncu failed on $name (run $run of $repeats); see $out.ncu.log"
   done
 done
-python3 ci/ncu_compare.py "$build_dir/candidates" "$build_dir/ncu"
+python3 ci/ncu_compare.py "$build_dir/bankgate/record/candidates" "$build_dir/ncu"

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include <bankgate/harness/baseline.hpp>
+#include <bankgate/gate/baseline.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {
@@ -24,11 +24,11 @@ const std::set<std::string>& known_metrics() {
 
 void parse_once(const std::string& text, const std::set<std::string>* known) {
   try {
-    const bankgate::harness::SuiteFile file = bankgate::harness::parse_suite_file(text, "fuzz input", known);
+    const bankgate::gate::SuiteFile file = bankgate::gate::parse_suite_file(text, "fuzz input", known);
     // Touch the result so the parse cannot be optimised away and a half-built file would be noticed by ASan.
     volatile std::size_t sink = file.tests.size() + file.suite.size();
     (void)sink;
-  } catch (const bankgate::harness::BaselineError&) {
+  } catch (const bankgate::gate::BaselineError&) {
     // The documented way to reject input.
   }
 }

@@ -3,17 +3,17 @@
 
 #include <vector>
 
-#include <bankgate/harness/gate_test.hpp>
-#include <bankgate/harness/output_check.hpp>
+#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/padded_copy.cuh>
 
 namespace {
 
 namespace k = bankgate::kernels;
-using bankgate::harness::equal_elements;
-using bankgate::harness::GateTest;
-using bankgate::harness::KernelCase;
+using bankgate::gtest::equal_elements;
+using bankgate::gtest::GateTest;
+using bankgate::gtest::KernelCase;
 
 class PaddedCopy : public GateTest {
  protected:

@@ -1,17 +1,17 @@
 // Seed 000's 32x16 rectangle: row/column-major access, transposed reads through index arithmetic, static and
 // dynamic declaration, one and two padding columns.
 
-#include <bankgate/harness/gate_test.hpp>
-#include <bankgate/harness/output_check.hpp>
+#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/rect_tile.cuh>
 
 namespace {
 
 namespace k = bankgate::kernels;
-using bankgate::harness::equal_elements;
-using bankgate::harness::GateTest;
-using bankgate::harness::KernelCase;
+using bankgate::gtest::equal_elements;
+using bankgate::gtest::GateTest;
+using bankgate::gtest::KernelCase;
 
 class RectTile : public GateTest {
  protected:

@@ -11,17 +11,17 @@
 #include <random>
 #include <vector>
 
-#include <bankgate/harness/gate_test.hpp>
-#include <bankgate/harness/output_check.hpp>
+#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tiled_matmul.cuh>
 
 namespace {
 
 namespace k = bankgate::kernels;
-using bankgate::harness::GateTest;
-using bankgate::harness::KernelCase;
-using bankgate::harness::relative_error_within;
+using bankgate::gtest::GateTest;
+using bankgate::gtest::KernelCase;
+using bankgate::gtest::relative_error_within;
 
 constexpr double error_bound = 1e-5;
 

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/harness/atomic_file.hpp>
-#include <bankgate/harness/baseline.hpp>
-#include <bankgate/harness/candidates.hpp>
+#include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/candidates.hpp>
 
 namespace {
 
 namespace fs = std::filesystem;
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 
 constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* load_requests = "smsp__inst_executed_op_shared_ld.sum";

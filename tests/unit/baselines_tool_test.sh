@@ -292,8 +292,27 @@ expect_rc "wrong output in head fails the comparison (exit 1)" 1
 case $out in *"WRONG OUTPUT"*) pass "compare marks the wrong output" ;; *) fail "compare marks the wrong output" "$out" ;; esac
 
 run compare --base "$cmp_dir/base" --head "$root/no-such-folder"
-expect_rc "compare with a missing folder exits 2" 2
+expect_rc "compare with a missing folder is a usage error (exit 64)" 64
 case $out in *"no-such-folder"*) pass "the missing folder is named" ;; *) fail "the missing folder is named" "$out" ;; esac
+
+# Every subcommand explains itself; usage errors have their own exit code, apart from refusals and failures.
+for sub in gate record review promote refresh compare summary metrics readme-table; do
+  run "$sub" --help
+  expect_rc "$sub --help exits 0" 0
+  case $out in *"Exit codes:"*) pass "$sub --help lists the exit codes" ;; *) fail "$sub --help lists the exit codes" "$out" ;; esac
+done
+run
+expect_rc "no subcommand is a usage error (exit 64)" 64
+run frobnicate
+expect_rc "an unknown subcommand is a usage error (exit 64)" 64
+run promote --bogus
+expect_rc "an unknown option is a usage error (exit 64)" 64
+run gate --build "$root/no-such-build"
+expect_rc "gate on a folder that is no configured build is refused (exit 3)" 3
+case $out in *"not a configured build folder"*) pass "the refusal says what --build must be" ;; *) fail "the refusal says what --build must be" "$out" ;; esac
+CI=true run refresh --build "$root/no-such-build"
+expect_rc "refresh in CI is refused before anything is built or run (exit 3)" 3
+case $out in *"refusing to change baselines in CI"*) pass "the CI refusal comes first" ;; *) fail "the CI refusal comes first" "$out" ;; esac
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

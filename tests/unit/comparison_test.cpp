@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/harness/comparison.hpp>
-#include <bankgate/harness/statistics.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/statistics.hpp>
 
 namespace {
 
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 

@@ -13,11 +13,12 @@
 #include <optional>
 #include <string>
 
-#include <bankgate/harness/device_lock.hpp>
+#include <bankgate/gtest/device_lock.hpp>
 
 namespace {
 
-using namespace bankgate::harness;
+using namespace bankgate::gate;
+using namespace bankgate::gtest;
 namespace fs = std::filesystem;
 
 class DeviceLockTest : public ::testing::Test {

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/harness/baseline.hpp>
+#include <bankgate/gate/baseline.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {
 
 namespace fs = std::filesystem;
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 
 std::vector<fs::path> seeds() {
   std::vector<fs::path> files;

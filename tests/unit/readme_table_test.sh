@@ -146,11 +146,11 @@ expect_rc "a GPU folder without baselines: exit 2" 2
 # ---------------------------------------------------------------------------------------------------------
 # Usage errors: exit 2.
 run --check
-expect_rc "--check without --readme: exit 2" 2
+expect_rc "--check without --readme is a usage error (exit 64)" 64
 run --baselines "$baselines" --gpu sm_90
 expect_rc "--gpu without a model: exit 2" 2
 run --baselines "$baselines" --bogus
-expect_rc "an unknown option: exit 2" 2
+expect_rc "an unknown option is a usage error (exit 64)" 64
 copy_baselines
 mkdir -p "$root/b/sm_89/nvidia-l40s"
 run --baselines "$root/b"

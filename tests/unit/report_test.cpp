@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/harness/comparison.hpp>
-#include <bankgate/harness/report.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/report.hpp>
 
 namespace {
 
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 
 constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* load_tpr = "shared_load_transactions_per_request";
@@ -23,8 +23,10 @@ constexpr const char* store_tpr = "shared_store_transactions_per_request";
   return ::testing::AssertionFailure() << "\"" << text << "\" does not mention \"" << part << "\"";
 }
 
+// A project built in /home/user/project/build, with bankgate built inside it (FetchContent).
+const RefreshContext project{"/home/user/project/build/_deps/bankgate-build/cli/bankgate", "/home/user/project/build"};
 const TestLocation where{"SquareTile", "setRowReadColIpad",
-                         std::filesystem::path("baselines") / "sm_90" / "nvidia-h200" / "SquareTile.json"};
+                         std::filesystem::path("baselines") / "sm_90" / "nvidia-h200" / "SquareTile.json", project};
 
 // A padded tile that lost its padding: loads went from 1 to 32 transactions per request.
 TestRecord baseline_record() {
@@ -79,7 +81,7 @@ TEST(FailureMessage, CounterChangeNamesEverythingNeededToAct) {
   EXPECT_TRUE(mentions(text, "+31744 (+3100.0%)"));
   EXPECT_TRUE(mentions(text, "tolerance  exact"));
   EXPECT_TRUE(mentions(text, where.baseline_file.string()));
-  EXPECT_TRUE(mentions(text, refresh_command("SquareTile", "setRowReadColIpad")));
+  EXPECT_TRUE(mentions(text, refresh_command(project, "SquareTile", "setRowReadColIpad")));
   EXPECT_TRUE(mentions(text, "CHANGED"));
 }
 
@@ -106,7 +108,7 @@ TEST(FailureMessage, SlowerDurationSaysRegressedWithUnitAndTolerance) {
   EXPECT_TRUE(mentions(text, "+2000 (+100.0%)"));
   EXPECT_TRUE(mentions(text, "tolerance  " + describe(TimingTolerance{})));
   EXPECT_TRUE(mentions(text, "statistics +100.00% (99% interval"));
-  EXPECT_TRUE(mentions(text, refresh_command("SquareTile", "setRowReadColIpad")));
+  EXPECT_TRUE(mentions(text, refresh_command(project, "SquareTile", "setRowReadColIpad")));
 }
 
 TEST(FailureMessage, UnmeasuredCounterShowsNoMeasuredValueAndNoChange) {
@@ -137,8 +139,15 @@ TEST(FailureMessage, CounterMissingFromBaselineShowsNoBaselineValue) {
 }
 
 TEST(FailureMessage, RefreshCommandFiltersToTheOneTest) {
-  EXPECT_EQ(refresh_command("SquareTile", "setRowReadColIpad"),
-            "ci/refresh-baselines.sh --filter 'SquareTile.setRowReadColIpad'");
+  EXPECT_EQ(refresh_command(project, "SquareTile", "setRowReadColIpad"),
+            "/home/user/project/build/_deps/bankgate-build/cli/bankgate refresh --build /home/user/project/build "
+            "--filter 'SquareTile.setRowReadColIpad'");
+}
+
+// Paths with spaces or quotes still give a command a shell runs as written.
+TEST(FailureMessage, RefreshCommandQuotesPathsForTheShell) {
+  EXPECT_EQ(refresh_command({"bankgate", "/tmp/my build"}, "A", "b"), "bankgate refresh --build '/tmp/my build' --filter 'A.b'");
+  EXPECT_EQ(refresh_command({"/opt/it's/bankgate", ""}, "A", "b"), "'/opt/it'\\''s/bankgate' refresh --filter 'A.b'");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include <bankgate/harness/settings.hpp>
+#include <bankgate/gate/settings.hpp>
 
 namespace {
 
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 using Environment = std::map<std::string, std::string>;
 
 const std::filesystem::path default_baselines = "/repo/baselines";

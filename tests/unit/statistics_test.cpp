@@ -8,11 +8,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include <bankgate/harness/statistics.hpp>
+#include <bankgate/gate/statistics.hpp>
 
 namespace {
 
-using namespace bankgate::harness;
+using namespace bankgate::gate;
 
 TEST(Median, OddCountIsTheMiddleValue) {
   EXPECT_EQ(median({3, 1, 2}), 2.0);

@@ -1,16 +1,9 @@
 #pragma once
-// What a kernel's shared-memory accesses should cost on a GPU with 32 banks of 4 bytes, and why. Written next
-// to each kernel; the measured values in the baselines are checked against it only by a reader, never
-// silently replaced by it.
+// The catalogue's kernels state their expected shared-memory cost with bankgate's own type, as any project's
+// kernels can.
 
-#include <string_view>
+#include <bankgate/gate/expectation.hpp>
 
 namespace bankgate::kernels {
-
-struct SharedAccessExpectation {
-  double load_transactions_per_request;
-  double store_transactions_per_request;
-  std::string_view why;
-};
-
+using gate::SharedAccessExpectation;
 }  // namespace bankgate::kernels

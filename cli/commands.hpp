@@ -1,0 +1,95 @@
+#pragma once
+// The subcommands of `bankgate`, each a function of its options that returns the exit code. Argument parsing
+// lives in main.cpp; the rules they apply live in bankgate::gate.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bankgate::cli {
+
+// Exit codes, the same for every subcommand (README "Exit codes").
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_regression = 1;     // a regression, a wrong output, or a table/check that differs
+inline constexpr int exit_not_measured = 2;   // nothing regressed but something could not be measured or read
+inline constexpr int exit_setup = 3;          // the build or set-up failed, or the command refused to act
+inline constexpr int exit_other_schema = 4;   // readme-table: baselines of another schema version
+inline constexpr int exit_usage = 64;         // the command line itself is wrong
+
+// A refusal to act (CI, no candidates, a GPU without baselines): exit_setup, "refused: <why>".
+struct Refusal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// How to run a project's GPU suites: its build folder and what of it to run.
+struct SuiteRun {
+  std::filesystem::path build = "build";
+  bool build_first = true;            // cmake --build before running
+  std::string filter;                 // GoogleTest-style
+  std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
+  int parallel = 0;                   // ctest --parallel; 0: one at a time unless a spec gives the GPU count
+  std::vector<std::string> ctest_args;  // more ctest options, passed as they are
+};
+
+struct GateOptions {
+  SuiteRun run;
+  std::filesystem::path baselines;  // empty: each suite's own folder
+  std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
+  std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
+};
+int gate(const GateOptions& options);
+
+struct RecordOptions {
+  SuiteRun run;
+  std::filesystem::path baselines;
+};
+int record(const RecordOptions& options);
+
+struct PromoteOptions {
+  std::filesystem::path candidates;  // empty: <build>/bankgate/record/candidates
+  std::filesystem::path build = "build";
+  std::filesystem::path baselines;   // empty: each suite's own folder, as its candidates say
+  std::string gpu, filter;
+  bool dry_run = false, new_gpu = false, force = false;
+  std::string invocation = "bankgate promote";
+};
+int promote(const PromoteOptions& options);
+
+struct RefreshOptions {
+  SuiteRun run;
+  std::filesystem::path baselines;
+  bool dry_run = false, new_gpu = false, force = false;
+};
+int refresh(const RefreshOptions& options);
+
+struct ReviewOptions {
+  std::filesystem::path candidates;
+  std::filesystem::path build = "build";
+  std::filesystem::path baselines;
+  std::string gpu;
+  bool changes_only = false;
+  std::filesystem::path json;
+};
+int review(const ReviewOptions& options);
+
+struct CompareOptions {
+  std::filesystem::path base, head;  // candidate folders of the two builds (rounds pooled per side)
+  std::string filter;
+  bool fail_on_speedup = false;
+  std::filesystem::path json;
+};
+int compare(const CompareOptions& options);
+
+struct SummaryOptions {
+  std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
+  std::filesystem::path build;  // for the refresh command the results name
+};
+int summary(const SummaryOptions& options);
+
+int metrics(bool as_json);
+
+// The absolute path of this program, for commands the results name.
+std::string this_command();
+
+}  // namespace bankgate::cli

@@ -1,0 +1,73 @@
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+
+#include <bankgate/gate/report.hpp>
+
+extern char** environ;
+
+namespace bankgate::cli {
+namespace {
+
+std::vector<char*> c_arguments(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  return args;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 127;
+}
+
+}  // namespace
+
+int run_program(const std::vector<std::string>& argv) {
+  std::fflush(nullptr);
+  pid_t pid = 0;
+  std::vector<char*> args = c_arguments(argv);
+  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) return 127;
+  return wait_for(pid);
+}
+
+std::string program_output(const std::vector<std::string>& argv) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  std::vector<char*> args = c_arguments(argv);
+  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  std::string out;
+  std::array<char, 4096> buffer{};
+  ssize_t n = 0;
+  while ((n = read(pipe_fds[0], buffer.data(), buffer.size())) > 0) out.append(buffer.data(), static_cast<std::size_t>(n));
+  close(pipe_fds[0]);
+  if (spawned != 0 || wait_for(pid) != 0) return "";
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string as_command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& a : argv) line += (line.empty() ? "" : " ") + gate::shell_quote(a);
+  return line;
+}
+
+}  // namespace bankgate::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Running the other programs of a project's loop (cmake, ctest, git) without a shell: arguments are passed as
+// they are, so paths and filters need no quoting.
+
+#include <string>
+#include <vector>
+
+namespace bankgate::cli {
+
+// Runs `argv` (argv[0] looked up on PATH), waits, and returns its exit status; 128 + N when killed by signal N,
+// 127 when it could not be started. Its output goes to ours.
+int run_program(const std::vector<std::string>& argv);
+
+// Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
+std::string program_output(const std::vector<std::string>& argv);
+
+// "cmake --build build" as a person would type it, for messages.
+std::string as_command_line(const std::vector<std::string>& argv);
+
+}  // namespace bankgate::cli

@@ -1,0 +1,138 @@
+// gate, record, refresh: the subcommands that build a project and run its GPU suites through ctest.
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/test_filter.hpp>
+
+#include "commands.hpp"
+#include "process.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = bankgate::gate;
+
+fs::path absolute_build(const fs::path& build) {
+  const fs::path dir = fs::absolute(build).lexically_normal();
+  if (!fs::exists(dir / "CTestTestfile.cmake"))
+    throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first "
+                  "(cmake -S . -B " + build.string() + ") and give that folder with --build");
+  return dir;
+}
+
+// Builds (unless asked not to), clears this run's results, and runs the project's GPU tests ("gpu" label)
+// with their measurements going to <results>/candidates. Returns ctest's status: the verdict comes from the
+// files it leaves, not from it.
+int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict) {
+  if (run.build_first) {
+    const std::vector<std::string> command{"cmake", "--build", build.string()};
+    std::cout << "bankgate: building: " << as_command_line(command) << "\n";
+    if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
+  }
+  std::error_code ec;
+  fs::remove_all(results, ec);  // no report of an earlier run may explain this one
+  fs::remove_all(build / "bankgate" / "gtest-results", ec);
+  fs::create_directories(results);
+  setenv("BANKGATE_CANDIDATE_DIR", (results / "candidates").c_str(), 1);
+  setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
+
+  const g::CtestSelection selected = g::ctest_selection(run.filter);
+  std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",
+                                 "--output-on-failure", "--output-junit", (results / "ctest-junit.xml").string(),
+                                 "-R", selected.include};
+  if (!selected.exclude.empty()) ctest.insert(ctest.end(), {"-E", selected.exclude});
+  if (!run.resource_spec.empty()) ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
+  if (run.parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(run.parallel)});
+  ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
+  std::cout << "bankgate: running: " << as_command_line(ctest) << "\n";
+  return run_program(ctest);
+}
+
+bool has_candidates(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  for (const auto& entry : fs::recursive_directory_iterator(dir, ec))
+    if (entry.path().extension() == ".json") return true;
+  return false;
+}
+
+void refuse_in_ci(bool force, bool dry_run) {
+  if (g::parse_flag("CI", g::process_environment("CI")) && !force && !dry_run)
+    throw Refusal("refusing to change baselines in CI (CI is set): baselines change after a person reviews the table. "
+                  "Run the refresh on a GPU machine, review, commit; --force overrides");
+}
+
+}  // namespace
+
+int gate(const GateOptions& o) {
+  const fs::path build = absolute_build(o.run.build);
+  const fs::path results = build / "bankgate" / "gate";
+  run_suites(o.run, build, results, /*strict=*/true);
+  std::cout << "\n";
+  SummaryOptions s;
+  s.junit = results / "ctest-junit.xml";
+  s.gtest_results = build / "bankgate" / "gtest-results";
+  s.candidates = results / "candidates";
+  s.baselines = o.baselines;
+  s.build = build;
+  s.json = results / "summary.json";
+  s.junit_out = results / "junit.xml";
+  const fs::path markdown = results / "summary.md";
+  s.markdown = markdown;
+  const int status = summary(s);
+  if (!o.markdown.empty()) {
+    std::error_code ec;
+    std::ofstream(o.markdown, std::ios::app) << std::ifstream(markdown).rdbuf();
+  }
+  if (!o.junit.empty()) fs::copy_file(s.junit_out, o.junit, fs::copy_options::overwrite_existing);
+  if (!o.json.empty()) fs::copy_file(s.json, o.json, fs::copy_options::overwrite_existing);
+  std::cout << "reports: " << results.string() << "/{junit.xml,summary.json,summary.md}\n";
+  switch (status) {
+    case exit_ok: std::cout << "bankgate gate: PASSED\n"; break;
+    case exit_regression: std::cout << "bankgate gate: FAILED - regression (details above; each failure names its refresh command)\n"; break;
+    default: std::cout << "bankgate gate: FAILED - could not measure (reasons above)\n"; break;
+  }
+  return status;
+}
+
+int record(const RecordOptions& o) {
+  const fs::path build = absolute_build(o.run.build);
+  const fs::path results = build / "bankgate" / "record";
+  // Tests may fail here (that is why a refresh is wanted); their measurements are still written.
+  run_suites(o.run, build, results, /*strict=*/false);
+  if (!has_candidates(results / "candidates"))
+    throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
+                             o.run.filter + "'); the test output above says why");
+  std::cout << "\n";
+  ReviewOptions review_options;
+  review_options.candidates = results / "candidates";
+  review_options.baselines = o.baselines;
+  review(review_options);  // a table with changes is the point of recording, not a failure
+  std::cout << "candidates in " << (results / "candidates").string() << "; promote them after review with: "
+            << this_command() << " promote --build " << build.string() << "\n";
+  return exit_ok;
+}
+
+int refresh(const RefreshOptions& o) {
+  refuse_in_ci(o.force, o.dry_run);  // before minutes of building and measuring
+  RecordOptions r{o.run, o.baselines};
+  record(r);
+  const fs::path build = absolute_build(o.run.build);
+  PromoteOptions p;
+  p.build = build;
+  p.baselines = o.baselines;
+  p.filter = o.run.filter;
+  p.dry_run = o.dry_run;
+  p.new_gpu = o.new_gpu;
+  p.force = o.force;
+  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter '" + o.run.filter + "'");
+  std::cout << "\n";
+  return promote(p);
+}
+
+}  // namespace bankgate::cli

@@ -1,0 +1,130 @@
+#pragma once
+// The baseline schema: one versioned JSON file per suite and GPU, holding per test the counters (with their
+// tolerance) and a summary of the duration distribution. Candidate files written by test runs use the same
+// schema, with the raw duration samples added.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bankgate::gate {
+
+// 2: timing statistics (standard error, measurement method), expected ratios, the driver's release.
+inline constexpr int current_schema_version = 2;
+
+// Counters are gated exactly; anything looser must carry the reason it is needed.
+struct Tolerance {
+  enum class Kind { exact, absolute, relative };
+  Kind kind = Kind::exact;
+  double amount = 0.0;
+  std::string reason;
+};
+
+struct CounterValue {
+  double value = 0.0;
+  Tolerance tolerance;
+};
+
+// The practical threshold of the timing gate: a kernel is slower only when its median rose by more than
+// `relative` of the baseline median plus `absolute_ns`, and the rise is statistically significant (see
+// comparison.hpp). The absolute part is two ticks of the 32 ns GPU timer: a one-tick shift is quantization.
+struct TimingTolerance {
+  double relative = 0.03;
+  double absolute_ns = 64.0;
+};
+
+struct TimingSummary {
+  double median_ns = 0.0;
+  double mad_ns = 0.0;  // median absolute deviation
+  double p10_ns = 0.0;
+  double p90_ns = 0.0;
+  double min_ns = 0.0;
+  std::size_t samples = 0;
+  double median_se_ns = 0.0;  // standard error of the median (bootstrap over the samples)
+  TimingTolerance tolerance;
+  // How the samples were taken; a comparison between different methods is refused, not guessed at.
+  std::string l2 = "warm";          // "warm": inputs left in L2 between launches; "cold": L2 flushed before each
+  int launches_per_sample = 1;      // >1: each sample is the mean duration of that many back-to-back launches
+  std::size_t warmup_launches = 0;  // launches the warm-up needed before durations were stable
+  std::size_t dropped_samples = 0;  // samples discarded because the GPU was clocked down while they ran
+  double sm_clock_mhz = 0.0;        // median SM clock observed while sampling; 0 where it could not be read
+};
+
+// What a kernel's source says its shared-memory transactions per request should be, and why. Informative:
+// carried into candidates and baselines so that tables of measured against expected come from the files.
+struct ExpectedRatios {
+  double load_transactions_per_request = 0.0;
+  double store_transactions_per_request = 0.0;
+  std::string why;
+};
+
+struct TestRecord {
+  std::string kernel;    // function name of the kernel the test gates
+  bool correct = false;  // the output matched the CPU reference in this run
+  std::map<std::string, CounterValue> counters;
+  std::map<std::string, double> derived;  // e.g. transactions per request; informative, not gated
+  std::optional<ExpectedRatios> expected;
+  std::optional<TimingSummary> timing;
+  std::vector<double> samples_ns;  // raw durations; kept in candidates, dropped from baselines
+};
+
+struct GpuKey {
+  std::string arch;   // "sm_90"
+  std::string model;  // "nvidia-h200"
+  std::filesystem::path relative_dir() const { return std::filesystem::path(arch) / model; }
+  bool operator==(const GpuKey&) const = default;
+};
+
+struct Provenance {
+  std::string gpu_name;
+  std::string chip;
+  std::string compute_capability;
+  int multiprocessor_count = 0;
+  int driver_version = 0;      // CUDA API level the driver offers, e.g. 13000
+  std::string driver_release;  // e.g. "580.159.04"; empty where the machine does not say
+  int cuda_runtime_version = 0;
+  std::uint32_t cupti_version = 0;
+  std::string git_commit;
+  bool git_dirty = false;
+  std::string date;     // UTC, ISO 8601
+  std::string command;  // what produced the file
+};
+
+struct SuiteFile {
+  int schema_version = current_schema_version;
+  std::string suite;
+  GpuKey gpu;
+  Provenance provenance;
+  std::map<std::string, TestRecord> tests;
+  // Candidates only: the baselines folder the suite that wrote them is gated against (its project's, from
+  // bankgate_add_gpu_suite), so a promote knows where each belongs. Never written into a baseline file.
+  std::filesystem::path baseline_dir;
+};
+
+class BaselineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses and validates; every error names `origin` (the file) and the field. `known_metrics`, when given,
+// rejects counter names outside it.
+SuiteFile parse_suite_file(const std::string& text, const std::string& origin,
+                           const std::set<std::string>* known_metrics = nullptr);
+SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics = nullptr);
+
+enum class Samples { keep, drop };
+// Deterministic text: sorted keys, two-space indent, integral values without a fraction, trailing newline.
+std::string serialize_suite_file(const SuiteFile& file, Samples samples);
+// Validates, then writes through a temporary file and a rename: readers see the old file or the new one.
+void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples);
+
+// baselines/<arch>/<model>/<suite>.json
+std::filesystem::path suite_file_path(const std::filesystem::path& root, const GpuKey& gpu, const std::string& suite);
+
+}  // namespace bankgate::gate

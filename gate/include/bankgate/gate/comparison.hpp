@@ -1,0 +1,76 @@
+#pragma once
+// The rules that decide pass or fail, used by the GPU tests, the baseline tools and the same-runner
+// comparison alike.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <bankgate/gate/baseline.hpp>
+
+namespace bankgate::gate {
+
+enum class Verdict {
+  pass,
+  counter_changed,  // a counter left its tolerance, in either direction
+  slower,           // the median duration rose significantly and beyond the timing tolerance
+  faster,           // it fell likewise: reported with a refresh suggested; a failure only when asked for
+  not_in_baseline,  // measured now, absent from the baseline
+  not_measured,     // in the baseline, absent from this run
+  method_changed,   // durations taken another way (L2 state, batching) than the baseline's: not comparable
+  too_few_samples,  // not enough durations to decide either way
+};
+
+struct Finding {
+  std::string metric;  // a counter name, or "duration (median)"
+  bool timing = false;
+  double measured = 0.0;
+  double baseline = 0.0;
+  std::string tolerance;  // in words, e.g. "exact" or "+3% +64 ns, significant at 99%"
+  Verdict verdict = Verdict::pass;
+  std::string detail;  // for durations: the ratio and its confidence interval, or why no decision was made
+};
+
+inline constexpr const char* duration_metric = "duration (median)";
+
+// Fewer durations than this on either side decide nothing (too_few_samples).
+inline constexpr std::size_t min_timing_samples = 20;
+// Two-sided 99% normal quantile: a rise must clear this many standard errors to count as significant.
+inline constexpr double timing_confidence_z = 2.576;
+
+bool counter_within_tolerance(double measured, double baseline, const Tolerance& tolerance);
+
+// What one side of a timing comparison knows: its median and that median's standard error.
+struct TimingEvidence {
+  double median_ns = 0.0;
+  double median_se_ns = 0.0;
+  std::size_t samples = 0;
+};
+TimingEvidence evidence(const TimingSummary& summary);
+
+struct TimingDecision {
+  Verdict verdict = Verdict::pass;
+  double ratio = 1.0;  // measured median / baseline median
+  double ratio_low = 1.0, ratio_high = 1.0;  // its confidence interval
+  bool significant = false;                  // the interval excludes 1
+  bool beyond_tolerance = false;             // the medians differ by more than the practical threshold
+  std::string detail;
+};
+
+// The timing rule: slower only when the rise of the median is both significant (the confidence interval of
+// the ratio of medians lies above 1) and larger than `tolerance` (relative part of the baseline median plus
+// the absolute part); faster likewise in the other direction. The interval comes from the two medians'
+// standard errors combined on the log scale.
+TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline, const TimingTolerance& tolerance);
+
+std::string describe(const Tolerance& tolerance);
+std::string describe(const TimingTolerance& tolerance);
+
+// One finding per counter in either record, and one for the duration when either has timing.
+std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured);
+
+// A speedup beyond the tolerance fails only when `fail_on_speedup` (BANKGATE_FAIL_ON_SPEEDUP=1) is set.
+bool is_failure(Verdict verdict, bool fail_on_speedup = false);
+std::string to_string(Verdict verdict);
+
+}  // namespace bankgate::gate

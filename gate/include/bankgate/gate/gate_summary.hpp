@@ -1,0 +1,79 @@
+#pragma once
+// The gate's verdict and its result tables, from files the run leaves behind: ctest's JUnit report (which
+// tests ran and how each ended), GoogleTest's per-test reports (failure and skip messages, the device a test
+// measured on) and the candidates (what was measured), compared with the baselines for the details of a
+// regression. Nothing is read from console output, and nothing here decides pass or fail anew: a test's
+// outcome is the one ctest recorded; the files only explain it and tell a regression from a test that could
+// not measure.
+//
+//   bankgate summary --junit FILE [--gtest-results DIR] [--candidates DIR] [--baselines DIR]
+//                                   [--markdown FILE]
+//
+// Prints a compact table of all tests; with --markdown, appends a Markdown summary to FILE (failures first,
+// each with measured against baseline and its refresh command; ci/gate.sh passes $GITHUB_STEP_SUMMARY).
+// Exit codes, as ci/gate.sh's: 0 every test passed; 1 a test regressed (a counter changed, a kernel got
+// slower, a wrong output); 2 nothing regressed but something could not be measured: a test failed before
+// measuring or without a baseline to compare with, a test was skipped or not run, no test ran at all, or an
+// input is unreadable.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <bankgate/gate/report.hpp>
+
+namespace bankgate::gate {
+
+struct GateInputs {
+  std::filesystem::path junit;          // ctest --output-junit
+  std::filesystem::path gtest_results;  // GoogleTest reports, <build>/gtest-results (may be absent)
+  std::filesystem::path candidates;     // <build>/candidates (may be absent)
+  std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
+  RefreshContext refresh;           // for the refresh command each result names
+};
+
+enum class Outcome { passed, regressed, not_measured, skipped };
+
+// One finding that differs from the baseline, as words and numbers for the tables.
+struct MetricChange {
+  std::string metric;       // what people call it, e.g. "shared load transactions" or "duration (median) [ns]"
+  std::string metric_name;  // the CUPTI metric, empty for the duration
+  std::string measured, baseline, change, tolerance, verdict;
+};
+
+struct TestResult {
+  std::string name;  // Suite.test, as ctest names it
+  std::string suite, test;
+  Outcome outcome = Outcome::not_measured;
+  std::string device;        // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
+  std::string gpu;           // the GPU model of its candidate, e.g. "NVIDIA H200"
+  double seconds = 0.0;      // ctest's wall time for the test
+  std::string reason;        // GoogleTest's failure or skip messages (or why there are none)
+  std::vector<MetricChange> changes;
+  std::optional<double> median_ns;  // of the measured durations, where measured
+  std::string baseline_file;        // where the test's baseline is (or would be)
+  std::string refresh;              // the command that re-measures and promotes this one test
+};
+
+struct GateSummary {
+  std::vector<TestResult> tests;   // in ctest's order
+  std::vector<std::string> problems;  // about the inputs as a whole: no test ran, an unreadable file
+  int exit_code() const;              // 0, 1 or 2 as above
+};
+
+GateSummary summarize(const GateInputs& inputs);
+std::string render_console(const GateSummary& summary);
+std::string render_markdown(const GateSummary& summary);
+std::string to_string(Outcome outcome);
+
+// The same summary for tools: {"exit_code", "verdict", "problems", "tests": [{name, outcome, changes, ...}]}.
+nlohmann::json to_json(const GateSummary& summary);
+// A JUnit report with one testcase per test; a failure's message is its reason's first line (what CI front
+// ends show), its text the whole reason and the refresh command.
+std::string render_junit(const GateSummary& summary);
+std::string verdict_word(int exit_code);  // "passed", "regressed", "not measured"
+
+}  // namespace bankgate::gate

@@ -1,0 +1,37 @@
+#pragma once
+// The environment variables a user sets to steer the GPU suites, parsed in one place. A malformed value is an
+// error that names the variable, the value and what is accepted, never a silent default.
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace bankgate::gate {
+
+struct Settings {
+  bool require_gpu = false;  // BANKGATE_REQUIRE_GPU: a test that cannot measure fails instead of skipping
+  bool launch_only = false;  // BANKGATE_LAUNCH_ONLY: run kernels for an external profiler, gate nothing
+  bool fail_on_speedup = false;  // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
+  int device = 0;            // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
+  std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/
+  std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/candidates
+};
+
+class SettingsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+
+// Reads the settings through `lookup` (the process environment by default); throws SettingsError.
+Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
+                       const std::filesystem::path& default_candidate_dir);
+std::optional<std::string> process_environment(const std::string& name);
+
+// "1", "true", "yes", "on" / "0", "false", "no", "off", or empty for unset; anything else is an error.
+bool parse_flag(const std::string& name, const std::optional<std::string>& value);
+
+}  // namespace bankgate::gate

@@ -1,0 +1,40 @@
+#pragma once
+// The XML reader (pugixml underneath) for the two reports the gate summary reads: ctest's JUnit file (--output-junit) and
+// GoogleTest's per-test reports (--gtest_output=xml). Both are machine-written and plain: elements,
+// attributes, character data, CDATA, comments and a prolog. No namespaces, no DTD processing (a DOCTYPE is
+// skipped), only the predefined and numeric entities. Malformed input is an error naming the file and line.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace bankgate::gate {
+
+class XmlError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct XmlElement {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> attributes;  // in document order, entities decoded
+  std::vector<XmlElement> children;
+  std::string text;  // the character data and CDATA directly inside, concatenated, entities decoded
+
+  // The attribute's value, or `fallback` when absent.
+  std::string attribute(std::string_view key, const std::string& fallback = "") const;
+  bool has_attribute(std::string_view key) const;
+  // The first child element named `child_name`, or nullptr.
+  const XmlElement* child(std::string_view child_name) const;
+  // Every element named `element_name` below this one (not this one itself), in document order.
+  std::vector<const XmlElement*> descendants(std::string_view element_name) const;
+};
+
+// `origin` names the input in error messages (a file path).
+XmlElement parse_xml(std::string_view text, const std::string& origin);
+XmlElement read_xml_file(const std::filesystem::path& path);
+
+}  // namespace bankgate::gate

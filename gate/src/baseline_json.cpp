@@ -1,0 +1,320 @@
+// Reading and writing the baseline schema. Every read error names the file and the JSON path of the field.
+
+#include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/baseline.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace bankgate::gate {
+namespace {
+
+using nlohmann::json;
+
+// A JSON value with the path that led to it, so errors can say where they are.
+class Field {
+ public:
+  Field(const json& value, std::string path, const std::string& origin) : value_(value), path_(std::move(path)), origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw BaselineError(origin_ + ": field '" + path_ + "' " + problem);
+  }
+  const json& raw() const { return value_; }
+  const std::string& path() const { return path_; }
+
+  Field child(const std::string& key) const {
+    object();
+    const auto it = value_.find(key);
+    if (it == value_.end()) Field(value_, join(key), origin_).fail("is missing");
+    return Field(*it, join(key), origin_);
+  }
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+  Field element(std::size_t i) const { return Field(value_.at(i), path_ + "[" + std::to_string(i) + "]", origin_); }
+
+  // Rejects fields outside `allowed`: a misspelt key must not be silently ignored.
+  void only(std::initializer_list<const char*> allowed) const {
+    object();
+    for (const auto& [key, unused] : value_.items()) {
+      bool known = false;
+      for (const char* a : allowed) known = known || key == a;
+      if (!known) Field(unused, join(key), origin_).fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
+    }
+  }
+  void object() const {
+    if (!value_.is_object()) fail("must be a JSON object");
+  }
+  std::string string() const {
+    if (!value_.is_string()) fail("must be a string");
+    return value_.get<std::string>();
+  }
+  bool boolean() const {
+    if (!value_.is_boolean()) fail("must be true or false");
+    return value_.get<bool>();
+  }
+  double non_negative() const {
+    if (!value_.is_number()) fail("must be a number");
+    const double v = value_.get<double>();
+    if (!std::isfinite(v)) fail("must be finite");
+    if (v < 0) fail("must not be negative (got " + value_.dump() + ")");
+    return v;
+  }
+  std::size_t count() const {
+    if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
+    const auto v = value_.get<std::uint64_t>();
+    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
+    return static_cast<std::size_t>(v);
+  }
+  int integer() const {
+    if (!value_.is_number_integer()) fail("must be a whole number");
+    const auto v = value_.get<std::int64_t>();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+      fail("is out of range (got " + value_.dump() + ")");
+    return static_cast<int>(v);
+  }
+
+ private:
+  std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const json& value_;
+  std::string path_;
+  const std::string& origin_;
+};
+
+// nlohmann keeps the last of two equal keys without a word; a baseline with two entries for one test is
+// ambiguous, so duplicates are found while parsing.
+json parse_rejecting_duplicates(const std::string& text, const std::string& origin) {
+  struct OpenObject {
+    std::vector<std::string> keys;  // seen so far in this object
+    std::string current;            // the key whose value is being parsed
+  };
+  std::vector<OpenObject> open_objects;
+  std::string duplicate_path;
+  const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) open_objects.emplace_back();
+    if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
+    if (event == json::parse_event_t::key && !open_objects.empty()) {
+      OpenObject& top = open_objects.back();
+      top.current = parsed.get<std::string>();
+      for (const auto& k : top.keys)
+        if (k == top.current && duplicate_path.empty())
+          for (const auto& level : open_objects) duplicate_path += (duplicate_path.empty() ? "" : ".") + level.current;
+      top.keys.push_back(top.current);
+    }
+    return true;
+  };
+  json document;
+  try {
+    document = json::parse(text, callback);
+  } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range (1e999)
+    throw BaselineError(origin + ": not valid JSON (truncated or corrupt?): " + e.what());
+  }
+  if (!duplicate_path.empty()) throw BaselineError(origin + ": key '" + duplicate_path + "' appears twice in one object");
+  return document;
+}
+
+Tolerance read_tolerance(const Field& f) {
+  f.only({"kind", "amount", "reason"});
+  Tolerance t;
+  const std::string kind = f.child("kind").string();
+  if (kind == "exact") {
+    t.kind = Tolerance::Kind::exact;
+    if (f.has("amount")) f.child("amount").fail("is not allowed for an exact tolerance");
+    return t;
+  }
+  if (kind == "absolute") t.kind = Tolerance::Kind::absolute;
+  else if (kind == "relative") t.kind = Tolerance::Kind::relative;
+  else f.child("kind").fail("must be \"exact\", \"absolute\" or \"relative\" (got \"" + kind + "\")");
+  t.amount = f.child("amount").non_negative();
+  t.reason = f.has("reason") ? f.child("reason").string() : "";
+  if (t.reason.empty()) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
+  return t;
+}
+
+TimingSummary read_timing(const Field& f) {
+  f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "median_se_ns", "tolerance", "l2",
+          "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz"});
+  TimingSummary t;
+  t.median_ns = f.child("median_ns").non_negative();
+  t.mad_ns = f.child("mad_ns").non_negative();
+  t.p10_ns = f.child("p10_ns").non_negative();
+  t.p90_ns = f.child("p90_ns").non_negative();
+  t.min_ns = f.child("min_ns").non_negative();
+  t.samples = f.child("samples").count();
+  if (t.samples == 0) f.child("samples").fail("must be at least 1");
+  const Field tol = f.child("tolerance");
+  tol.only({"relative", "absolute_ns"});
+  t.tolerance.relative = tol.child("relative").non_negative();
+  t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
+  t.median_se_ns = f.child("median_se_ns").non_negative();
+  t.l2 = f.child("l2").string();
+  if (t.l2 != "warm" && t.l2 != "cold") f.child("l2").fail("must be \"warm\" or \"cold\" (got \"" + t.l2 + "\")");
+  t.launches_per_sample = f.child("launches_per_sample").integer();
+  if (t.launches_per_sample < 1) f.child("launches_per_sample").fail("must be at least 1");
+  t.warmup_launches = f.child("warmup_launches").count();
+  t.dropped_samples = f.child("dropped_samples").count();
+  t.sm_clock_mhz = f.child("sm_clock_mhz").non_negative();
+  return t;
+}
+
+TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
+  f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns"});
+  TestRecord r;
+  r.kernel = f.child("kernel").string();
+  r.correct = f.child("correct").boolean();
+  const Field counters = f.child("counters");
+  counters.object();
+  for (const auto& [name, unused] : counters.raw().items()) {
+    const Field c = counters.child(name);
+    if (known_metrics != nullptr && known_metrics->count(name) == 0)
+      c.fail("is an unknown metric; the collector measures only the configured metrics");
+    c.only({"value", "tolerance"});
+    r.counters[name] = {c.child("value").non_negative(), read_tolerance(c.child("tolerance"))};
+  }
+  if (f.has("derived")) {
+    const Field derived = f.child("derived");
+    derived.object();
+    for (const auto& [name, unused] : derived.raw().items()) r.derived[name] = derived.child(name).non_negative();
+  }
+  if (f.has("expected")) {
+    const Field e = f.child("expected");
+    e.only({"load_transactions_per_request", "store_transactions_per_request", "why"});
+    r.expected = ExpectedRatios{e.child("load_transactions_per_request").non_negative(),
+                                e.child("store_transactions_per_request").non_negative(), e.child("why").string()};
+  }
+  if (f.has("timing")) r.timing = read_timing(f.child("timing"));
+  if (f.has("samples_ns")) {
+    const Field samples = f.child("samples_ns");
+    if (!samples.raw().is_array()) samples.fail("must be an array of numbers");
+    for (std::size_t i = 0; i < samples.raw().size(); ++i)
+      r.samples_ns.push_back(samples.element(i).non_negative());
+  }
+  return r;
+}
+
+Provenance read_provenance(const Field& f) {
+  f.only({"gpu_name", "chip", "compute_capability", "multiprocessor_count", "driver_version", "driver_release",
+          "cuda_runtime_version", "cupti_version", "git_commit", "git_dirty", "date", "command"});
+  Provenance p;
+  p.gpu_name = f.child("gpu_name").string();
+  p.chip = f.child("chip").string();
+  p.compute_capability = f.child("compute_capability").string();
+  p.multiprocessor_count = f.child("multiprocessor_count").integer();
+  p.driver_version = f.child("driver_version").integer();
+  p.driver_release = f.child("driver_release").string();
+  p.cuda_runtime_version = f.child("cuda_runtime_version").integer();
+  p.cupti_version = static_cast<std::uint32_t>(f.child("cupti_version").count());
+  p.git_commit = f.child("git_commit").string();
+  p.git_dirty = f.child("git_dirty").boolean();
+  p.date = f.child("date").string();
+  p.command = f.child("command").string();
+  return p;
+}
+
+// Integral values are written as integers so that counters read as counts, not 1024.0.
+json number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+json tolerance_json(const Tolerance& t) {
+  switch (t.kind) {
+    case Tolerance::Kind::exact: return {{"kind", "exact"}};
+    case Tolerance::Kind::absolute: return {{"kind", "absolute"}, {"amount", number(t.amount)}, {"reason", t.reason}};
+    case Tolerance::Kind::relative: return {{"kind", "relative"}, {"amount", number(t.amount)}, {"reason", t.reason}};
+  }
+  return {};
+}
+
+json test_json(const TestRecord& r, Samples samples) {
+  json counters = json::object();
+  for (const auto& [name, c] : r.counters) counters[name] = {{"value", number(c.value)}, {"tolerance", tolerance_json(c.tolerance)}};
+  json derived = json::object();
+  for (const auto& [name, v] : r.derived) derived[name] = number(v);
+  json j = {{"kernel", r.kernel}, {"correct", r.correct}, {"counters", counters}, {"derived", derived}};
+  if (r.expected)
+    j["expected"] = {{"load_transactions_per_request", number(r.expected->load_transactions_per_request)},
+                     {"store_transactions_per_request", number(r.expected->store_transactions_per_request)},
+                     {"why", r.expected->why}};
+  if (r.timing) {
+    const TimingSummary& t = *r.timing;
+    j["timing"] = {{"median_ns", number(t.median_ns)}, {"mad_ns", number(t.mad_ns)}, {"p10_ns", number(t.p10_ns)},
+                   {"p90_ns", number(t.p90_ns)},       {"min_ns", number(t.min_ns)}, {"samples", t.samples},
+                   {"median_se_ns", number(t.median_se_ns)}, {"l2", t.l2},
+                   {"launches_per_sample", t.launches_per_sample}, {"warmup_launches", t.warmup_launches},
+                   {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
+                   {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
+  }
+  if (samples == Samples::keep && !r.samples_ns.empty()) {
+    json list = json::array();
+    for (double s : r.samples_ns) list.push_back(number(s));
+    j["samples_ns"] = list;
+  }
+  return j;
+}
+
+}  // namespace
+
+SuiteFile parse_suite_file(const std::string& text, const std::string& origin, const std::set<std::string>* known_metrics) {
+  const json document = parse_rejecting_duplicates(text, origin);
+  const Field root(document, "", origin);
+  root.only({"schema_version", "suite", "gpu", "provenance", "tests", "baselines"});
+  SuiteFile file;
+  file.schema_version = root.child("schema_version").integer();
+  if (file.schema_version != current_schema_version)
+    root.child("schema_version").fail("is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
+                                      std::to_string(current_schema_version) + " (regenerate with ci/refresh-baselines.sh)");
+  file.suite = root.child("suite").string();
+  if (root.has("baselines")) file.baseline_dir = root.child("baselines").string();
+  const Field gpu = root.child("gpu");
+  gpu.only({"arch", "model"});
+  file.gpu = {gpu.child("arch").string(), gpu.child("model").string()};
+  file.provenance = read_provenance(root.child("provenance"));
+  const Field tests = root.child("tests");
+  tests.object();
+  for (const auto& [name, unused] : tests.raw().items()) file.tests[name] = read_test(tests.child(name), known_metrics);
+  return file;
+}
+
+SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BaselineError(path.string() + ": cannot be opened for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_suite_file(text.str(), path.string(), known_metrics);
+}
+
+std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
+  const Provenance& p = f.provenance;
+  json tests = json::object();
+  for (const auto& [name, record] : f.tests) tests[name] = test_json(record, samples);
+  json document = {
+      {"schema_version", f.schema_version},
+      {"suite", f.suite},
+      {"gpu", {{"arch", f.gpu.arch}, {"model", f.gpu.model}}},
+      {"provenance",
+       {{"gpu_name", p.gpu_name}, {"chip", p.chip}, {"compute_capability", p.compute_capability},
+        {"multiprocessor_count", p.multiprocessor_count}, {"driver_version", p.driver_version},
+        {"driver_release", p.driver_release},
+        {"cuda_runtime_version", p.cuda_runtime_version}, {"cupti_version", p.cupti_version},
+        {"git_commit", p.git_commit}, {"git_dirty", p.git_dirty}, {"date", p.date}, {"command", p.command}}},
+      {"tests", tests}};
+  if (samples == Samples::keep && !f.baseline_dir.empty()) document["baselines"] = f.baseline_dir.string();
+  return document.dump(2) + "\n";  // nlohmann's object is a std::map: keys come out sorted
+}
+
+void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {
+  const std::string text = serialize_suite_file(file, samples);
+  parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
+  write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+std::filesystem::path suite_file_path(const std::filesystem::path& root, const GpuKey& gpu, const std::string& suite) {
+  return root / gpu.relative_dir() / (suite + ".json");
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,143 @@
+#include <bankgate/gate/comparison.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include <bankgate/gate/report.hpp>
+
+namespace bankgate::gate {
+
+bool counter_within_tolerance(double measured, double baseline, const Tolerance& tolerance) {
+  const double difference = std::abs(measured - baseline);
+  switch (tolerance.kind) {
+    case Tolerance::Kind::exact: return difference == 0.0;
+    case Tolerance::Kind::absolute: return difference <= tolerance.amount;
+    case Tolerance::Kind::relative: return difference <= tolerance.amount * std::abs(baseline);
+  }
+  return false;
+}
+
+TimingEvidence evidence(const TimingSummary& summary) { return {summary.median_ns, summary.median_se_ns, summary.samples}; }
+
+TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline, const TimingTolerance& tolerance) {
+  TimingDecision d;
+  if (measured.samples < min_timing_samples || baseline.samples < min_timing_samples) {
+    d.verdict = Verdict::too_few_samples;
+    d.detail = "too few durations to decide: " + std::to_string(measured.samples) + " measured, " +
+               std::to_string(baseline.samples) + " in the baseline; at least " + std::to_string(min_timing_samples) +
+               " each are needed";
+    return d;
+  }
+  if (!(measured.median_ns > 0.0) || !(baseline.median_ns > 0.0)) {
+    d.verdict = Verdict::too_few_samples;
+    d.detail = "a median duration of 0 ns cannot be compared";
+    return d;
+  }
+  d.ratio = measured.median_ns / baseline.median_ns;
+  // The log of a ratio of medians is close to normal; its variance is the sum of the relative variances.
+  const double relative_se = std::hypot(measured.median_se_ns / measured.median_ns, baseline.median_se_ns / baseline.median_ns);
+  d.ratio_low = d.ratio * std::exp(-timing_confidence_z * relative_se);
+  d.ratio_high = d.ratio * std::exp(timing_confidence_z * relative_se);
+  d.significant = d.ratio_low > 1.0 || d.ratio_high < 1.0;
+  const double threshold_ns = baseline.median_ns * tolerance.relative + tolerance.absolute_ns;
+  d.beyond_tolerance = std::abs(measured.median_ns - baseline.median_ns) > threshold_ns;
+  if (d.significant && d.beyond_tolerance) d.verdict = d.ratio > 1.0 ? Verdict::slower : Verdict::faster;
+
+  char text[200];
+  std::snprintf(text, sizeof text, "%+.2f%% (99%% interval %+.2f%% .. %+.2f%%), %s, %s the tolerance of %s ns",
+                100.0 * (d.ratio - 1.0), 100.0 * (d.ratio_low - 1.0), 100.0 * (d.ratio_high - 1.0),
+                d.significant ? "significant" : "not significant", d.beyond_tolerance ? "beyond" : "within",
+                format_number(threshold_ns).c_str());
+  d.detail = text;
+  return d;
+}
+
+std::string describe(const Tolerance& tolerance) {
+  switch (tolerance.kind) {
+    case Tolerance::Kind::exact: return "exact";
+    case Tolerance::Kind::absolute: return "+/-" + format_number(tolerance.amount) + " (" + tolerance.reason + ")";
+    case Tolerance::Kind::relative:
+      return "+/-" + format_number(tolerance.amount * 100) + "% (" + tolerance.reason + ")";
+  }
+  return "?";
+}
+
+std::string describe(const TimingTolerance& tolerance) {
+  return "median +/-" + format_number(tolerance.relative * 100) + "% +/-" + format_number(tolerance.absolute_ns) +
+         " ns, and significant at 99%";
+}
+
+std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured) {
+  std::vector<Finding> findings;
+  std::set<std::string> names;
+  for (const auto& [name, unused] : baseline.counters) names.insert(name);
+  for (const auto& [name, unused] : measured.counters) names.insert(name);
+  for (const auto& name : names) {
+    const auto b = baseline.counters.find(name);
+    const auto m = measured.counters.find(name);
+    Finding f{name, false, 0.0, 0.0, "exact", Verdict::pass, ""};
+    if (b == baseline.counters.end()) {
+      f.measured = m->second.value;
+      f.verdict = Verdict::not_in_baseline;
+    } else if (m == measured.counters.end()) {
+      f.baseline = b->second.value;
+      f.tolerance = describe(b->second.tolerance);
+      f.verdict = Verdict::not_measured;
+    } else {
+      f.measured = m->second.value;
+      f.baseline = b->second.value;
+      f.tolerance = describe(b->second.tolerance);
+      f.verdict = counter_within_tolerance(f.measured, f.baseline, b->second.tolerance) ? Verdict::pass : Verdict::counter_changed;
+    }
+    findings.push_back(f);
+  }
+  if (baseline.timing || measured.timing) {
+    Finding f{duration_metric, true, 0.0, 0.0, "", Verdict::pass, ""};
+    if (!baseline.timing) {
+      f.measured = measured.timing->median_ns;
+      f.verdict = Verdict::not_in_baseline;
+    } else if (!measured.timing) {
+      f.baseline = baseline.timing->median_ns;
+      f.verdict = Verdict::not_measured;
+    } else {
+      f.measured = measured.timing->median_ns;
+      f.baseline = baseline.timing->median_ns;
+      f.tolerance = describe(baseline.timing->tolerance);
+      const TimingSummary& b = *baseline.timing;
+      const TimingSummary& m = *measured.timing;
+      if (b.l2 != m.l2 || b.launches_per_sample != m.launches_per_sample) {
+        f.verdict = Verdict::method_changed;
+        f.detail = "the baseline was timed with L2 " + b.l2 + " and " + std::to_string(b.launches_per_sample) +
+                   " launch(es) per sample, this run with L2 " + m.l2 + " and " + std::to_string(m.launches_per_sample) +
+                   "; refresh the baseline after changing how a test is timed";
+      } else {
+        const TimingDecision d = judge_timing(evidence(m), evidence(b), b.tolerance);
+        f.verdict = d.verdict;
+        f.detail = d.detail;
+      }
+    }
+    findings.push_back(f);
+  }
+  return findings;
+}
+
+bool is_failure(Verdict verdict, bool fail_on_speedup) {
+  return verdict != Verdict::pass && (verdict != Verdict::faster || fail_on_speedup);
+}
+
+std::string to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass: return "ok";
+    case Verdict::counter_changed: return "CHANGED";
+    case Verdict::slower: return "SLOWER";
+    case Verdict::faster: return "faster";
+    case Verdict::not_in_baseline: return "NOT IN BASELINE";
+    case Verdict::not_measured: return "NOT MEASURED";
+    case Verdict::method_changed: return "TIMED DIFFERENTLY";
+    case Verdict::too_few_samples: return "TOO FEW SAMPLES";
+  }
+  return "?";
+}
+
+}  // namespace bankgate::gate

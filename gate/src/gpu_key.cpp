@@ -1,0 +1,69 @@
+#include <bankgate/gate/gpu_key.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace bankgate::gate {
+
+std::string slugify(const std::string& text) {
+  std::string slug;
+  for (unsigned char c : text) {
+    if (std::isalnum(c)) slug += static_cast<char>(std::tolower(c));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug.empty() ? "unknown-gpu" : slug;
+}
+
+GpuKey gpu_key(const DeviceInfo& device) {
+  return {"sm_" + std::to_string(device.compute_capability_major) + std::to_string(device.compute_capability_minor),
+          slugify(device.name)};
+}
+
+Provenance device_provenance(const DeviceInfo& device) {
+  Provenance p;
+  p.gpu_name = device.name;
+  p.chip = device.chip_name;
+  p.compute_capability = std::to_string(device.compute_capability_major) + "." + std::to_string(device.compute_capability_minor);
+  p.multiprocessor_count = device.multiprocessor_count;
+  p.driver_version = device.driver_version;
+  p.driver_release = device.driver_release;
+  p.cuda_runtime_version = device.runtime_version;
+  p.cupti_version = device.cupti_version;
+  return p;
+}
+
+GpuKey parse_gpu_key(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == text.size() || text.find('/', slash + 1) != std::string::npos)
+    throw std::invalid_argument("'" + text + "' is not a GPU key; use ARCH/MODEL, e.g. sm_90/nvidia-h200");
+  return {text.substr(0, slash), text.substr(slash + 1)};
+}
+
+std::vector<GpuKey> gpu_folders(const std::filesystem::path& root) {
+  std::vector<GpuKey> found;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(root, ec)) return found;
+  for (const auto& arch : std::filesystem::directory_iterator(root))
+    if (arch.is_directory())
+      for (const auto& model : std::filesystem::directory_iterator(arch.path()))
+        if (model.is_directory()) found.push_back({arch.path().filename().string(), model.path().filename().string()});
+  std::sort(found.begin(), found.end(), [](const GpuKey& a, const GpuKey& b) {
+    return a.arch != b.arch ? a.arch < b.arch : a.model < b.model;
+  });
+  return found;
+}
+
+GpuKey choose_gpu(const std::filesystem::path& root, const std::string& wanted) {
+  if (!wanted.empty()) return parse_gpu_key(wanted);
+  const std::vector<GpuKey> found = gpu_folders(root);
+  if (found.size() == 1) return found.front();
+  std::string names;
+  for (const GpuKey& key : found) names += (names.empty() ? "" : ", ") + key.arch + "/" + key.model;
+  throw std::invalid_argument(found.empty() ? "no GPU folder (ARCH/MODEL) under " + root.string()
+                                            : "GPU folders " + names + " under " + root.string() +
+                                                  "; choose one with --gpu ARCH/MODEL");
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,266 @@
+// The README's kernel table, rendered from the committed baselines (see readme_table.hpp).
+
+#include <bankgate/gate/readme_table.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/gpu_key.hpp>
+
+namespace bankgate::gate {
+namespace {
+
+namespace fs = std::filesystem;
+namespace h = bankgate::gate;
+
+constexpr int exit_differs = 1;
+constexpr int exit_bad_input = 2;
+constexpr int exit_other_schema = 4;
+
+// A baseline written under another schema version: the reader cannot render it, and nobody should patch the
+// README by hand meanwhile, so this is reported apart from a corrupt file.
+struct OtherSchema : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr const char* load_ratio = "shared_load_transactions_per_request";
+constexpr const char* store_ratio = "shared_store_transactions_per_request";
+constexpr const char* none = "—";
+
+// Ratios are shown with at most three decimals; that is also the precision at which measured and expected
+// are compared, so a row is marked only where a reader of the table can see the difference
+// (0.72727... measured against 0.727 written in the source is a match).
+std::string ratio_text(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3f", v);
+  std::string text = buffer;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
+std::string duration_text(double ns) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2f µs", ns / 1000.0);
+  return buffer;
+}
+
+// A table cell: one line, and a '|' would end the cell early.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r' || c == '\t') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// "Async4" < "Async16": runs of digits compare by value, so a family's sizes come out in order.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;  // equal under the natural order ("a01" and "a1"): fall back to bytes, still deterministic
+}
+
+// "measured / measured" with each value that differs from its expectation marked.
+std::string measured_cell(const h::TestRecord& r) {
+  const auto one = [&](const char* name, const double* expected) -> std::string {
+    const auto it = r.derived.find(name);
+    if (it == r.derived.end()) return none;
+    const std::string text = ratio_text(it->second);
+    return expected != nullptr && text != ratio_text(*expected) ? text + " ≠" : text;
+  };
+  const double* ld = r.expected ? &r.expected->load_transactions_per_request : nullptr;
+  const double* st = r.expected ? &r.expected->store_transactions_per_request : nullptr;
+  return one(load_ratio, ld) + " / " + one(store_ratio, st);
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path.string() + ": cannot be opened for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Every <suite>.json in the GPU's folder, by suite name.
+std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
+  if (!fs::is_directory(dir)) throw std::runtime_error("no baselines folder " + dir.string());
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::runtime_error("no baseline files (*.json) in " + dir.string());
+  std::map<std::string, h::SuiteFile> suites;
+  for (const auto& path : files) {
+    const std::string text = read_text(path);
+    // Only the version is looked at here; anything else wrong with the file is the reader's to report.
+    const nlohmann::json probe = nlohmann::json::parse(text, nullptr, false);
+    if (probe.is_object() && probe.contains("schema_version") && probe["schema_version"].is_number_integer() &&
+        probe["schema_version"].get<long long>() != h::current_schema_version)
+      throw OtherSchema(path.string() + " has schema version " + std::to_string(probe["schema_version"].get<long long>()) +
+                        "; this bankgate reads version " + std::to_string(h::current_schema_version) +
+                        ". Regenerate the baselines on the GPU (ci/refresh-baselines.sh, which then rewrites the "
+                        "table); the table is never written by hand");
+    h::SuiteFile file = h::parse_suite_file(text, path.string());
+    if (suites.count(file.suite) != 0)
+      throw std::runtime_error(path.string() + ": suite '" + file.suite + "' is also in another file of " + dir.string());
+    suites.emplace(file.suite, std::move(file));
+  }
+  return suites;
+}
+
+struct Marker {
+  std::size_t line_start;  // offset of the marker's line
+  std::size_t line_end;    // offset just past its newline (or the end of the text)
+};
+
+Marker find_marker(const std::string& text, const std::string& marker, const std::string& origin) {
+  const std::size_t at = text.find(marker);
+  if (at == std::string::npos)
+    throw MarkerError(origin + " has no line '" + marker + "'; the kernel table goes between '" + kernel_table_begin +
+                      "' and '" + kernel_table_end + "', each on a line of its own");
+  if (text.find(marker, at + 1) != std::string::npos)
+    throw MarkerError(origin + " holds '" + marker + "' more than once; keep one kernel table");
+  const std::size_t line_start = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  const std::size_t newline = text.find('\n', at);
+  const std::size_t line_end = newline == std::string::npos ? text.size() : newline + 1;
+  std::string line = text.substr(line_start, line_end - line_start);
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.erase(0, 1);
+  if (line != marker) throw MarkerError(origin + ": '" + marker + "' must be on a line of its own");
+  return {line_start, line_end};
+}
+
+// The README's current table (what lies between the markers); throws MarkerError like replace_kernel_table.
+std::string current_table(const std::string& readme, const std::string& origin) {
+  const Marker begin = find_marker(readme, kernel_table_begin, origin);
+  const Marker end = find_marker(readme, kernel_table_end, origin);
+  if (end.line_start < begin.line_end)
+    throw MarkerError(origin + ": '" + kernel_table_end + "' comes before '" + kernel_table_begin + "'");
+  return readme.substr(begin.line_end, end.line_start - begin.line_end);
+}
+
+std::string first_difference(const std::string& have, const std::string& want) {
+  std::istringstream a(have), b(want);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
+    if (!ga && !gb) return "";
+    if (!ga || !gb || la != lb)
+      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? la : "(no line)") +
+             "\n  baselines: " + (gb ? lb : "(no line)");
+  }
+}
+
+}  // namespace
+
+std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suites, const h::GpuKey& gpu) {
+  std::vector<std::pair<std::string, const h::TestRecord*>> rows;
+  std::set<std::string> gpu_names;
+  for (const auto& [suite, file] : suites) {
+    if (!file.provenance.gpu_name.empty()) gpu_names.insert(file.provenance.gpu_name);
+    for (const auto& [test, record] : file.tests) rows.emplace_back(suite + "." + test, &record);
+  }
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
+  std::string measured_on;
+  for (const auto& name : gpu_names) measured_on += (measured_on.empty() ? "" : ", ") + name;
+  if (measured_on.empty()) measured_on = gpu.arch + "/" + gpu.model;
+
+  std::ostringstream out;
+  out << "| test | kernel | expected ld / st | measured ld / st (" << cell(measured_on) << ") | median | why |\n"
+      << "| --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& [name, r] : rows) {
+    const std::string expected = r->expected ? ratio_text(r->expected->load_transactions_per_request) + " / " +
+                                                   ratio_text(r->expected->store_transactions_per_request)
+                                             : none;
+    out << "| " << cell(name) << " | `" << cell(r->kernel) << "` | " << expected << " | " << measured_cell(*r) << " | "
+        << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
+        << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
+  }
+  out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << gpu.arch << "/"
+      << gpu.model << "/`. ≠: the measured value differs from the kernel's expectation at the precision shown; "
+      << "in kernels of many blocks per SM (their wavefront counters carry a tolerance with its reason) the excess is "
+      << "L1 contention with global traffic, which adds wavefronts; " << none << ": not recorded.\n";
+  return out.str();
+}
+
+std::string replace_kernel_table(const std::string& readme, const std::string& table, const std::string& origin) {
+  current_table(readme, origin);  // validates the markers
+  const Marker begin = find_marker(readme, kernel_table_begin, origin);
+  const Marker end = find_marker(readme, kernel_table_end, origin);
+  return readme.substr(0, begin.line_end) + table + readme.substr(end.line_start);
+}
+
+int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostream& err) {
+  const std::string& program = o.program;
+  try {
+    if (o.check && o.readme.empty()) throw std::invalid_argument("--check needs --readme FILE (the file whose table is checked)");
+    const h::GpuKey gpu = h::choose_gpu(o.baselines, o.gpu);
+    const fs::path dir = o.baselines / gpu.relative_dir();
+    const std::string table = render_kernel_table(read_gpu_dir(dir), gpu);
+    const std::string regenerate = program + " readme-table --baselines " + o.baselines.string() + " --gpu " +
+                                   gpu.arch + "/" + gpu.model + " --readme " + o.readme.string();
+    if (o.readme.empty()) {
+      out << table;
+      return 0;
+    }
+    const std::string readme = read_text(o.readme);
+    const std::string updated = replace_kernel_table(readme, table, o.readme.string());
+    if (o.check) {
+      if (updated == readme) {
+        out << o.readme.string() << ": the kernel table matches the baselines in " << dir.string() << "\n";
+        return 0;
+      }
+      err << "bankgate readme-table: " << o.readme.string() << ": the kernel table differs from what the baselines in "
+          << dir.string() << " give; " << first_difference(current_table(readme, o.readme.string()), table)
+          << "\nregenerate it (never edit it by hand): " << regenerate << "\n";
+      return exit_differs;
+    }
+    if (updated == readme) {
+      out << o.readme.string() << ": the kernel table is up to date\n";
+      return 0;
+    }
+    h::write_file_atomically(o.readme, [&](std::ostream& file) { file << updated; });
+    out << "wrote the kernel table from " << dir.string() << " into " << o.readme.string() << "\n";
+    return 0;
+  } catch (const OtherSchema& e) {
+    err << "bankgate readme-table: cannot render the table: " << e.what() << "\nnothing was written\n";
+    return exit_other_schema;
+  } catch (const std::exception& e) {
+    err << "bankgate readme-table: " << e.what() << "\nnothing was written\n";
+    return exit_bad_input;
+  }
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,102 @@
+#include <bankgate/gate/report.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <bankgate/metrics.hpp>
+
+namespace bankgate::gate {
+
+std::string format_number(double value) {
+  char text[64];
+  if (std::isfinite(value) && value == std::floor(value) && std::abs(value) < 1e15)
+    std::snprintf(text, sizeof text, "%.0f", value);
+  else
+    std::snprintf(text, sizeof text, "%.3f", value);
+  std::string s = text;
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+std::string format_change(double measured, double baseline) {
+  const double delta = measured - baseline;
+  std::string text = delta >= 0 ? "+" : "";  // (appended, not concatenated: g++ 12 warns falsely on the latter)
+  text += format_number(delta);
+  if (baseline != 0.0) {
+    char percent[32];
+    std::snprintf(percent, sizeof percent, " (%+.1f%%)", 100.0 * delta / baseline);
+    text += percent;
+  }
+  return text;
+}
+
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ':' || c == '=';
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string refresh_command(const RefreshContext& how, const std::string& suite, const std::string& test) {
+  std::string command = shell_quote(how.command) + " refresh";
+  if (!how.build_dir.empty()) command += " --build " + shell_quote(how.build_dir);
+  return command + " --filter '" + suite + "." + test + "'";
+}
+
+std::string format_failure(const TestLocation& where, const Finding& f, const TestRecord& measured,
+                           const TestRecord& baseline) {
+  std::ostringstream out;
+  const std::string what = f.timing ? "duration" : std::string(display_name(f.metric));
+  out << "[bankgate] " << where.suite << "." << where.test << " (kernel " << measured.kernel << "): " << what << " "
+      << (f.verdict == Verdict::slower ? "regressed" : to_string(f.verdict)) << "\n";
+  out << "  metric     " << f.metric << (f.timing ? " [ns]" : "") << "\n";
+  out << "  measured   " << (f.verdict == Verdict::not_measured ? "-" : format_number(f.measured)) << "\n";
+  out << "  baseline   " << (f.verdict == Verdict::not_in_baseline ? "-" : format_number(f.baseline)) << "\n";
+  if (f.verdict == Verdict::counter_changed || f.verdict == Verdict::slower || f.verdict == Verdict::faster)
+    out << "  change     " << format_change(f.measured, f.baseline) << "\n";
+  out << "  tolerance  " << (f.tolerance.empty() ? "-" : f.tolerance) << "\n";
+  if (!f.detail.empty()) out << "  statistics " << f.detail << "\n";
+  // Transactions per request is how the seed documents reason; show it when it moved.
+  for (const auto& [name, value] : measured.derived) {
+    const auto b = baseline.derived.find(name);
+    if (b != baseline.derived.end() && b->second != value)
+      out << "  " << name << ": " << format_number(value) << " (baseline " << format_number(b->second) << ")\n";
+  }
+  out << "  baseline file  " << where.baseline_file.string() << "\n";
+  out << "  if intended, refresh: " << refresh_command(where.refresh, where.suite, where.test);
+  return out.str();
+}
+
+std::string format_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  std::ostringstream out;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t i = 0; i < rows[r].size(); ++i) {
+      out << rows[r][i];
+      if (i + 1 < rows[r].size()) out << std::string(widths[i] - rows[r][i].size() + 2, ' ');
+    }
+    out << "\n";
+    if (r == 0) {
+      std::size_t total = 0;
+      for (std::size_t w : widths) total += w + 2;
+      out << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,119 @@
+#include <bankgate/gate/run_comparison.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/statistics.hpp>
+#include <bankgate/metrics.hpp>
+
+#include <bankgate/gate/baseline_review.hpp>
+
+namespace bankgate::gate {
+namespace {
+
+namespace fs = std::filesystem;
+namespace h = bankgate::gate;
+
+// Rounds of one build must agree on everything but durations; otherwise pooling would hide a difference.
+void check_same_kind(const h::TestRecord& first, const h::TestRecord& next, const std::string& name, const fs::path& file) {
+  if (first.kernel != next.kernel || first.correct != next.correct)
+    throw std::runtime_error(file.string() + ": " + name + " differs from an earlier round in kernel or correctness");
+  if (first.timing.has_value() != next.timing.has_value() ||
+      (first.timing && (first.timing->l2 != next.timing->l2 ||
+                        first.timing->launches_per_sample != next.timing->launches_per_sample)))
+    throw std::runtime_error(file.string() + ": " + name + " was timed differently from an earlier round");
+}
+
+}  // namespace
+
+std::map<std::string, h::TestRecord> pooled_candidates(const fs::path& root, const std::string& filter) {
+  if (!fs::is_directory(root)) throw std::runtime_error(root.string() + " is not a folder of candidate files");
+  std::map<std::string, h::TestRecord> pooled;
+  std::map<std::string, std::size_t> dropped;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());  // rounds in a fixed order: the first round is the same every time
+  for (const fs::path& file : files) {
+    const h::SuiteFile one = h::read_suite_file(file);
+    for (const auto& [test, record] : one.tests) {
+      const std::string name = one.suite + "." + test;
+      if (!matches_filter(name, filter)) continue;
+      auto [it, first] = pooled.try_emplace(name, record);
+      if (!first) {
+        check_same_kind(it->second, record, name, file);
+        it->second.samples_ns.insert(it->second.samples_ns.end(), record.samples_ns.begin(), record.samples_ns.end());
+      }
+      if (record.timing) dropped[name] += record.timing->dropped_samples;
+    }
+  }
+  for (auto& [name, record] : pooled) {
+    if (!record.timing) continue;
+    if (record.samples_ns.empty())
+      throw std::runtime_error(name + ": a candidate under " + root.string() + " has a timing summary but no samples_ns");
+    h::TimingSummary summary = h::summarize_durations(record.samples_ns);
+    summary.tolerance = record.timing->tolerance;
+    summary.l2 = record.timing->l2;
+    summary.launches_per_sample = record.timing->launches_per_sample;
+    summary.warmup_launches = record.timing->warmup_launches;
+    summary.sm_clock_mhz = record.timing->sm_clock_mhz;
+    summary.dropped_samples = dropped[name];
+    record.timing = summary;
+  }
+  return pooled;
+}
+
+std::vector<ComparisonRow> compare_runs(const std::map<std::string, h::TestRecord>& base,
+                                        const std::map<std::string, h::TestRecord>& head) {
+  std::map<std::string, ComparisonRow> rows;
+  const h::TestRecord none;
+  for (const auto& [name, record] : base) {
+    const auto other = head.find(name);
+    rows[name] = {name, other == head.end() || other->second.correct,
+                  h::compare(record, other == head.end() ? none : other->second)};
+  }
+  for (const auto& [name, record] : head)
+    if (!base.count(name)) rows[name] = {name, record.correct, h::compare(none, record)};
+  std::vector<ComparisonRow> out;
+  for (auto& [name, row] : rows) out.push_back(std::move(row));
+  return out;
+}
+
+std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup) {
+  std::vector<std::vector<std::string>> table{{"test", "base", "head", "change", "verdict"}};
+  std::vector<std::string> notes;
+  for (const ComparisonRow& row : rows) {
+    bool shown = false;
+    for (const h::Finding& f : row.findings) {
+      const bool has_base = f.verdict != h::Verdict::not_in_baseline;
+      const bool has_head = f.verdict != h::Verdict::not_measured;
+      if (!f.timing && f.verdict == h::Verdict::pass) continue;  // unchanged counters stay out of the way
+      const std::string unit = f.timing ? " ns" : "";
+      const std::string label = (f.timing ? row.test : row.test + " " + std::string(display_name(f.metric))) +
+                                (row.head_correct ? "" : " (WRONG OUTPUT in head)");
+      std::string verdict = h::to_string(f.verdict);
+      if (f.verdict == h::Verdict::faster && fail_on_speedup) verdict += " (fails: BANKGATE_FAIL_ON_SPEEDUP)";
+      table.push_back({label, has_base ? h::format_number(f.baseline) + unit : "-",
+                       has_head ? h::format_number(f.measured) + unit : "-",
+                       has_base && has_head ? h::format_change(f.measured, f.baseline) : "-", verdict});
+      if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty()) notes.push_back(row.test + ": " + f.detail);
+      shown = true;
+    }
+    if (!shown) table.push_back({row.test, "-", "-", "-", "no duration"});
+  }
+  std::string text = h::format_table(table);
+  for (const std::string& note : notes) text += "  " + note + "\n";
+  return text;
+}
+
+bool any_failure(const std::vector<ComparisonRow>& rows, bool fail_on_speedup) {
+  for (const ComparisonRow& row : rows) {
+    if (!row.head_correct) return true;
+    for (const h::Finding& f : row.findings)
+      if (h::is_failure(f.verdict, fail_on_speedup)) return true;
+  }
+  return false;
+}
+
+}  // namespace bankgate::gate

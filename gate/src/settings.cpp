@@ -1,0 +1,95 @@
+#include <bankgate/gate/settings.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace bankgate::gate {
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+int parse_device_index(const std::string& name, const std::string& value) {
+  const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits || value.size() > 4)
+    throw SettingsError(name + "='" + value + "' is not a GPU index; set it to a whole number such as 0 or 1");
+  return std::stoi(value);
+}
+
+// CTest resource allocation (ctest --resource-spec-file; GPU tests ask for RESOURCE_GROUPS "gpus:1") gives each
+// test CTEST_RESOURCE_GROUP_COUNT=1 and its GPU in CTEST_RESOURCE_GROUP_0_GPUS="id:<gpu>,slots:<n>". CTest sets
+// the count only while allocation is active (and removes a parent ctest's), so the count decides: a group
+// variable without it is left over from an outer run and is ignored.
+std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
+  const auto count = lookup("CTEST_RESOURCE_GROUP_COUNT");
+  if (!count || count->empty()) return std::nullopt;
+  if (*count != "1")
+    throw SettingsError("CTEST_RESOURCE_GROUP_COUNT='" + *count + "': a GPU test asks CTest for one resource group "
+                        "(RESOURCE_GROUPS \"gpus:1\" in cmake/BankgateTests.cmake)");
+  const std::string name = "CTEST_RESOURCE_GROUP_0_GPUS";
+  const std::string value = lookup(name).value_or("");
+  const std::string hint = "; the resource spec must list GPUs under \"gpus\" as ci/write-resource-spec.sh writes it";
+  if (value.empty()) throw SettingsError(name + " is not set although CTest allocates resources" + hint);
+  // One pair: "id:0,slots:1;id:1,slots:1" would be two GPUs for a test that measures on one.
+  if (value.find(';') != std::string::npos)
+    throw SettingsError(name + "='" + value + "' allots several GPUs; a GPU test measures on one");
+  std::optional<std::string> id;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t end = std::min(value.find(',', start), value.size());
+    const std::string field = value.substr(start, end - start);
+    if (field.rfind("id:", 0) == 0 && !id)
+      id = field.substr(3);
+    else if (field.rfind("slots:", 0) != 0)
+      throw SettingsError(name + "='" + value + "': unexpected '" + field + "' (CTest writes id:<gpu>,slots:<n>)");
+    start = end + 1;
+  }
+  if (!id) throw SettingsError(name + "='" + value + "' has no 'id:'" + hint);
+  const bool index = !id->empty() && id->size() <= 4 &&
+                     std::all_of(id->begin(), id->end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!index) throw SettingsError(name + "='" + value + "': GPU id '" + *id + "' is not a CUDA device index" + hint);
+  return std::stoi(*id);
+}
+
+std::filesystem::path directory_setting(const EnvLookup& lookup, const std::string& name,
+                                        const std::filesystem::path& fallback) {
+  const auto value = lookup(name);
+  if (!value) return fallback;
+  if (value->empty()) throw SettingsError(name + " is set but empty; unset it or give a folder path");
+  return *value;
+}
+
+}  // namespace
+
+bool parse_flag(const std::string& name, const std::optional<std::string>& value) {
+  if (!value || value->empty()) return false;
+  const std::string v = lower(*value);
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  throw SettingsError(name + "='" + *value + "' is not a yes/no value; use 1 or 0");
+}
+
+std::optional<std::string> process_environment(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
+
+Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
+                       const std::filesystem::path& default_candidate_dir) {
+  Settings s;
+  s.require_gpu = parse_flag("BANKGATE_REQUIRE_GPU", lookup("BANKGATE_REQUIRE_GPU"));
+  s.launch_only = parse_flag("BANKGATE_LAUNCH_ONLY", lookup("BANKGATE_LAUNCH_ONLY"));
+  s.fail_on_speedup = parse_flag("BANKGATE_FAIL_ON_SPEEDUP", lookup("BANKGATE_FAIL_ON_SPEEDUP"));
+  if (const auto device = lookup("BANKGATE_DEVICE"); device && !device->empty())
+    s.device = parse_device_index("BANKGATE_DEVICE", *device);
+  else if (const auto assigned = ctest_assigned_gpu(lookup))
+    s.device = *assigned;
+  s.baseline_dir = directory_setting(lookup, "BANKGATE_BASELINE_DIR", default_baseline_dir);
+  s.candidate_dir = directory_setting(lookup, "BANKGATE_CANDIDATE_DIR", default_candidate_dir);
+  return s;
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,94 @@
+#include <bankgate/gate/xml_reader.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <pugixml.hpp>
+
+namespace bankgate::gate {
+namespace {
+
+// Reports nest three or four levels; anything far deeper is not a report, and copying it recursively could
+// exhaust the stack.
+constexpr int max_depth = 64;
+
+void copy_element(const pugi::xml_node& from, XmlElement& to, int depth, const std::string& origin) {
+  if (depth > max_depth)
+    throw XmlError(origin + ": elements nested deeper than " + std::to_string(max_depth) + " levels; not a test report");
+  to.name = from.name();
+  for (const pugi::xml_attribute& a : from.attributes()) to.attributes.emplace_back(a.name(), a.value());
+  for (const pugi::xml_node& child : from.children()) {
+    if (child.type() == pugi::node_element) {
+      to.children.emplace_back();
+      copy_element(child, to.children.back(), depth + 1, origin);
+    } else if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
+      to.text += child.value();
+    }
+  }
+}
+
+// pugixml reports a byte offset; people want a line.
+std::size_t line_of(std::string_view text, std::ptrdiff_t offset) {
+  std::size_t line = 1;
+  for (std::ptrdiff_t i = 0; i < offset && static_cast<std::size_t>(i) < text.size(); ++i)
+    if (text[static_cast<std::size_t>(i)] == '\n') ++line;
+  return line;
+}
+
+}  // namespace
+
+std::string XmlElement::attribute(std::string_view key, const std::string& fallback) const {
+  for (const auto& [name, value] : attributes)
+    if (name == key) return value;
+  return fallback;
+}
+
+bool XmlElement::has_attribute(std::string_view key) const {
+  for (const auto& [name, value] : attributes)
+    if (name == key) return true;
+  return false;
+}
+
+const XmlElement* XmlElement::child(std::string_view child_name) const {
+  for (const XmlElement& c : children)
+    if (c.name == child_name) return &c;
+  return nullptr;
+}
+
+std::vector<const XmlElement*> XmlElement::descendants(std::string_view element_name) const {
+  std::vector<const XmlElement*> found;
+  std::vector<const XmlElement*> stack;
+  for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(&*it);
+  while (!stack.empty()) {
+    const XmlElement* e = stack.back();
+    stack.pop_back();
+    if (e->name == element_name) found.push_back(e);
+    for (auto it = e->children.rbegin(); it != e->children.rend(); ++it) stack.push_back(&*it);
+  }
+  return found;
+}
+
+XmlElement parse_xml(std::string_view text, const std::string& origin) {
+  pugi::xml_document doc;
+  // Entities beyond the predefined and numeric ones are not expanded (no DTD processing).
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
+  if (!parsed)
+    throw XmlError(origin + ":" + std::to_string(line_of(text, parsed.offset)) + ": not well-formed XML (" +
+                   parsed.description() + ")");
+  const pugi::xml_node root = doc.document_element();
+  if (!root) throw XmlError(origin + ": holds no XML element");
+  XmlElement element;
+  copy_element(root, element, 0, origin);
+  return element;
+}
+
+XmlElement read_xml_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw XmlError(path.string() + ": cannot be opened for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_xml(text.str(), path.string());
+}
+
+}  // namespace bankgate::gate

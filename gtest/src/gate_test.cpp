@@ -1,0 +1,269 @@
+#include <bankgate/gtest/gate_test.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gtest/device_lock.hpp>
+#include <bankgate/gtest/suite_config.hpp>
+#include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/statistics.hpp>
+#include <bankgate/metrics.hpp>
+
+namespace bankgate::gtest {
+
+using namespace bankgate::gate;
+namespace {
+
+// What every test in the process shares: settings, the device check and one collector. Each is tried once;
+// a failure is kept and reported by every test rather than retried.
+struct Session {
+  std::optional<Settings> settings;
+  std::string settings_error;
+  std::optional<DeviceProbe> probe;
+  std::unique_ptr<Collector> collector;
+  std::optional<CollectorError> collector_error;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
+
+// Exact for every counter, except the contention-sensitive ones of a multi-block case (see KernelCase).
+Tolerance counter_tolerance(const std::string& name, const KernelCounters& counters, bool contention) {
+  if (!contention) return {};
+  const double share = multi_block_wavefront_tolerance;
+  if (name == metric::shared_load_wavefronts || name == metric::shared_store_wavefronts)
+    return {Tolerance::Kind::relative, share, multi_block_reason};
+  if (name == metric::shared_load_bank_conflicts)
+    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_load_wavefronts))), multi_block_reason};
+  if (name == metric::shared_store_bank_conflicts)
+    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_store_wavefronts))), multi_block_reason};
+  return {};
+}
+
+TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
+  TestRecord r;
+  r.kernel = timing.kernel_name;
+  r.correct = correct;
+  for (const auto& [name, value] : counters.values)
+    r.counters[name] = {value, counter_tolerance(name, counters, kc.multi_block_contention)};
+  r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
+  r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
+  // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
+  // generated from them) show expected beside measured.
+  if (kc.expected)
+    r.expected = ExpectedRatios{kc.expected->load_transactions_per_request, kc.expected->store_transactions_per_request,
+                                std::string(kc.expected->why)};
+  // Median, spread and the median's standard error from the samples; how they were taken from the collector,
+  // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
+  TimingSummary t = summarize_durations(timing.durations_ns);
+  t.tolerance = kc.timing_tolerance;
+  t.l2 = to_string(timing.l2);
+  t.launches_per_sample = timing.launches_per_sample;
+  t.warmup_launches = timing.warmup_launches;
+  t.dropped_samples = timing.dropped_samples;
+  t.sm_clock_mhz = timing.sm_clock_mhz;
+  r.timing = t;
+  r.samples_ns = timing.durations_ns;
+  return r;
+}
+
+// The launches per sample of the test's baseline: the gate samples the way the baseline was sampled, since
+// the comparison refuses samples taken with another k, and a kernel a little slower than its baseline might
+// otherwise get another automatic k. An unreadable baseline leaves the choice to the collector; the
+// comparison reports it later.
+std::optional<int> baseline_launches_per_sample(const std::filesystem::path& file, const std::string& test) {
+  try {
+    if (!std::filesystem::exists(file)) return std::nullopt;
+    const SuiteFile stored = read_suite_file(file);
+    if (const auto it = stored.tests.find(test); it != stored.tests.end() && it->second.timing)
+      return it->second.timing->launches_per_sample;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+RefreshContext how_to_refresh() {
+  const SuiteConfig project = suite_config();
+  return {project.command, project.build_dir};
+}
+
+}  // namespace
+
+const Settings& GateTest::settings() const { return *session().settings; }
+
+void GateTest::SetUp() {
+  Session& s = session();
+  if (!s.settings && s.settings_error.empty()) {
+    try {
+      const SuiteConfig project = suite_config();
+      s.settings = load_settings(process_environment, project.baseline_dir, project.candidate_dir);
+    } catch (const SettingsError& e) {
+      s.settings_error = e.what();
+    }
+  }
+  if (!s.settings) GTEST_FAIL() << "bad bankgate setting: " << s.settings_error;
+  const Settings& config = *s.settings;
+
+  if (!s.probe) s.probe = probe_device(config.device);
+  if (!s.probe->available) {
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
+    GTEST_SKIP() << "no GPU: " << s.probe->reason;
+  }
+  RecordProperty("device", hold_device_lock(config.device, s.probe->info.pci_bus_id));  // one measuring test per GPU
+  if (config.launch_only) {
+    ASSERT_EQ(cudaSetDevice(config.device), cudaSuccess);
+    return;
+  }
+  if (!s.collector && !s.collector_error) {
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
+      std::cout << "[bankgate] collector set up in "
+                << format_number(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count())
+                << " ms (CUPTI, once per process)\n";
+    } catch (const CollectorError& e) {
+      s.collector_error = e;
+    }
+  }
+  if (s.collector_error) {
+    if (!means_cannot_measure_here(s.collector_error->kind())) GTEST_FAIL() << s.collector_error->what();
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.collector_error->what() << strict_note;
+    GTEST_SKIP() << s.collector_error->what();
+  }
+}
+
+void GateTest::gate(const KernelCase& kc) {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string suite = info->test_suite_name();
+  const std::string test = info->name();
+  const Settings& config = settings();
+
+  kc.poison_output();
+  kc.launch();
+  const ::testing::AssertionResult output_ok = kc.check_output();
+  EXPECT_TRUE(output_ok) << suite << "." << test << ": kernel " << kc.kernel_name << " produced wrong output";
+  if (config.launch_only)
+    GTEST_SKIP() << "launch-only mode (BANKGATE_LAUNCH_ONLY=1): the kernel ran for an external profiler; nothing was gated";
+
+  Collector& collector = *session().collector;
+  const std::string label = suite + "." + test;
+  std::vector<KernelCounters> counters;
+  std::vector<KernelTiming> timings;
+  double counter_host_ms = 0.0;
+  double timing_host_ms = 0.0;
+  TimingOptions timing_options = kc.timing;
+  if (timing_options.launches_per_sample == 0)
+    if (const auto k = baseline_launches_per_sample(suite_file_path(config.baseline_dir, gpu_key(collector.device()), suite), test))
+      timing_options.launches_per_sample = *k;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    counters = collector.collect_counters(label, kc.launch);
+    const auto counted = std::chrono::steady_clock::now();
+    counter_host_ms = std::chrono::duration<double, std::milli>(counted - start).count();
+    timings = collector.time_launches(label, kc.launch, timing_options);
+    timing_host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
+  } catch (const CollectorError& e) {
+    GTEST_FAIL() << label << ": measurement failed: " << e.what();
+  }
+  ASSERT_EQ(counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
+
+  const TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc);
+  const DeviceInfo& device = collector.device();
+  const GpuKey gpu = gpu_key(device);
+  write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured, config.baseline_dir);
+  for (const auto& [name, value] : measured.derived) RecordProperty(name, format_number(value));
+  const TimingSummary& timed = *measured.timing;
+  const KernelTiming& raw = timings[0];
+  RecordProperty("median_ns", format_number(timed.median_ns));
+  RecordProperty("counter_host_ms", format_number(counter_host_ms));
+  RecordProperty("timing_host_ms", format_number(timing_host_ms));
+  RecordProperty("timing_samples", std::to_string(timed.samples));
+  RecordProperty("launches_per_sample", std::to_string(timed.launches_per_sample));
+  RecordProperty("warmup_launches", std::to_string(timed.warmup_launches));
+  RecordProperty("dropped_samples", std::to_string(timed.dropped_samples));
+  RecordProperty("sm_clock_mhz", format_number(timed.sm_clock_mhz));
+  // The cost of profiling, for users weighing the gate against running ncu (ci/bench-collector-cost.sh), and
+  // of timing (ci/bench-timing-gate.sh reads the "timing in" figure).
+  std::cout << "[bankgate] " << label << ": counters in " << format_number(counter_host_ms) << " ms host time ("
+            << collector.passes() << " pass)\n";
+  char noise[32];
+  std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * raw.relative_noise);
+  std::cout << "[bankgate] " << label << ": timing in " << format_number(timing_host_ms) << " ms: median "
+            << format_number(timed.median_ns) << " ns (standard error " << format_number(timed.median_se_ns) << " ns), "
+            << timed.samples << " samples of " << timed.launches_per_sample << " launch(es), L2 " << timed.l2
+            << ", warm-up " << timed.warmup_launches << " launches, " << timed.dropped_samples << " dropped, SM clock "
+            << (timed.sm_clock_mhz > 0.0 ? format_number(timed.sm_clock_mhz) + " MHz" : std::string("unknown"))
+            << ", stopped: " << raw.stop_reason << " (noise " << noise << ")\n";
+  if (!raw.warmup_stable)
+    std::cout << "[bankgate] note: " << label << ": durations were still drifting when the warm-up time ran out\n";
+  if (raw.clocked_down)
+    std::cout << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
+              << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
+
+  if (kc.expected) {
+    const auto explained = [&](const char* what, double got, double want) {
+      // Contention only adds wavefronts: a multi-block case may exceed its figure by its allowance, never fall
+      // below it. The message's first line is what the gate's result table shows.
+      const double allowance = kc.contention_allowance;
+      const bool ok = kc.multi_block_contention ? got >= want && got <= want * (1.0 + allowance) : got == want;
+      if (!ok)
+        ADD_FAILURE() << label << ": " << what << " transactions per request are " << format_number(got)
+                      << ", the kernel's source says " << format_number(want)
+                      << (kc.multi_block_contention
+                              ? " (up to " + format_number(100.0 * allowance) + "% more allowed: multi-block contention)"
+                              : std::string())
+                      << ": " << kc.expected->why;
+    };
+    explained("load", measured.derived.at("shared_load_transactions_per_request"), kc.expected->load_transactions_per_request);
+    explained("store", measured.derived.at("shared_store_transactions_per_request"), kc.expected->store_transactions_per_request);
+  }
+
+  const std::filesystem::path file = suite_file_path(config.baseline_dir, gpu, suite);
+  std::optional<TestRecord> baseline;
+  if (std::filesystem::exists(file)) {
+    const std::vector<std::string>& metric_list = collector.metrics();
+    const std::set<std::string> known(metric_list.begin(), metric_list.end());
+    SuiteFile stored;
+    try {
+      stored = read_suite_file(file, &known);
+    } catch (const BaselineError& e) {
+      GTEST_FAIL() << "unusable baseline: " << e.what();
+    }
+    if (const auto it = stored.tests.find(test); it != stored.tests.end()) baseline = it->second;
+  }
+  if (!baseline) {
+    const std::string message = "no baseline for " + label + " on " + device.name + " (" + gpu.arch + "/" + gpu.model +
+                                ") in " + file.string() + "; record one with: " + refresh_command(how_to_refresh(), suite, test) +
+                                (std::filesystem::exists(file) ? "" : " --new-gpu");
+    if (config.require_gpu) GTEST_FAIL() << message << strict_note;
+    GTEST_SKIP() << message;
+  }
+
+  const TestLocation where{suite, test, file, how_to_refresh()};
+  for (const Finding& f : compare(*baseline, measured)) {
+    if (is_failure(f.verdict, config.fail_on_speedup))
+      ADD_FAILURE() << format_failure(where, f, measured, *baseline);
+    else if (f.verdict == Verdict::faster)
+      std::cout << "[bankgate] note: " << label << " is faster than its baseline (" << format_number(f.measured)
+                << " ns vs " << format_number(f.baseline) << " ns); if intended, refresh: " << refresh_command(how_to_refresh(), suite, test)
+                << "\n";
+  }
+}
+
+}  // namespace bankgate::gtest

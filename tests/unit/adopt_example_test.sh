@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# examples/adopt built as an outside project would build it, one way per call:
+#   adopt_example_test.sh MODE REPO MAIN_BUILD CUDA_COMPILER
+# MODE package: `cmake --install` of this build into a prefix, then find_package(bankgate);
+# MODE subdirectory: add_subdirectory of the checkout; MODE fetch: FetchContent from the checkout's git
+# repository (its HEAD commit). Checks that the project's ctest holds its one GPU test and none of bankgate's,
+# and that without a GPU that test is Skipped with the reason. Prints "N passed, M failed".
+set -uo pipefail
+mode=${1:?usage: adopt_example_test.sh package|subdirectory|fetch REPO MAIN_BUILD CUDA_COMPILER}
+repo=${2:?} main_build=${3:?} nvcc=${4:?}
+work=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-adopt-$mode.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+pass() { echo "ok   - $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+
+args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DBANKGATE_FROM="$mode")
+case $mode in
+  package)
+    if out=$(cmake --install "$main_build" --prefix "$work/prefix" 2>&1); then pass "cmake --install puts bankgate into a prefix"
+    else fail "cmake --install puts bankgate into a prefix" "$out"; finish; fi
+    [ -x "$work/prefix/bin/bankgate" ] && pass "the prefix holds the bankgate command" || fail "the prefix holds the bankgate command"
+    [ -f "$work/prefix/lib/cmake/bankgate/bankgateConfig.cmake" ] && pass "the prefix holds bankgateConfig.cmake" ||
+      fail "the prefix holds bankgateConfig.cmake" "$(find "$work/prefix" -name '*.cmake')"
+    args+=(-DCMAKE_PREFIX_PATH="$work/prefix${CMAKE_PREFIX_PATH:+;${CMAKE_PREFIX_PATH//:/;}}") ;;
+  subdirectory) args+=(-DBANKGATE_SOURCE_DIR="$repo") ;;
+  fetch)
+    tag=$(git -C "$repo" rev-parse HEAD 2>/dev/null) || { echo "skipped: $repo is no git checkout, nothing to fetch"; finish; }
+    args+=(-DBANKGATE_SOURCE_DIR="$repo" -DBANKGATE_GIT_TAG="$tag") ;;
+  *) echo "unknown mode '$mode'" >&2; exit 64 ;;
+esac
+[ "$mode" != package ] && args+=(${CMAKE_PREFIX_PATH:+-DCMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH//:/;}"})
+
+if out=$(cmake -S "$repo/examples/adopt" -B "$work/build" "${args[@]}" 2>&1); then pass "the example configures ($mode)"
+else fail "the example configures ($mode)" "$out"; finish; fi
+if out=$(cmake --build "$work/build" 2>&1); then pass "the example builds ($mode)"
+else fail "the example builds ($mode)" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"; finish; fi
+
+listed=$(ctest --test-dir "$work/build" -N 2>&1)
+case $listed in *"Total Tests: 1"*) pass "the project's ctest holds its one test and none of bankgate's" ;;
+  *) fail "the project's ctest holds its one test and none of bankgate's" "$listed" ;; esac
+gpu=$(ctest --test-dir "$work/build" -N -L '^gpu$' 2>&1)
+case $gpu in *"Transpose.PaddedTile"*) pass "its test is labelled gpu" ;; *) fail "its test is labelled gpu" "$gpu" ;; esac
+if [ "$mode" != package ]; then
+  command=$(find "$work/build" -path '*/cli/bankgate' -type f -print -quit)
+  [ -n "$command" ] && "$command" --help >/dev/null && pass "the bankgate command is built with the project" ||
+    fail "the bankgate command is built with the project"
+fi
+
+run=$(ctest --test-dir "$work/build" -V 2>&1)  # -V: a skip's reason is in the test's own output
+status=$?
+if nvidia-smi -L >/dev/null 2>&1; then
+  echo "a GPU is present: the test ran (status $status); the skip checks do not apply here"
+else
+  [ "$status" -eq 0 ] && pass "without a GPU the project's ctest passes" || fail "without a GPU the project's ctest passes" "$run"
+  case $run in *"Skipped"*) pass "its GPU test reports Skipped" ;; *) fail "its GPU test reports Skipped" "$run" ;; esac
+  case $run in *"no GPU: "*) pass "the skip says why" ;; *) fail "the skip says why" "$run" ;; esac
+fi
+# Baselines default to the project's own source folder, never bankgate's or a build folder.
+config=$(cat "$work/build/transpose_gate_bankgate_suite_config.cpp" 2>/dev/null)
+case $config in *"$repo/examples/adopt/baselines"*) pass "baselines default to the project's source folder" ;;
+  *) fail "baselines default to the project's source folder" "$config" ;; esac
+finish
