@@ -33,6 +33,7 @@ if [ "$build" = 1 ]; then
 fi
 [ -x "$build_dir/cli/bankgate" ] || bankgate_die "$build_dir holds no build of the bankgate command; run ci/gate.sh without --no-build first"
 build_dir=$(cd "$build_dir" && pwd)
+results="$build_dir/bankgate/gate"  # where `bankgate gate` writes its reports (the CI templates upload them)
 
 args=(gate --build "$build_dir" --no-build)
 spec="$build_dir/bankgate/resources.json"
@@ -46,4 +47,9 @@ fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && args+=(--markdown "$GITHUB_STEP_SUMMARY")
 # shellcheck disable=SC2086  # BANKGATE_CTEST_ARGS holds several words on purpose
 for word in ${BANKGATE_CTEST_ARGS:-}; do args+=("--ctest-arg=$word"); done
-exec "$build_dir/cli/bankgate" "${args[@]}"
+"$build_dir/cli/bankgate" "${args[@]}"
+status=$?
+echo "reports: $results/junit.xml, $results/summary.json, $results/summary.md; measurements: $results/candidates"
+[ -f "$results/junit.xml" ] && [ -f "$results/summary.md" ] && [ -d "$results/candidates" ] ||
+  echo "bankgate: (some reports are missing: the run stopped before measuring)" >&2
+exit "$status"

@@ -13,7 +13,9 @@
 // Exit codes (commands.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or refusal;
 // 4 baselines of another schema version (readme-table); 64 usage error.
 
+#include <filesystem>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -35,6 +37,15 @@ void add_suite_run_options(CLI::App& command, cli::SuiteRun& run) {
   command.add_option("--parallel,-j", run.parallel, "tests at once (with --resource-spec: the number of GPUs)")
       ->check(CLI::NonNegativeNumber);
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
+}
+
+// Where recorded candidates are and which baselines they are shown against or promoted into.
+void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
+                           std::filesystem::path& baselines, std::string& gpu) {
+  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str();
+  command.add_option("--candidates", candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
+  command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
+  command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
 }
 
 const char* exit_code_text =
@@ -67,20 +78,14 @@ int main(int argc, char** argv) {
   cli::ReviewOptions review;
   CLI::App* review_cmd = app.add_subcommand("review", "show candidates against the baselines: old, new, change, verdict");
   review_cmd->alias("table");
-  review_cmd->add_option("--build,-B", review.build, "build folder whose recorded candidates to show")->capture_default_str();
-  review_cmd->add_option("--candidates", review.candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
-  review_cmd->add_option("--baselines", review.baselines, "baselines folder (default: each suite's own)");
-  review_cmd->add_option("--gpu", review.gpu, "ARCH/MODEL, when candidates of several GPUs are present");
+  add_candidate_options(*review_cmd, review.build, review.candidates, review.baselines, review.gpu);
   review_cmd->add_flag("--changes-only", review.changes_only, "leave out rows that did not change");
   review_cmd->add_option("--json", review.json, "also write the rows as JSON here");
 
   cli::PromoteOptions promote;
   CLI::App* promote_cmd = app.add_subcommand("promote", "write reviewed candidates into the baselines (only tests whose "
                                                         "output matched the CPU reference)");
-  promote_cmd->add_option("--build,-B", promote.build, "build folder whose recorded candidates to promote")->capture_default_str();
-  promote_cmd->add_option("--candidates", promote.candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
-  promote_cmd->add_option("--baselines", promote.baselines, "baselines folder (default: each suite's own)");
-  promote_cmd->add_option("--gpu", promote.gpu, "ARCH/MODEL, when candidates of several GPUs are present");
+  add_candidate_options(*promote_cmd, promote.build, promote.candidates, promote.baselines, promote.gpu);
   promote_cmd->add_option("--filter", promote.filter, "GoogleTest-style filter of the tests to promote");
   promote_cmd->add_flag("--dry-run", promote.dry_run, "show the table, write nothing");
   promote_cmd->add_flag("--new-gpu", promote.new_gpu, "create baselines for a GPU that has none");

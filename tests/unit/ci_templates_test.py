@@ -93,6 +93,11 @@ def command_problems(where, text, root=ROOT):
     return problems
 
 
+# The first major version of each action that runs on Node.js 24 (runner 2.327.1 or newer); older ones run on
+# the deprecated Node.js 20.
+NODE24_MAJORS = {"actions/checkout": 5, "actions/upload-artifact": 6}
+
+
 def gate_results(root=ROOT):
     """The folder ci/gate.sh writes its results to, and the problems when the script no longer says so."""
     gate = (root / "ci" / "gate.sh").read_text()
@@ -155,6 +160,10 @@ def github_problems(workflow, root=ROOT):
                 problems.append(f"{step_where} uses {uses}, not one of GitHub's own actions {ALLOWED_ACTIONS}")
             if uses.startswith("actions/upload-artifact@") and normalize(step.get("if", "")) != "always()":
                 problems.append(f"{step_where} uploads artifacts without if: always(), so a failed run keeps nothing")
+            action, _, version = uses.partition("@")
+            wanted = NODE24_MAJORS.get(action)
+            if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
+                problems.append(f"{step_where} uses {uses}, a release on the deprecated Node.js 20; use v{wanted} or later")
         if gate_step is None:
             continue
         runs_gate = True
@@ -243,7 +252,7 @@ class CommittedTemplatesTest(unittest.TestCase):
         self.assertEqual(gitlab_problems(load(GITLAB)), [])
 
     def test_gate_results_folder_is_read_from_ci_gate_sh(self):
-        self.assertEqual(gate_results(), ("build/gate/gate-results", []))
+        self.assertEqual(gate_results(), ("build/gate/bankgate/gate", []))
 
 
 class CommandRuleTest(unittest.TestCase):
@@ -316,10 +325,14 @@ class BrokenGithubWorkflowTest(unittest.TestCase):
         del self.steps("actions/upload-artifact@")[0]["if"]
         self.assertCaught("without if: always()")
 
+    def test_an_action_on_node20(self):
+        self.gate["steps"][0]["uses"] = "actions/checkout@v4"
+        self.assertCaught("uses actions/checkout@v4, a release on the deprecated Node.js 20")
+
     def test_a_result_left_out_of_the_upload(self):
         upload = self.steps("actions/upload-artifact@")[0]
-        upload["with"]["path"] = upload["with"]["path"].replace("build/gate/gate-results/summary.md", "")
-        self.assertCaught("does not upload ['build/gate/gate-results/summary.md']")
+        upload["with"]["path"] = upload["with"]["path"].replace("build/gate/bankgate/gate/summary.md", "")
+        self.assertCaught("does not upload ['build/gate/bankgate/gate/summary.md']")
 
     def test_gate_on_a_hosted_runner(self):
         self.gate["runs-on"] = "ubuntu-latest"
@@ -371,11 +384,11 @@ class BrokenGitlabConfigurationTest(unittest.TestCase):
 
     def test_junit_report_elsewhere(self):
         self.gate["artifacts"]["reports"]["junit"] = "build/gate/gate-junit.xml"
-        self.assertCaught("does not report build/gate/gate-results/junit.xml")
+        self.assertCaught("does not report build/gate/bankgate/gate/junit.xml")
 
     def test_candidates_left_out(self):
-        self.gate["artifacts"]["paths"].remove("build/gate/gate-results/candidates/")
-        self.assertCaught("does not keep ['build/gate/gate-results/candidates']")
+        self.gate["artifacts"]["paths"].remove("build/gate/bankgate/gate/candidates/")
+        self.assertCaught("does not keep ['build/gate/bankgate/gate/candidates']")
 
     def test_an_included_file(self):
         self.config["include"] = [{"remote": "https://example.com/more-jobs.yml"}]

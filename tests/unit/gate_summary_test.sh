@@ -58,7 +58,7 @@ expect_in "a test that left no report is explained" "GoogleTest wrote no report"
 [ "$(head -n 1 "$md")" = "earlier step's summary" ] && pass "the markdown is appended, earlier content kept" ||
   fail "the markdown is appended, earlier content kept" "$(head -n 3 "$md")"
 expect_in "the markdown has a failures section" "### Failures" "$(cat "$md")"
-expect_in "a missing baseline names the refresh command" "ci/refresh-baselines.sh --filter 'Transpose.unrecorded'" "$(cat "$md")"
+expect_in "a missing baseline names the refresh command" "refresh --filter 'Transpose.unrecorded'" "$(cat "$md")"
 
 # A measured test with a baseline that differs: a regression (1), listed first with measured and baseline.
 cand="$root/candidates"
@@ -66,13 +66,20 @@ base="$root/baselines"
 suite_file "$cand/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
 suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
 md="$root/regression.md"
-run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" --markdown "$md"
+run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" --markdown "$md" \
+  --build "$root/project-build" --json "$root/summary.json" --junit-out "$root/junit-out.xml"
 expect_rc "a measured change against a baseline exits 1 (regression)" 1
 expect_in "the table marks the regression" "REGRESSED" "$out"
 first=$(grep -m 1 '^#### ' "$md")
 expect_in "the regression is the first failure in the markdown" "setRowReadColIpad" "$first"
 expect_in "the markdown gives the measured value" "1024" "$(cat "$md")"
-expect_in "the markdown gives the refresh command" "ci/refresh-baselines.sh --filter 'SquareTile.setRowReadColIpad'" "$(cat "$md")"
+expect_in "the markdown gives the project's refresh command" "$tool refresh --build $root/project-build --filter 'SquareTile.setRowReadColIpad'" "$(cat "$md")"
+# Tools read the verdict from JSON, never from the console table.
+verdict=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t={x["name"]: x for x in d["tests"]}; r=t["SquareTile.setRowReadColIpad"]; print(d["exit_code"], r["outcome"], r["changes"][0]["measured"], r["changes"][0]["baseline"])' "$root/summary.json" 2>&1)
+expect_in "the JSON summary gives the verdict and the changed counter" "1 REGRESSED 1024 32" "$verdict"
+# CI front ends show a JUnit failure's message: it must say what regressed, not just "Failed".
+message=$(python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print([f.get("message") for c in r.iter("testcase") if c.get("name")=="setRowReadColIpad" for f in c.iter("failure")][0])' "$root/junit-out.xml" 2>&1)
+expect_in "the JUnit failure message names the regressed counter and both values" "shared load transactions CHANGED: 1024 (baseline 32" "$message"
 
 # Every test passed: 0.
 sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4"/failures="0"/; s/skipped="1"/skipped="0"/' >"$root/passed.xml"
