@@ -24,17 +24,17 @@ gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, 
   local status=$?
   local wall; wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
   rm -rf "${out:?}/$name"
-  cp -r "$BANKGATE_BUILD_DIR/gate-results" "$out/$name"
-  local gpus; gpus=$(grep -o '"id"' "$out/$name/resources.json" 2>/dev/null | wc -l)
+  cp -r "$BANKGATE_BUILD_DIR/bankgate/gate" "$out/$name"
+  local gpus; gpus=$(grep -o '"id"' "$BANKGATE_BUILD_DIR/bankgate/resources.json" 2>/dev/null | wc -l)
   rows+=("$(printf '%-10s GPUs %-3s ctest -j%-3s exit %-3s wall %6ss' "$name" "$gpus" "$gpus" "$status" "$wall")")
 }
 gate_run all-gpus
 gate_run one-gpu CUDA_VISIBLE_DEVICES="$(echo "${CUDA_VISIBLE_DEVICES:-0}" | cut -d, -f1)"
 
 {
-  echo "== where each test ran (all GPUs)"
-  grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+ +(passed|REGRESSED|FAILED|SKIPPED|could not)' "$out/all-gpus.log" | awk '{print $3, $4}' |
-    sort | uniq -c | sed 's/^/  tests on device /'
+  echo "== where each test ran (all GPUs), and how it ended, from the gate's JSON summary"
+  python3 -c 'import collections,json,sys; d=json.load(open(sys.argv[1])); c=collections.Counter((t["device"] or "unknown", t["outcome"]) for t in d["tests"]); [print(f"  {n:3d} tests on device {dev}: {o}") for (dev, o), n in sorted(c.items())]' \
+    "$out/all-gpus/summary.json"
   echo
   echo "== all GPUs (head) against one GPU (base), by the gate's rule"
   "$tool" compare --base "$out/one-gpu/candidates" --head "$out/all-gpus/candidates"

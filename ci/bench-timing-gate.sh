@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# The timing gate measured on itself, on this GPU (needs one; about 8 minutes on an H200):
-#   1. false alarms against the committed baselines: every GPU suite, unchanged code, 20 times over
-#      (PROCESSES processes of each suite binary x REPEAT runs each with --gtest_repeat, default 5 x 4: each
-#      run times every test afresh; the processes add fresh CUDA contexts); counts the tests whose duration
-#      the gate called SLOWER
+# The timing gate measured on itself, on this GPU (needs one):
+#   1. false alarms against the committed baselines: RUNS whole gates (`bankgate gate`, default 5; about a
+#      minute each on an H200) of unchanged code; counts the tests whose duration the gate called SLOWER,
+#      from the command's JSON (the review of each run's candidates)
 #   2. false alarms of the same-runner comparison: ci/compare-commits.sh with base == head (this tree
 #      against itself, ROUNDS rounds, default 3)
 #   3. sensitivity: bench/timing_gate_bench.cpp, a ~2 us and a ~60 us kernel slowed by 1, 2, 3, 5 and 10%,
 #      TRIALS trials per level (default 40), base against base for false alarms
-#   4. the wall time the timing phase adds per test, from the suites' "timing in N ms" lines
+#   4. the wall time the timing phase adds per test, from the timing_host_ms each test records (summary JSON)
 # Everything measured is this working tree as it is. Logs, candidates and the results go to $OUT (default
 # build/timing-bench); RESULTS.md there is the table to commit (as bench/RESULTS.md). PARTS="suites compare
 # sensitivity" (the default) picks parts, so that they can run as separate jobs; the build is shared.
@@ -19,8 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
 out=${OUT:-build/timing-bench}
-processes=${PROCESSES:-5}
-repeat=${REPEAT:-4}
+runs=${RUNS:-5}
 rounds=${ROUNDS:-3}
 trials=${TRIALS:-40}
 parts=${PARTS:-suites compare sensitivity}
@@ -35,7 +33,6 @@ mkdir -p "$BANKGATE_COMPARE_DIR/build"
 start=$(date +%s)
 bankgate_build "$build_dir" >"$out/logs/build.log" 2>&1 || { tail -n 30 "$out/logs/build.log"; exit 3; }
 echo "== build: $(( $(date +%s) - start )) s ($build_dir)"
-suites=$(for f in "$build_dir"/tests/suites/*_suite; do [ -x "$f" ] && basename "$f"; done)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw,clocks_event_reasons.active \
   --format=csv >"$out/logs/gpu.txt" 2>&1 || true
 
@@ -45,63 +42,64 @@ mkdir -p "$out/parts"
 row() { printf '%s\n' "$2" >"$out/parts/$1.row"; }
 wants() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-# Timing verdicts in the suites' output: "[bankgate] Suite.test (kernel k): duration <verdict>".
-count() { local verdict=$1; shift; lines "^\[bankgate\] [^ ]+ \(kernel [^)]*\): duration $verdict" "$@"; }
-lines() { local pattern=$1; shift; cat "$@" 2>/dev/null | grep -c -E "$pattern"; }
-
 if wants suites; then
+  # Each run is a whole gate (`bankgate gate`, every test in its own process) on the unchanged tree; the
+  # verdicts come from the command's JSON: the review of each run's candidates against the committed
+  # baselines (every duration row, faster ones included), and the summary's recorded timing cost per test.
   start=$(date +%s)
   rm -rf "$out/suites"
-  for p in $(seq 1 "$processes"); do
-    for suite in $suites; do
-      BANKGATE_REQUIRE_GPU=1 BANKGATE_CANDIDATE_DIR="$out/suites/process-$p" \
-        "$build_dir/tests/suites/$suite" --gtest_repeat="$repeat" >"$out/logs/suites-$p-$suite.log" 2>&1
-    done
-    echo "== suites: process $p of $processes done ($(( $(date +%s) - start )) s)"
+  mkdir -p "$out/suites"
+  for p in $(seq 1 "$runs"); do
+    "$build_dir/cli/bankgate" gate --build "$build_dir" --no-build --json "$out/suites/summary-$p.json" \
+      >"$out/logs/suites-$p.log" 2>&1
+    "$build_dir/cli/bankgate" review --candidates "$build_dir/bankgate/gate/candidates" \
+      ${BANKGATE_BASELINE_DIR:+--baselines "$BANKGATE_BASELINE_DIR"} --json "$out/suites/review-$p.json" \
+      >"$out/logs/suites-review-$p.txt" 2>&1
+    echo "== suites: gate run $p of $runs done ($(( $(date +%s) - start )) s)"
   done
-  logs=("$out"/logs/suites-*.log)
-  runs=$((processes * repeat))
-  tests=$(lines '^\[bankgate\] [^ ]+: timing in ' "${logs[@]}")
-  slower=$(count regressed "${logs[@]}")
-  faster=$(lines '^\[bankgate\] note: .* is faster than its baseline' "${logs[@]}")
-  unjudged=$(count "(TIMED DIFFERENTLY|TOO FEW SAMPLES|NOT IN BASELINE|NOT MEASURED)" "${logs[@]}")
-  unusable=$(lines 'unusable baseline|no baseline for' "${logs[@]}")
-  "$build_dir/cli/bankgate" review --candidates "$out/suites/process-1" --baselines "${BANKGATE_BASELINE_DIR:-baselines}" \
-    >"$out/logs/suites-table.txt" 2>&1 || true
-  row suites "| full suites vs committed baselines | $runs runs, $tests timed tests | **$slower** | faster: $faster; not judged: $unjudged; no usable baseline: $unusable | $(( $(date +%s) - start )) s |"
-  grep -h -E '^\[bankgate\] [^ ]+ \(kernel [^)]*\): duration regressed' -A 8 "${logs[@]}" >"$out/false-alarms.txt" 2>/dev/null || true
-  [ "$unusable" -gt 0 ] && echo "== suites: $unusable test runs found no usable baseline; refresh baselines with this timing method first (ci/refresh-baselines.sh)"
-
-  # Wall time of the timing phase per test ("timing in N ms"), over every run.
-  grep -h -o -E '^\[bankgate\] [^ ]+: timing in [0-9.]+ ms' "${logs[@]}" | awk '{print $2, $5}' | tr -d ':' >"$out/timing-wall.txt"
-  python3 - "$out/timing-wall.txt" "$out/timing-wall.md" <<'PY'
-import statistics, sys, collections
-per = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    test, ms = line.split()
-    per[test].append(float(ms))
-everything = [v for vs in per.values() for v in vs]
-with open(sys.argv[2], "w") as out:
+  python3 - "$out/suites" "$runs" "$out/timing-wall.md" "$out/false-alarms.txt" "$out/parts/suites.row" "$(( $(date +%s) - start ))" <<'PY'
+import collections, json, pathlib, statistics, sys
+folder, runs, wall_md, alarms_txt, row_file, seconds = pathlib.Path(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:6], sys.argv[6]
+verdicts, alarms, per_test = collections.Counter(), [], collections.defaultdict(list)
+for p in range(1, runs + 1):
+    review = json.loads((folder / f"review-{p}.json").read_text()) if (folder / f"review-{p}.json").exists() else {"rows": []}
+    for r in review["rows"]:
+        if r["metric"] != "duration (median)":
+            continue
+        verdicts[r["verdict"]] += 1
+        if r["verdict"] == "SLOWER":
+            alarms.append(f"run {p}: {r['suite']}.{r['test']} {r['measured']:.1f} ns against {r['baseline']:.1f} ns")
+    summary = json.loads((folder / f"summary-{p}.json").read_text()) if (folder / f"summary-{p}.json").exists() else {"tests": []}
+    for t in summary["tests"]:
+        if "timing_host_ms" in t.get("properties", {}):
+            per_test[t["name"]].append(float(t["properties"]["timing_host_ms"]))
+timed = sum(verdicts.values())
+other = ", ".join(f"{v}: {n}" for v, n in sorted(verdicts.items()) if v not in ("ok", "SLOWER")) or "none"
+pathlib.Path(row_file).write_text(f"| full gates vs committed baselines | {runs} runs, {timed} timed tests | **{verdicts['SLOWER']}** | other verdicts: {other} | {seconds} s |\n")
+pathlib.Path(alarms_txt).write_text("\n".join(alarms) + "\n")
+everything = [v for vs in per_test.values() for v in vs]
+with open(wall_md, "w") as out:
     if not everything:
-        out.write("no timing lines found\n")
-        sys.exit(0)
-    q = statistics.quantiles(everything, n=10) if len(everything) > 1 else everything * 9
-    out.write(f"timing phase per test: median {statistics.median(everything):.1f} ms, p90 {q[8]:.1f} ms, "
-              f"max {max(everything):.1f} ms over {len(everything)} timed tests; "
-              f"a full run of all {len(per)} tests spends {sum(statistics.median(v) for v in per.values()) / 1000:.2f} s timing\n\n")
-    out.write("| test | median ms | max ms |\n| --- | --- | --- |\n")
-    for test in sorted(per):
-        out.write(f"| {test} | {statistics.median(per[test]):.1f} | {max(per[test]):.1f} |\n")
+        out.write("no timing cost recorded (no test measured)\n")
+    else:
+        q = statistics.quantiles(everything, n=10) if len(everything) > 1 else everything * 9
+        out.write(f"timing phase per test: median {statistics.median(everything):.1f} ms, p90 {q[8]:.1f} ms, "
+                  f"max {max(everything):.1f} ms over {len(everything)} timed tests; a full run of all {len(per_test)} "
+                  f"tests spends {sum(statistics.median(v) for v in per_test.values()) / 1000:.2f} s timing\n\n")
+        out.write("| test | median ms | max ms |\n| --- | --- | --- |\n")
+        for test in sorted(per_test):
+            out.write(f"| {test} | {statistics.median(per_test[test]):.1f} | {max(per_test[test]):.1f} |\n")
+print(f"== suites: {verdicts['SLOWER']} timing false alarms in {timed} timed tests over {runs} gate runs")
 PY
-  echo "== suites: $slower timing false alarms in $runs runs ($(( $(date +%s) - start )) s)"
 fi
 
 if wants compare; then
   start=$(date +%s)
   ci/compare-commits.sh --rounds "$rounds" . . >"$out/logs/compare-same.log" 2>&1
   status=$?
-  rows=$(grep -c -E ' (SLOWER|ok|faster|TIMED DIFFERENTLY|TOO FEW SAMPLES)( |$)' "$out/logs/compare-same.log")
-  slower=$(grep -c -E ' SLOWER( |$)' "$out/logs/compare-same.log")
+  # The command's JSON (compare writes it beside its logs), not its console table.
+  read -r rows slower < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for t in d["tests"] for x in t["findings"] if x["timing"]]; print(len(f), sum(x["verdict"] == "SLOWER" for x in f))' \
+    "$build_dir/bankgate/compare/result.json" 2>/dev/null || echo "? ?")
   row compare "| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |"
   echo "== compare base == head: exit $status, $slower SLOWER ($(( $(date +%s) - start )) s)"
 fi

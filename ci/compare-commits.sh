@@ -7,7 +7,7 @@
 # alternating base and head suite by suite and swapping which goes first every round, so that a drifting
 # machine (clocks, temperature, a neighbour on a shared runner) weighs on both sides alike. The durations
 # of all rounds are pooled per side and HEAD is judged against BASE by the gate's own rule
-# (`bankgate-baselines compare`), which prints test, base, head, change and verdict.
+# (`bankgate compare` on the two build folders), which prints test, base, head, change and verdict.
 #
 # This is what a pre-merge gate on a shared runner should use: the committed baselines were measured on
 # another machine, at another time; BASE measured here and now has the same machine and the same drift.
@@ -19,7 +19,7 @@
 # 2 nothing to compare (no GPU, no candidates) or bad arguments; 3 when a build or the setup failed.
 # Scratch: $BANKGATE_COMPARE_DIR (default build/compare): worktrees and builds are reused by later runs
 # (remove the folder and run `git worktree prune` to reclaim the space); logs and candidates of the last run
-# are in its run/ folder.
+# are in <head build>/bankgate/compare/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -35,12 +35,12 @@ while [ $# -gt 0 ]; do
     --filter) [ $# -ge 2 ] || bankgate_die "--filter needs a GoogleTest pattern"; filter=$2; shift 2 ;;
     --fail-on-speedup) tool_args+=(--fail-on-speedup); shift ;;
     -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
-    -*) echo "bankgate: unknown option '$1'" >&2; exit 2 ;;
+    -*) bankgate_usage "unknown option '$1'" ;;
     *) positional+=("$1"); shift ;;
   esac
 done
-[ ${#positional[@]} -eq 2 ] || { echo "usage: ci/compare-commits.sh [--rounds R] [--filter PATTERN] [--fail-on-speedup] BASE HEAD" >&2; exit 2; }
-case "$rounds" in ''|*[!0-9]*|0) echo "bankgate: --rounds takes a positive whole number, not '$rounds'" >&2; exit 2 ;; esac
+[ ${#positional[@]} -eq 2 ] || bankgate_usage "usage: ci/compare-commits.sh [--rounds R] [--filter PATTERN] [--fail-on-speedup] BASE HEAD"
+case "$rounds" in ''|*[!0-9]*|0) bankgate_usage "--rounds takes a positive whole number, not '$rounds'" ;; esac
 [ "${BANKGATE_FAIL_ON_SPEEDUP:-0}" = 1 ] && tool_args+=(--fail-on-speedup)
 
 bankgate_ensure_dependencies
@@ -53,7 +53,7 @@ resolve() {
   local spec=$1
   if [ -d "$spec" ]; then
     local dir; dir=$(cd "$spec" && pwd)
-    { [ -f "$dir/CMakeLists.txt" ] && [ -d "$dir/tests/suites" ]; } || bankgate_die "$spec is a folder but not a bankgate source tree"
+    [ -f "$dir/CMakeLists.txt" ] && [ -f "$dir/ci/lib.sh" ] || bankgate_die "$spec is a folder but not a checkout of this repository"
     # The build folder's name for a source folder; ci/bench-timing-gate.sh derives the same name to share it.
     echo "dir-$(printf '%s' "$dir" | cksum | cut -d' ' -f1) $dir"
     return
@@ -90,58 +90,14 @@ head_build="$scratch/build/$head_key"
 tool="$head_build/cli/bankgate"
 [ -x "$tool" ] || bankgate_die "the head build has no cli/bankgate"
 
-run="$scratch/run"
-baselines="$run/baselines"  # written from round 0
-rm -rf "$run"
-mkdir -p "$run/logs" "$run/candidates/base" "$run/candidates/head"
-suites=$( (ls "$base_build/tests/suites" "$head_build/tests/suites" 2>/dev/null) | grep '_suite$' | sort -u)
-[ -n "$suites" ] || { echo "bankgate compare: neither build has GPU suites" >&2; exit 2; }
-
-# The gtest binaries run directly (one process per suite, all its tests), not through ctest: a process per
-# test would pay CUDA and CUPTI start-up for every test. Test failures against the committed baselines are
-# not this command's verdict and are ignored; a crash is reported.
-run_side() {  # run_side SIDE BUILD ROUND SUITE
-  local side=$1 bin="$2/tests/suites/$4" log="$run/logs/$1-round$3-$4.log" candidates="$run/candidates/$1/round-$3"
-  [ -x "$bin" ] || return 0
-  [ "$3" = 0 ] && candidates="$run/round-0"
-  BANKGATE_CANDIDATE_DIR="$candidates" BANKGATE_BASELINE_DIR="$baselines" \
-    "$bin" ${filter:+--gtest_filter="$filter"} >"$log" 2>&1
-  local status=$?
-  if [ "$status" -gt 1 ]; then echo "bankgate compare: $side $4 (round $3) ended with status $status; log: $log" >&2; fi
-}
-start=$(date +%s)
-for suite in $suites; do run_side base "$base_build" 0 "$suite"; done
-if [ -n "$(find "$run/round-0" -name '*.json' -print -quit 2>/dev/null)" ]; then
-  "$tool" promote --candidates "$run/round-0" --baselines "$baselines" --new-gpu --force \
-    --command "ci/compare-commits.sh round 0" >"$run/logs/round0-promote.log" 2>&1 ||
-    echo "bankgate compare: round 0 could not fix launches per sample (see $run/logs/round0-promote.log); the rounds choose their own" >&2
-fi
-echo "bankgate compare: round 0 (base, warm-up, fixes launches per sample) done ($(( $(date +%s) - start )) s)"
-for round in $(seq 1 "$rounds"); do
-  for suite in $suites; do
-    if [ $((round % 2)) -eq 1 ]; then
-      run_side base "$base_build" "$round" "$suite"; run_side head "$head_build" "$round" "$suite"
-    else
-      run_side head "$head_build" "$round" "$suite"; run_side base "$base_build" "$round" "$suite"
-    fi
-  done
-  echo "bankgate compare: round $round of $rounds done ($(( $(date +%s) - start )) s)"
-done
-for side in base head; do
-  if [ -z "$(find "$run/candidates/$side" -name '*.json' -print -quit)" ]; then
-    echo "bankgate compare: the $side build measured nothing (no GPU, no counter permission, or no test matches the filter);" \
-      "see $run/logs/" >&2
-    grep -h -m1 -E 'SKIPPED|cannot measure|no GPU' "$run/logs/$side"-round1-*.log 2>/dev/null | head -n 3 >&2
-    exit 2
-  fi
-done
-
-echo
-"$tool" compare --base "$run/candidates/base" --head "$run/candidates/head" ${filter:+--filter "$filter"} "${tool_args[@]}"
+# The rounds, the pooling and the verdict are the command's (`bankgate compare` on two build folders).
+args=(compare --base "$base_build" --head "$head_build" --rounds "$rounds" "${tool_args[@]}")
+[ -n "$filter" ] && args+=(--filter "$filter")
+"$tool" "${args[@]}"
 status=$?
 case "$status" in
   0) echo "bankgate compare: PASSED - head is not slower than base" ;;
   1) echo "bankgate compare: FAILED - head regressed against base (rows above)" ;;
-  *) echo "bankgate compare: could not compare (exit $status; see above)" ;;
+  *) echo "bankgate compare: could not compare (exit $status; see above; logs in $head_build/bankgate/compare/logs)" ;;
 esac
 exit "$status"

@@ -41,4 +41,4 @@ for suite in "$build_dir"/tests/suites/*_suite; do
       bankgate_die "ncu failed on $name (run $run of $repeats); see $out.ncu.log"
   done
 done
-python3 ci/ncu_compare.py "$build_dir/bankgate/record/candidates" "$build_dir/ncu"
+python3 ci/ncu_compare.py "$build_dir/bankgate/record/candidates" "$build_dir/ncu" "$build_dir/cli/bankgate"

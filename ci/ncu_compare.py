@@ -3,7 +3,8 @@
 
 In launch-only mode each test launches its kernel once, in the order --gtest_list_tests prints, so the
 i-th kernel ncu profiled in a binary belongs to the i-th test listed; the kernel names are checked too.
-Usage: ncu_compare.py CANDIDATE_DIR NCU_DIR   (NCU_DIR holds <suite>.csv and <suite>.tests per binary)
+Usage: ncu_compare.py CANDIDATE_DIR NCU_DIR [BANKGATE_COMMAND]   (NCU_DIR holds <suite>.csv and <suite>.tests
+per binary). A value outside ncu's own spread is judged by the gate's rule through the bankgate command's JSON.
 
 Where ncu ran a binary several times (BANKGATE_NCU_REPEATS in ci/ncu-crosscheck.sh), the further runs are
 <suite>.run2.csv, <suite>.run3.csv, ...; ncu's own run-to-run spread (min and max) is then shown per counter,
@@ -15,7 +16,11 @@ import csv
 import io
 import json
 import pathlib
+import subprocess
 import sys
+import tempfile
+
+import bankgate_command  # beside this file: the rules are the command's
 
 
 def listed_tests(path):
@@ -40,12 +45,6 @@ def ncu_rows(path):
     return [dict(zip(header, r)) for r in data]
 
 
-def base_name(kernel):
-    """ncu may print namespaces or a parameter list; results use the bare function name."""
-    name = kernel.replace("(anonymous namespace)::", "").split("(")[0]
-    return name.split("::")[-1].split(" ")[-1]
-
-
 def ncu_runs(ncu_dir, stem):
     """The CSV of every ncu run of one binary, in run order: <stem>.csv, then <stem>.run2.csv, ..."""
     extra = []
@@ -56,25 +55,48 @@ def ncu_runs(ncu_dir, stem):
     return [ncu_dir / f"{stem}.csv"] + [path for _, path in sorted(extra)]
 
 
-def within_tolerance(ours, theirs, tolerance):
-    if tolerance["kind"] == "relative":
-        return abs(ours - theirs) <= tolerance["amount"] * ours
-    if tolerance["kind"] == "absolute":
-        return abs(ours - theirs) <= tolerance["amount"]
-    return False
-
-
-def verdict(ours, theirs, tolerance):
-    """The collector's value against ncu's values for one counter, one per ncu run."""
+def spread_verdict(ours, theirs):
+    """Where the collector's value lies against ncu's values for one counter (one per ncu run); None when
+    outside ncu's own run-to-run spread, for the gate's rule to judge."""
     low, high = min(theirs), max(theirs)
     if ours == low == high:
         return "equal"
     if low <= ours <= high:
         return "within ncu's run-to-run spread"
-    # Outside ncu's spread: judged against the nearest of ncu's runs with the counter's written tolerance.
-    if within_tolerance(ours, low if ours < low else high, tolerance):
-        return "within tolerance (multi-block contention)"
-    return "DIFFERENT"
+    return None
+
+
+def nearest(ours, theirs):
+    return min(theirs) if ours < min(theirs) else max(theirs)
+
+
+def judge_with_the_gate(command, candidates, nearest_values, work):
+    """The gate's own rule (`bankgate review`, the counter's written tolerance against a baseline) with ncu's
+    nearest run as the baseline: a folder of baseline files made from the collector's candidates with ncu's
+    counter values put in. Returns {(suite, test, metric): verdict} from the command's JSON."""
+    suites = {}
+    for path in sorted(candidates.glob("*/*/*/*.json")):
+        arch, model, suite = path.parts[-4:-1]
+        document = json.loads(path.read_text())
+        document.pop("baselines", None)
+        for test, record in document["tests"].items():
+            record.pop("timing", None)
+            record.pop("samples_ns", None)
+            for metric, entry in record["counters"].items():
+                entry["value"] = nearest_values.get((suite, test, metric), entry["value"])
+        merged = suites.setdefault((arch, model, suite), document)
+        merged["tests"].update(document["tests"])
+    for (arch, model, suite), document in suites.items():
+        target = work / "ncu-baselines" / arch / model / f"{suite}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
+    result = work / "review.json"
+    subprocess.run([command, "review", "--candidates", str(candidates), "--baselines", str(work / "ncu-baselines"),
+                    "--json", str(result)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    if not result.exists():
+        sys.exit(f"{command} review wrote no JSON verdicts ({result})")
+    rows = json.loads(result.read_text())["rows"]
+    return {(r["suite"], r["test"], r["metric"]): r["verdict"] for r in rows}
 
 
 def candidate(candidates, suite, test):
@@ -86,10 +108,13 @@ def candidate(candidates, suite, test):
 
 def main():
     candidates, ncu_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    table, problems, repeated, unstable_exact = [], 0, False, []
+    command = bankgate_command.command(sys.argv[3] if len(sys.argv) > 3 else None)
+    table, problems, repeated, unstable_exact, outside = [], 0, False, [], {}
+    names = {}  # ncu's kernel names as results name them, asked of the command once per binary
     for tests_file in sorted(ncu_dir.glob("*.tests")):
         tests = listed_tests(tests_file)
         runs = [ncu_rows(path) for path in ncu_runs(ncu_dir, tests_file.stem)]
+        names.update(bankgate_command.bare_names([row["Kernel Name"] for rows in runs for row in rows], command))
         repeated = repeated or len(runs) > 1
         for number, rows in enumerate(runs, 1):
             if len(rows) != len(tests):
@@ -106,7 +131,7 @@ def main():
                 problems += 1
                 continue
             for row in rows:
-                if base_name(row["Kernel Name"]) not in (record["kernel"].split("<")[0], record["kernel"]):
+                if names[row["Kernel Name"]] not in (record["kernel"].split("<")[0], record["kernel"]):
                     print(f"{suite}.{test}: ncu kernel {row['Kernel Name']} != collector kernel {record['kernel']}")
                     problems += 1
                     break
@@ -124,7 +149,16 @@ def main():
                     line += [f"{min(theirs):g}", f"{max(theirs):g}", f"{spread:.2%}"]
                     if tolerance["kind"] == "exact" and min(theirs) != max(theirs):
                         unstable_exact.append(f"{suite}.{test} {metric}")
-                table.append(tuple(line + [verdict(ours, theirs, tolerance)]))
+                where = spread_verdict(ours, theirs)
+                if where is None:
+                    outside[(suite, test, metric)] = nearest(ours, theirs)
+                table.append(tuple(line + [where or (suite, test, metric)]))
+    if outside:
+        with tempfile.TemporaryDirectory() as work:
+            verdicts = judge_with_the_gate(command, candidates, outside, pathlib.Path(work))
+        judged = {key: ("within tolerance (multi-block contention)" if verdicts.get(key) == "ok" else "DIFFERENT")
+                  for key in outside}
+        table = [r[:-1] + (judged[r[-1]],) if isinstance(r[-1], tuple) else r for r in table]
     header = ("test", "metric", "collector", "ncu", "verdict")
     if repeated:
         header = ("test", "metric", "collector", "ncu (run 1)", "ncu min", "ncu max", "ncu spread", "verdict")

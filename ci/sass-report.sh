@@ -64,4 +64,6 @@ for input in "${inputs[@]}"; do
   "$cuobjdump" -sass "$input" >>"$sass" || bankgate_die "cuobjdump -sass failed on $input (its message is above)"
 done
 echo "SASS of ${inputs[*]} (cuobjdump: $cuobjdump)"
+# Kernel names are the command's rule (bankgate kernel-name): the build's own command where it has one.
+[ -d "$target" ] && [ -x "$target/cli/bankgate" ] && export BANKGATE_COMMAND="$target/cli/bankgate"
 python3 ci/sass_report.py "${report_args[@]}" "$sass"

@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 
+import bankgate_command  # beside this file: the rules (here, kernel names) are the command's
+
 COLUMNS = ("LDS", "LDS.64", "LDS.128", "STS", "STS.64", "STS.128", "LDSM", "LDGSTS", "LDGSTS.64", "LDGSTS.128")
 WIDE = ("LDS", "STS", "LDGSTS")  # opcodes whose columns split by width
 
@@ -30,7 +32,6 @@ ARCH = re.compile(r"\bcode for (sm_\w+)")
 # "/*0320*/   @!P0 LDGSTS.E.BYPASS.128 [R24], desc[UR4][R16.64] ;"
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-fA-F]+\*/\s+(?:(@!?U?P(?:T|\d+))\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)")
 NEVER = ("@!PT", "@!UPT")
-CAST = re.compile(r"\((?:unsigned |signed )?(?:int|long|long long|short|char|bool)\)(-?\d+)")
 
 
 def column_of(opcode):
@@ -87,32 +88,6 @@ def parse(text):
     return kernels
 
 
-def bare_name(demangled):
-    """'void asyncCopy<int4>(int4 const*, int4*)' -> 'asyncCopy<int4>', as the tests name their kernels."""
-    depth, cut = 0, len(demangled)
-    for i, c in enumerate(demangled):
-        depth += c == "<"
-        depth -= c == ">"
-        if c == "(" and depth == 0 and not demangled.startswith("(anonymous", i):
-            cut = i
-            break
-    name, depth, start = demangled[:cut], 0, 0
-    for i, c in enumerate(name):  # drop the return type: the last space outside template arguments
-        depth += c == "<"
-        depth -= c == ">"
-        if c == " " and depth == 0:
-            start = i + 1
-    # cu++filt writes integer template arguments with a cast, tiledMatmul<(int)16>; the tests say tiledMatmul<16>.
-    name = CAST.sub(r"\1", name[start:].replace("(anonymous namespace)::", ""))
-    depth, last = 0, 0
-    for i, c in enumerate(name):  # and the namespaces: the last '::' outside template arguments
-        depth += c == "<"
-        depth -= c == ">"
-        if depth == 0 and name.startswith("::", i):
-            last = i + 2
-    return name[last:] or demangled
-
-
 def demangle(kernels, tool=None):
     """Names kernels by their bare function name, through c++filt or cu++filt where one is installed."""
     tool = tool or shutil.which("c++filt") or shutil.which("cu++filt")
@@ -123,8 +98,9 @@ def demangle(kernels, tool=None):
     names = result.stdout.splitlines()
     if result.returncode != 0 or len(names) != len(kernels):
         return
+    bare = bankgate_command.bare_names(names)
     for kernel, name in zip(kernels, names):
-        kernel.name = bare_name(name)
+        kernel.name = bare[name]
 
 
 def natural_key(text):

@@ -18,6 +18,7 @@
 #include <bankgate/gate/run_comparison.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/metrics.hpp>
+#include <bankgate/results.hpp>
 
 #include "commands.hpp"
 
@@ -171,7 +172,7 @@ int promote(const PromoteOptions& o) {
   return exit_ok;
 }
 
-int compare(const CompareOptions& o) {
+int compare_candidates(const CompareOptions& o) {
   const auto base = g::pooled_candidates(o.base, o.filter);
   const auto head = g::pooled_candidates(o.head, o.filter);
   if (base.empty() || head.empty())
@@ -222,6 +223,17 @@ int metrics(bool as_json) {
   }
   for (std::size_t i = 0; i < names.size(); ++i) std::cout << (i ? "," : "") << names[i];
   std::cout << "\n";
+  return exit_ok;
+}
+
+int kernel_names(const std::vector<std::string>& names) {
+  std::vector<std::string> input = names;
+  if (input.empty())
+    for (std::string line; std::getline(std::cin, line);)
+      if (!line.empty()) input.push_back(line);
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::string& name : input) out.push_back({{"name", name}, {"bare", bankgate::kernel_base_name(name)}});
+  std::cout << out.dump(2) << "\n";
   return exit_ok;
 }
 

@@ -74,12 +74,16 @@ struct ReviewOptions {
 int review(const ReviewOptions& options);
 
 struct CompareOptions {
-  std::filesystem::path base, head;  // candidate folders of the two builds (rounds pooled per side)
+  // Two configured build folders, whose GPU suites are run here in alternating rounds; or two candidate
+  // folders measured earlier (one subfolder per round). Rounds are pooled per side.
+  std::filesystem::path base, head;
+  int rounds = 3;
   std::string filter;
   bool fail_on_speedup = false;
   std::filesystem::path json;
 };
 int compare(const CompareOptions& options);
+int compare_candidates(const CompareOptions& options);  // base and head are candidate folders
 
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
@@ -88,6 +92,8 @@ struct SummaryOptions {
 int summary(const SummaryOptions& options);
 
 int metrics(bool as_json);
+// Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
+int kernel_names(const std::vector<std::string>& names);
 
 // The absolute path of this program, for commands the results name.
 std::string this_command();

@@ -8,6 +8,7 @@
 //   bankgate compare   judge a head build's candidates against a base build's, measured on one machine
 //   bankgate summary   the gate's verdict and reports from the files a run left (JUnit, GoogleTest, candidates)
 //   bankgate metrics   the collector's metric names
+//   bankgate kernel-name    the bare name results give a demangled kernel name (for scripts reading other tools)
 //   bankgate readme-table   a README table of expected against measured transactions per request
 //
 // Exit codes (commands.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or refusal;
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -102,10 +104,14 @@ int main(int argc, char** argv) {
   refresh_cmd->add_flag("--force", refresh.force, "refresh even where CI is set");
 
   cli::CompareOptions compare;
-  CLI::App* compare_cmd = app.add_subcommand("compare", "judge head's candidates against base's with the gate's rules "
-                                                        "(both measured on this machine; rounds pooled per side)");
-  compare_cmd->add_option("--base", compare.base, "candidates folder of the base build")->required()->check(CLI::ExistingDirectory);
-  compare_cmd->add_option("--head", compare.head, "candidates folder of the head build")->required()->check(CLI::ExistingDirectory);
+  CLI::App* compare_cmd = app.add_subcommand("compare", "judge a head build against a base build with the gate's rules, both "
+                                                        "measured on this machine in alternating rounds, pooled per side");
+  compare_cmd->add_option("--base", compare.base, "the base build folder (or a folder of its candidates)")
+      ->required()->check(CLI::ExistingDirectory);
+  compare_cmd->add_option("--head", compare.head, "the head build folder (or a folder of its candidates)")
+      ->required()->check(CLI::ExistingDirectory);
+  compare_cmd->add_option("--rounds", compare.rounds, "rounds per side, after a warm-up round of base (builds only)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   compare_cmd->add_option("--filter", compare.filter, "GoogleTest-style filter of the tests to compare");
   compare_cmd->add_flag("--fail-on-speedup", compare.fail_on_speedup, "a faster head fails too");
   compare_cmd->add_option("--json", compare.json, "also write the result as JSON here");
@@ -125,6 +131,11 @@ int main(int argc, char** argv) {
   bool metrics_json = false;
   CLI::App* metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
   metrics_cmd->add_flag("--json", metrics_json, "as a JSON list with display names");
+
+  std::vector<std::string> kernel_names;
+  CLI::App* names_cmd = app.add_subcommand("kernel-name", "the name results give a kernel (its bare function name, as in "
+                                                         "tests and baselines), as a JSON list of {name, bare}");
+  names_cmd->add_option("names", kernel_names, "demangled kernel names (default: one per line on standard input)");
 
   bankgate::gate::ReadmeTableRequest table;
   CLI::App* table_cmd = app.add_subcommand("readme-table", "the table of expected against measured transactions per request, "
@@ -152,6 +163,7 @@ int main(int argc, char** argv) {
     if (*compare_cmd) return cli::compare(compare);
     if (*summary_cmd) return cli::summary(summary);
     if (*metrics_cmd) return cli::metrics(metrics_json);
+    if (*names_cmd) return cli::kernel_names(kernel_names);
     table.program = cli::this_command();
     return bankgate::gate::run_readme_table(table, std::cout, std::cerr);
   } catch (const cli::Refusal& e) {

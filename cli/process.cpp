@@ -33,12 +33,19 @@ int wait_for(pid_t pid) {
 
 }  // namespace
 
-int run_program(const std::vector<std::string>& argv) {
+int run_program(const std::vector<std::string>& argv, const std::string& log) {
   std::fflush(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!log.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
-  if (posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0) return 127;
-  return wait_for(pid);
+  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return spawned == 0 ? wait_for(pid) : 127;
 }
 
 std::string program_output(const std::vector<std::string>& argv) {

@@ -8,8 +8,8 @@
 namespace bankgate::cli {
 
 // Runs `argv` (argv[0] looked up on PATH), waits, and returns its exit status; 128 + N when killed by signal N,
-// 127 when it could not be started. Its output goes to ours.
-int run_program(const std::vector<std::string>& argv);
+// 127 when it could not be started. Its output goes to ours, or to `log` (both streams) when one is given.
+int run_program(const std::vector<std::string>& argv, const std::string& log = "");
 
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
 std::string program_output(const std::vector<std::string>& argv);

@@ -25,32 +25,41 @@ fs::path absolute_build(const fs::path& build) {
   return dir;
 }
 
-// Builds (unless asked not to), clears this run's results, and runs the project's GPU tests ("gpu" label)
-// with their measurements going to <results>/candidates. Returns ctest's status: the verdict comes from the
-// files it leaves, not from it.
-int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict) {
-  if (run.build_first) {
-    const std::vector<std::string> command{"cmake", "--build", build.string()};
-    std::cout << "bankgate: building: " << as_command_line(command) << "\n";
-    if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
-  }
+void build_project(const fs::path& build) {
+  const std::vector<std::string> command{"cmake", "--build", build.string()};
+  std::cout << "bankgate: building: " << as_command_line(command) << "\n";
+  if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
+}
+
+// Runs the project's GPU tests ("gpu" label) with their measurements going to `candidates` and ctest's JUnit
+// report to `junit`; its output to `log` when given. Returns ctest's status: verdicts come from the files.
+int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
+              const std::string& log = "") {
   std::error_code ec;
-  fs::remove_all(results, ec);  // no report of an earlier run may explain this one
-  fs::remove_all(build / "bankgate" / "gtest-results", ec);
-  fs::create_directories(results);
-  setenv("BANKGATE_CANDIDATE_DIR", (results / "candidates").c_str(), 1);
+  fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
+  setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
   setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);
   std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",
-                                 "--output-on-failure", "--output-junit", (results / "ctest-junit.xml").string(),
+                                 "--output-on-failure", "--output-junit", junit.string(),
                                  "-R", selected.include};
   if (!selected.exclude.empty()) ctest.insert(ctest.end(), {"-E", selected.exclude});
   if (!run.resource_spec.empty()) ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
   if (run.parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(run.parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
-  std::cout << "bankgate: running: " << as_command_line(ctest) << "\n";
-  return run_program(ctest);
+  std::cout << "bankgate: running: " << as_command_line(ctest) << (log.empty() ? "" : " > " + log) << "\n";
+  return run_program(ctest, log);
+}
+
+// Builds (unless asked not to), clears this run's results and runs the GPU tests, measurements going to
+// <results>/candidates and ctest's report to <results>/ctest-junit.xml.
+int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict) {
+  if (run.build_first) build_project(build);
+  std::error_code ec;
+  fs::remove_all(results, ec);
+  fs::create_directories(results);
+  return run_ctest(run, build, results / "candidates", results / "ctest-junit.xml", strict);
 }
 
 bool has_candidates(const fs::path& dir) {
@@ -133,6 +142,60 @@ int refresh(const RefreshOptions& o) {
   p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter '" + o.run.filter + "'");
   std::cout << "\n";
   return promote(p);
+}
+
+int compare(const CompareOptions& o) {
+  const bool builds = fs::exists(o.base / "CTestTestfile.cmake") && fs::exists(o.head / "CTestTestfile.cmake");
+  if (!builds) return compare_candidates(o);
+  if (o.rounds < 1) throw std::invalid_argument("--rounds must be at least 1");
+  const fs::path base = absolute_build(o.base), head = absolute_build(o.head);
+  const fs::path work = head / "bankgate" / "compare";
+  std::error_code ec;
+  fs::remove_all(work, ec);
+  fs::create_directories(work / "logs");
+  SuiteRun run;
+  run.filter = o.filter;
+  // Round 0, base only: warms the machine and records baselines in a scratch folder that fix each test's
+  // launches per sample for both sides (a comparison refuses samples taken with different batching).
+  const fs::path scratch = work / "baselines";
+  setenv("BANKGATE_BASELINE_DIR", scratch.c_str(), 1);
+  run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (work / "logs" / "base-round0.log").string());
+  if (has_candidates(work / "round-0")) {
+    PromoteOptions fix;
+    fix.candidates = work / "round-0";
+    fix.baselines = scratch;
+    fix.new_gpu = fix.force = true;
+    fix.invocation = "bankgate compare, round 0";
+    std::ofstream quiet(work / "logs" / "round0-promote.log");
+    std::streambuf* shown = std::cout.rdbuf(quiet.rdbuf());
+    try {
+      promote(fix);
+    } catch (const std::exception& e) {
+      std::cerr << "bankgate: round 0 could not fix launches per sample (" << e.what() << "); the rounds choose their own\n";
+    }
+    std::cout.rdbuf(shown);
+  }
+  for (int round = 1; round <= o.rounds; ++round) {
+    // base, head, then head, base: a drift of the machine during a round does not favour one side.
+    const bool base_first = round % 2 == 1;
+    for (const bool is_base : {base_first, !base_first}) {
+      const std::string side = is_base ? "base" : "head";
+      const std::string tag = side + "-round" + std::to_string(round);
+      run_ctest(run, is_base ? base : head, work / "candidates" / side / ("round-" + std::to_string(round)),
+                work / (tag + ".xml"), false, (work / "logs" / (tag + ".log")).string());
+    }
+    std::cout << "bankgate compare: round " << round << " of " << o.rounds << " done\n";
+  }
+  unsetenv("BANKGATE_BASELINE_DIR");
+  for (const char* side : {"base", "head"})
+    if (!has_candidates(work / "candidates" / side))
+      throw std::runtime_error(std::string("the ") + side + " build measured nothing (no GPU, no counter permission, or no "
+                               "test matches the filter); logs in " + (work / "logs").string());
+  CompareOptions pooled = o;
+  pooled.base = work / "candidates" / "base";
+  pooled.head = work / "candidates" / "head";
+  if (pooled.json.empty()) pooled.json = work / "result.json";  // for tools: verdicts without the console table
+  return compare_candidates(pooled);
 }
 
 }  // namespace bankgate::cli

@@ -1,5 +1,9 @@
 #include <bankgate/metrics.hpp>
 
+#include <array>
+#include <cctype>
+#include <string_view>
+
 #include <bankgate/errors.hpp>
 
 namespace bankgate {
@@ -40,7 +44,22 @@ std::string kernel_base_name(const std::string& demangled) {
       if (c == ':' && i + 1 < name.size() && name[i + 1] == ':') start = i + 2;
     }
   }
-  return name.substr(start);
+  name.erase(0, start);
+  // Some demanglers (cu++filt) write integer template arguments with a cast, tiledMatmul<(int)16>; a name
+  // is the same kernel either way, so the cast goes.
+  static const std::array<std::string_view, 8> casts{"(int)", "(unsigned int)", "(long)", "(unsigned long)",
+                                                     "(long long)", "(short)", "(char)", "(bool)"};
+  for (std::size_t open = name.find('('); open != std::string::npos; open = name.find('(', open + 1)) {
+    for (std::string_view cast : casts) {
+      const std::size_t after = open + cast.size();
+      if (name.compare(open, cast.size(), cast) == 0 && after < name.size() &&
+          (std::isdigit(static_cast<unsigned char>(name[after])) || name[after] == '-')) {
+        name.erase(open, cast.size());
+        break;
+      }
+    }
+  }
+  return name;
 }
 
 std::vector<std::string> default_metric_names() {

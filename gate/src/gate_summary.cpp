@@ -29,6 +29,7 @@ namespace h = bankgate::gate;
 struct GtestReport {
   std::vector<std::string> messages;  // failure messages, or the skip message
   std::string device;
+  std::map<std::string, std::string> properties;  // what the test recorded (RecordProperty)
 };
 
 struct Measured {
@@ -81,8 +82,8 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
           if (c.name == kind) r.messages.push_back(without_location(c.has_attribute("message") ? c.attribute("message") : c.text));
       // GoogleTest 1.12+ writes recorded properties as <property> elements, older releases as attributes.
       r.device = testcase->attribute("device");
-      for (const XmlElement* p : testcase->descendants("property"))
-        if (p->attribute("name") == "device") r.device = p->attribute("value");
+      for (const XmlElement* p : testcase->descendants("property")) r.properties[p->attribute("name")] = p->attribute("value");
+      if (const auto d = r.properties.find("device"); d != r.properties.end()) r.device = d->second;
     }
   }
   return reports;
@@ -246,6 +247,7 @@ GateSummary summarize(const GateInputs& in) {
     const auto report = reports.find(t.name);
     if (report != reports.end()) {
       t.device = report->second.device;
+      t.properties = report->second.properties;
       for (const std::string& m : report->second.messages) t.reason += (t.reason.empty() ? "" : "\n\n") + m;
     }
     const auto m = measured.find(t.name);
@@ -378,6 +380,7 @@ nlohmann::json to_json(const GateSummary& s) {
                            {"device", t.device}, {"gpu", t.gpu}, {"seconds", t.seconds}, {"reason", t.reason},
                            {"changes", changes}, {"baseline_file", t.baseline_file}, {"refresh", t.refresh}};
     test["median_ns"] = t.median_ns ? nlohmann::json(*t.median_ns) : nlohmann::json(nullptr);
+    test["properties"] = t.properties;
     tests.push_back(test);
   }
   return {{"exit_code", s.exit_code()}, {"verdict", verdict_word(s.exit_code())}, {"problems", s.problems}, {"tests", tests}};

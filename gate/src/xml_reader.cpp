@@ -38,14 +38,14 @@ std::size_t line_of(std::string_view text, std::ptrdiff_t offset) {
 }  // namespace
 
 std::string XmlElement::attribute(std::string_view key, const std::string& fallback) const {
-  for (const auto& [name, value] : attributes)
-    if (name == key) return value;
+  for (const auto& [attribute_name, value] : attributes)
+    if (attribute_name == key) return value;
   return fallback;
 }
 
 bool XmlElement::has_attribute(std::string_view key) const {
-  for (const auto& [name, value] : attributes)
-    if (name == key) return true;
+  for (const auto& [attribute_name, value] : attributes)
+    if (attribute_name == key) return true;
   return false;
 }
 

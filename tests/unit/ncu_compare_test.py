@@ -151,20 +151,32 @@ class CompareTest(unittest.TestCase):
         self.assertIn("Transpose.NaiveSquare: no collector candidate", out)
 
 
-class VerdictTest(unittest.TestCase):
-    relative = {"kind": "relative", "amount": 0.02, "reason": "contention"}
-    absolute = {"kind": "absolute", "amount": 10, "reason": "contention"}
-    exact = {"kind": "exact"}
+class SpreadTest(unittest.TestCase):
+    def test_where_a_value_lies_against_ncus_runs(self):
+        self.assertEqual(ncu_compare.spread_verdict(100, [100]), "equal")
+        self.assertEqual(ncu_compare.spread_verdict(100, [100, 100, 100]), "equal")
+        self.assertEqual(ncu_compare.spread_verdict(100, [99, 101]), SPREAD)
+        self.assertIsNone(ncu_compare.spread_verdict(100, [101]))
+        self.assertEqual(ncu_compare.nearest(100, [103, 110]), 103)
+        self.assertEqual(ncu_compare.nearest(100, [90, 80]), 90)
 
-    def test_verdicts(self):
-        self.assertEqual(ncu_compare.verdict(100, [100], self.exact), "equal")
-        self.assertEqual(ncu_compare.verdict(100, [100, 100, 100], self.exact), "equal")
-        self.assertEqual(ncu_compare.verdict(100, [99, 101], self.exact), SPREAD)
-        self.assertEqual(ncu_compare.verdict(100, [101], self.exact), "DIFFERENT")
-        self.assertEqual(ncu_compare.verdict(100, [102], self.relative), TOLERATED)
-        self.assertEqual(ncu_compare.verdict(100, [103, 110], self.relative), "DIFFERENT")
-        self.assertEqual(ncu_compare.verdict(100, [90, 80], self.absolute), TOLERATED)
-        self.assertEqual(ncu_compare.verdict(100, [111, 120], self.absolute), "DIFFERENT")
+
+class GateRuleTest(unittest.TestCase):
+    """Outside ncu's spread the verdict is the gate's: the written tolerance of the nearest ncu run, applied by
+    the bankgate command like any baseline's (relative to the baseline, here ncu's value)."""
+
+    def setUp(self):
+        self.case = Case()
+
+    def tearDown(self):
+        self.case.close()
+
+    def test_the_tolerance_is_relative_to_ncus_value_as_to_a_baseline(self):
+        # 70060 - 68669 = 1391: beyond 2% of the collector's 68669 (1373), within 2% of ncu's 70060 (1401).
+        self.case.add_run(2, {LD: 70060})
+        status, out = self.case.compare()
+        self.assertEqual(verdict_of(out, "Transpose.PaddedNonSquare", LD), TOLERATED)
+        self.assertEqual(status, 0, out)
 
 
 if __name__ == "__main__":

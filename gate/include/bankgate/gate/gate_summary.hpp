@@ -17,6 +17,7 @@
 // input is unreadable.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct TestResult {
   std::optional<double> median_ns;  // of the measured durations, where measured
   std::string baseline_file;        // where the test's baseline is (or would be)
   std::string refresh;              // the command that re-measures and promotes this one test
+  // What the test recorded in its GoogleTest report: costs (counter_host_ms, timing_host_ms), timing details
+  // (median_ns, timing_samples, launches_per_sample, ...), transactions per request; for benchmarks.
+  std::map<std::string, std::string> properties;
 };
 
 struct GateSummary {
