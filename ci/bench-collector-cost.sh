@@ -52,5 +52,11 @@ print(f"{'collector: each further profiled kernel, median [ms]':44s} {steady:>10
 print(f"{'ncu overhead per profiled kernel [ms]':44s} {ncu_per_kernel:10.1f}")
 PY
 echo; echo "collector run, per test (GoogleTest JSON report):"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print(f"  {s[\"name\"]}.{t[\"name\"]}: counters {t.get(\"counter_host_ms\",\"-\")} ms, timing {t.get(\"timing_host_ms\",\"-\")} ms, median {t.get(\"median_ns\",\"-\")} ns") for s in r.get("testsuites",[]) for t in s.get("testsuite",[])]' "$work/once.json"
+python3 - "$work/once.json" <<'PY'
+import json, sys
+for suite in json.load(open(sys.argv[1])).get("testsuites", []):
+    for t in suite.get("testsuite", []):
+        print(f"  {suite['name']}.{t['name']}: counters {t.get('counter_host_ms', '-')} ms, "
+              f"timing {t.get('timing_host_ms', '-')} ms, median {t.get('median_ns', '-')} ns")
+PY
 rm -rf "$work"
