@@ -53,16 +53,22 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # One CUDA runtime in the process: the collector uses the shared one, so CUDA sources here do too.
   set_target_properties(${name} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 
-  # Several labels in one value: gtest_discover_tests splits PROPERTIES at every list separator.
-  set(labels gpu ${arg_LABELS})
-  list(JOIN labels "\\;" labels_value)
   set(timeout_args)
   if(arg_TIMEOUT)
     set(timeout_args TIMEOUT ${arg_TIMEOUT})
   endif()
   gtest_discover_tests(${name}
     XML_OUTPUT_DIR "${results}/gtest-results"
-    PROPERTIES RESOURCE_GROUPS "gpus:1" ${timeout_args} LABELS "${labels_value}")
+    TEST_LIST ${name}_TESTS
+    PROPERTIES RESOURCE_GROUPS "gpus:1" ${timeout_args} LABELS gpu)
+  # More labels: gtest_discover_tests splits PROPERTIES at every list separator, so a list of labels is set
+  # by a file ctest reads after the discovered tests, over the list of their names.
+  if(arg_LABELS)
+    set(labels gpu ${arg_LABELS})
+    set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_bankgate_labels.cmake")
+    file(WRITE "${labels_file}" "if(${name}_TESTS)\n  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\")\nendif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
+  endif()
   # ctest finds tests only where testing is enabled: in this folder and in the top folder of the build.
   # enable_testing() sets a variable of the scope it runs in, so it is deferred to those folders' own scope.
   cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)

@@ -61,4 +61,21 @@ fi
 config=$(cat "$work/build/transpose_gate_bankgate_suite_config.cpp" 2>/dev/null)
 case $config in *"$repo/examples/adopt/baselines"*) pass "baselines default to the project's source folder" ;;
   *) fail "baselines default to the project's source folder" "$config" ;; esac
+# LABELS and TIMEOUT reach every discovered test (package mode only: the installed package builds fast).
+if [ "$mode" = package ]; then
+  cp -r "$repo/examples/adopt" "$work/labelled"
+  sed -i 's/bankgate_add_gpu_suite(transpose_gate SOURCES transpose.cu transpose_gate_test.cpp/& LABELS nightly transpose TIMEOUT 123/' \
+    "$work/labelled/CMakeLists.txt"
+  if cmake -S "$work/labelled" -B "$work/labelled-build" "${args[@]}" >/dev/null 2>&1 && cmake --build "$work/labelled-build" >/dev/null 2>&1; then
+    nightly=$(ctest --test-dir "$work/labelled-build" -N -L '^nightly$' 2>&1)
+    case $nightly in *"Total Tests: 1"*) pass "LABELS adds labels to the suite's tests" ;;
+      *) fail "LABELS adds labels to the suite's tests" "$nightly" ;; esac
+    gpu=$(ctest --test-dir "$work/labelled-build" -N -L '^gpu$' 2>&1)
+    case $gpu in *"Total Tests: 1"*) pass "the tests keep the gpu label" ;; *) fail "the tests keep the gpu label" "$gpu" ;; esac
+    props=$(ctest --test-dir "$work/labelled-build" --show-only=json-v1 2>/dev/null)
+    case $props in *'"value" : 123'*) pass "TIMEOUT reaches the tests" ;; *) fail "TIMEOUT reaches the tests" "$(printf '%s' "$props" | grep -i -A2 timeout)" ;; esac
+  else
+    fail "a suite with LABELS and TIMEOUT configures and builds"
+  fi
+fi
 finish
