@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/baseline_review.hpp>
+#include <bankgate/gate/baseline_transaction.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/gpu_key.hpp>
@@ -150,7 +152,11 @@ int promote(const PromoteOptions& o) {
   const std::string commit = g::process_environment("BANKGATE_GIT_COMMIT").value_or("unknown");
   const bool dirty = g::parse_flag("BANKGATE_GIT_DIRTY", g::process_environment("BANKGATE_GIT_DIRTY"));
   const auto known = known_metrics();
-  std::vector<std::pair<fs::path, g::SuiteFile>> writes;
+  struct Write {
+    fs::path root, path;
+    g::SuiteFile file;
+  };
+  std::vector<Write> writes;
   for (const auto& [suite, candidate] : selected) {
     g::Provenance p = candidate.provenance;
     p.git_commit = commit;
@@ -162,13 +168,21 @@ int promote(const PromoteOptions& o) {
     const auto b = baselines.find(suite);
     const g::SuiteFile merged = g::promote(b == baselines.end() ? nullptr : &b->second, candidate, tests, p);
     g::parse_suite_file(g::serialize_suite_file(merged, g::Samples::drop), suite, &known);  // readable by the gate
-    writes.emplace_back(g::suite_file_path(destination(o.baselines, candidate), gpu, suite), merged);
+    const fs::path root = destination(o.baselines, candidate);
+    writes.push_back({root, g::suite_file_path(root, gpu, suite), merged});
   }
-  for (const auto& [path, file] : writes) {
-    fs::create_directories(path.parent_path());
-    g::write_suite_file(path, file, g::Samples::drop);
-    std::cout << "wrote " << path.string() << " (" << file.tests.size() << " tests)\n";
+  // One transaction per baselines folder: every file of it is written, or none.
+  std::map<fs::path, std::vector<std::pair<fs::path, const g::SuiteFile*>>> by_root;
+  for (const Write& w : writes) by_root[w.root].emplace_back(w.path, &w.file);
+  std::vector<std::unique_ptr<g::BaselineTransaction>> transactions;
+  for (const auto& [root, files] : by_root) {
+    transactions.push_back(std::make_unique<g::BaselineTransaction>(root));
+    for (const std::string& line : transactions.back()->recovered()) std::cout << "recovered: " << line << "\n";
+    for (const auto& [path, file] : files) transactions.back()->stage(path, g::serialize_suite_file(*file, g::Samples::drop));
   }
+  for (auto& transaction : transactions)
+    for (const auto& change : transaction->commit())
+      std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
   return exit_ok;
 }
 

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -130,6 +132,10 @@ Tolerance read_tolerance(const Field& f) {
   else if (kind == "relative") t.kind = Tolerance::Kind::relative;
   else f.child("kind").fail("must be \"exact\", \"absolute\" or \"relative\" (got \"" + kind + "\")");
   t.amount = f.child("amount").non_negative();
+  if (t.kind == Tolerance::Kind::relative && t.amount > limits::max_counter_relative_tolerance)
+    f.child("amount").fail("is a relative tolerance above 100%: that gates nothing");
+  if (t.kind == Tolerance::Kind::absolute && t.amount > limits::max_counter)
+    f.child("amount").fail("is beyond any counter value (at most " + json(limits::max_counter).dump() + ")");
   t.reason = f.has("reason") ? f.child("reason").string() : "";
   if (t.reason.empty()) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
   return t;
@@ -147,17 +153,32 @@ TimingSummary read_timing(const Field& f) {
   t.samples = f.child("samples").count();
   if (t.samples == 0) f.child("samples").fail("must be at least 1");
   const Field tol = f.child("tolerance");
-  tol.only({"relative", "absolute_ns"});
+  tol.only({"relative", "absolute_ns", "reason"});
   t.tolerance.relative = tol.child("relative").non_negative();
   t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
+  if (t.tolerance.relative > limits::max_timing_relative_tolerance)
+    tol.child("relative").fail("is above 50%: a timing gate that loose catches nothing");
+  if (t.tolerance.absolute_ns > limits::max_timing_absolute_ns)
+    tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
+  t.tolerance.reason = tol.has("reason") ? tol.child("reason").string() : "";
+  const TimingTolerance standard;
+  if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) && t.tolerance.reason.empty())
+    tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
   t.median_se_ns = f.child("median_se_ns").non_negative();
+  if (t.median_ns > limits::max_duration_ns) f.child("median_ns").fail("is beyond 1000 s for one kernel");
+  if (t.median_se_ns > t.median_ns)
+    f.child("median_se_ns").fail("is larger than the median itself: no measurement gives that");
+  if (t.min_ns > t.p10_ns || t.p10_ns > t.median_ns || t.median_ns > t.p90_ns)
+    f.fail("is not a distribution: min_ns <= p10_ns <= median_ns <= p90_ns must hold");
   t.l2 = f.child("l2").string();
   if (t.l2 != "warm" && t.l2 != "cold") f.child("l2").fail("must be \"warm\" or \"cold\" (got \"" + t.l2 + "\")");
   t.launches_per_sample = f.child("launches_per_sample").integer();
-  if (t.launches_per_sample < 1) f.child("launches_per_sample").fail("must be at least 1");
+  if (t.launches_per_sample < 1 || t.launches_per_sample > limits::max_launches_per_sample)
+    f.child("launches_per_sample").fail("must be between 1 and " + std::to_string(limits::max_launches_per_sample));
   t.warmup_launches = f.child("warmup_launches").count();
   t.dropped_samples = f.child("dropped_samples").count();
   t.sm_clock_mhz = f.child("sm_clock_mhz").non_negative();
+  if (t.sm_clock_mhz > limits::max_sm_clock_mhz) f.child("sm_clock_mhz").fail("is beyond any GPU's clock");
   return t;
 }
 
@@ -173,7 +194,9 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
     if (known_metrics != nullptr && known_metrics->count(name) == 0)
       c.fail("is an unknown metric; the collector measures only the configured metrics");
     c.only({"value", "tolerance"});
-    r.counters[name] = {c.child("value").non_negative(), read_tolerance(c.child("tolerance"))};
+    const double value = c.child("value").non_negative();
+    if (value > limits::max_counter) c.child("value").fail("is beyond any kernel's count");
+    r.counters[name] = {value, read_tolerance(c.child("tolerance"))};
   }
   if (f.has("derived")) {
     const Field derived = f.child("derived");
@@ -248,6 +271,7 @@ json test_json(const TestRecord& r, Samples samples) {
                    {"launches_per_sample", t.launches_per_sample}, {"warmup_launches", t.warmup_launches},
                    {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
                    {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
+    if (!t.tolerance.reason.empty()) j["timing"]["tolerance"]["reason"] = t.tolerance.reason;
   }
   if (samples == Samples::keep && !r.samples_ns.empty()) {
     json list = json::array();
@@ -269,18 +293,31 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
     root.child("schema_version").fail("is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
                                       std::to_string(current_schema_version) + " (regenerate with ci/refresh-baselines.sh)");
   file.suite = root.child("suite").string();
+  if (!is_valid_test_name(file.suite))
+    root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" + file.suite + "\"");
   if (root.has("baselines")) file.baseline_dir = root.child("baselines").string();
   const Field gpu = root.child("gpu");
   gpu.only({"arch", "model"});
   file.gpu = {gpu.child("arch").string(), gpu.child("model").string()};
+  for (const char* part : {"arch", "model"})
+    if (!is_valid_gpu_name(part == std::string("arch") ? file.gpu.arch : file.gpu.model))
+      gpu.child(part).fail("must be letters, digits, '_' and '-' only (it names a folder)");
   file.provenance = read_provenance(root.child("provenance"));
   const Field tests = root.child("tests");
   tests.object();
-  for (const auto& [name, unused] : tests.raw().items()) file.tests[name] = read_test(tests.child(name), known_metrics);
+  for (const auto& [name, unused] : tests.raw().items()) {
+    if (!is_valid_test_name(name)) tests.child(name).fail("is not a GoogleTest test name (it names a candidate file)");
+    file.tests[name] = read_test(tests.child(name), known_metrics);
+  }
   return file;
 }
 
 SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics) {
+  // A folder or FIFO in a baseline's place must be reported, never skipped or waited on.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw BaselineError(path.string() + ": is not a regular file (a folder, FIFO or device is in its place); move it away");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BaselineError(path.string() + ": cannot be opened for reading");
   std::ostringstream text;
@@ -311,6 +348,20 @@ void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, 
   const std::string text = serialize_suite_file(file, samples);
   parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
   write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+bool is_valid_test_name(const std::string& name) {
+  if (name.empty() || name.size() > 256 || name.front() == '/' || name.back() == '/') return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c == '/' ? name[i + 1] == '/' : !(std::isalnum(c) || c == '_')) return false;
+  }
+  return true;
+}
+
+bool is_valid_gpu_name(const std::string& name) {
+  if (name.empty() || name.size() > 128 || name.front() == '-') return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; });
 }
 
 std::filesystem::path suite_file_path(const std::filesystem::path& root, const GpuKey& gpu, const std::string& suite) {

@@ -41,9 +41,20 @@ std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& di
     for (const auto& entry : std::filesystem::directory_iterator(suite_dir.path())) {
       if (entry.path().extension() != ".json") continue;
       const SuiteFile one = read_suite_file(entry.path());
+      // A candidate is <arch>/<model>/<suite>/<test>.json and says so inside; one that disagrees with its
+      // place was moved or edited, and which of the two to believe is not ours to guess.
+      const std::string folder_suite = suite_dir.path().filename().string();
+      const std::string file_test = entry.path().stem().string();
+      if (one.suite != folder_suite || !(one.gpu == gpu) || one.tests.size() != 1 || !one.tests.count(file_test))
+        throw BaselineError(entry.path().string() + ": its suite, GPU or test (" + one.suite + ", " + one.gpu.arch + "/" +
+                            one.gpu.model + ", " + (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
+                            ") disagree with where it lies; re-run the suite instead of moving candidates");
       auto [it, first] = suites.try_emplace(one.suite, one);
-      if (!first)
-        for (const auto& [name, record] : one.tests) it->second.tests[name] = record;
+      if (first) continue;
+      for (const auto& [name, record] : one.tests)
+        if (!it->second.tests.emplace(name, record).second)
+          throw BaselineError(entry.path().string() + ": " + one.suite + "." + name + " is measured twice in " +
+                              (dir / gpu.relative_dir()).string() + "; clear the candidates and run again");
     }
   }
   return suites;

@@ -30,12 +30,15 @@ class AsyncCopy : public GateTest {
         .check_output = [&] { return equal_elements(out.to_host(), k::async_copy_reference(input)); },
         .expected = k::expected_shared_access(kernel),
         .multi_block_contention = true,
-        // Each copy moves 4 to 32 MiB through L2, and its speed depends on where the driver puts the buffers
-        // (which L2 partition and memory channels serve them), which changes with every allocation: medians of
-        // unchanged code spread over 4.6% between processes on the H200 (Sync16: 6240 to 6524 ns in 20 runs;
-        // Sync4 5.3%), beyond the default 3% + 64 ns. 8% keeps that spread well inside while a slowdown of a
-        // tenth is still caught; the same-runner comparison (ci/compare-commits.sh) pools processes and sees less.
-        .timing_tolerance = {.relative = 0.08, .absolute_ns = 64.0},
+        // 8% keeps the spread between processes well inside while a slowdown of a tenth is still caught; the
+        // same-runner comparison (bankgate compare) pools processes and sees less. The reason travels into the
+        // baselines: a loosened timing gate must say why.
+        .timing_tolerance = {.relative = 0.08,
+                             .absolute_ns = 64.0,
+                             .reason = "each copy moves 4 to 32 MiB through L2 and its speed depends on where the "
+                                       "driver puts the buffers, which changes with every allocation: medians of "
+                                       "unchanged code spread 4.6% between processes on the H200 (Sync16 6240 to "
+                                       "6524 ns in 20 runs; Sync4 5.3%)"},
     });
   }
 };

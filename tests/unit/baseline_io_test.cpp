@@ -79,7 +79,7 @@ TestRecord row_read_record() {
   r.derived["shared_load_transactions_per_request"] = 1;
   r.expected = ExpectedRatios{1, 1, "row-major: 32 consecutive words, one per bank"};
   r.timing = TimingSummary{.median_ns = 2048, .mad_ns = 32, .p10_ns = 2016, .p90_ns = 2112, .min_ns = 2000, .samples = 5,
-                           .median_se_ns = 12.5, .tolerance = {.relative = 0.05, .absolute_ns = 64}, .l2 = "warm",
+                           .median_se_ns = 12.5, .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner"}, .l2 = "warm",
                            .launches_per_sample = 1, .warmup_launches = 40, .dropped_samples = 0, .sm_clock_mhz = 1980};
   r.samples_ns = {2016, 2048, 2048.5, 2080, 2112};
   return r;
@@ -93,7 +93,7 @@ TestRecord col_read_record() {
   r.derived["shared_load_transactions_per_request"] = 32;
   r.derived["shared_store_transactions_per_request"] = 1.25;
   r.timing = TimingSummary{.median_ns = 40960.25, .mad_ns = 12.5, .p10_ns = 40900, .p90_ns = 41000, .min_ns = 40864,
-                           .samples = 3, .median_se_ns = 0.5, .tolerance = {.relative = 0.1, .absolute_ns = 32}, .l2 = "cold",
+                           .samples = 3, .median_se_ns = 0.5, .tolerance = {.relative = 0.1, .absolute_ns = 32, .reason = "cold L2 varies"}, .l2 = "cold",
                            .launches_per_sample = 16, .warmup_launches = 7, .dropped_samples = 2, .sm_clock_mhz = 1755.5};
   r.samples_ns = {40864, 40960.25, 41000};
   return r;
@@ -154,6 +154,7 @@ void expect_same_record(const TestRecord& got, const TestRecord& want) {
     EXPECT_EQ(got.timing->samples, want.timing->samples);
     EXPECT_EQ(got.timing->tolerance.relative, want.timing->tolerance.relative);
     EXPECT_EQ(got.timing->tolerance.absolute_ns, want.timing->tolerance.absolute_ns);
+    EXPECT_EQ(got.timing->tolerance.reason, want.timing->tolerance.reason);
     EXPECT_EQ(got.timing->median_se_ns, want.timing->median_se_ns);
     EXPECT_EQ(got.timing->l2, want.timing->l2);
     EXPECT_EQ(got.timing->launches_per_sample, want.timing->launches_per_sample);
@@ -197,7 +198,7 @@ const std::string row_read_body = R"({
       },
       "timing": {"median_ns": 2048, "mad_ns": 32, "p10_ns": 2016, "p90_ns": 2112, "min_ns": 2000, "samples": 5,
                  "median_se_ns": 10, "l2": "warm", "launches_per_sample": 1, "warmup_launches": 30,
-                 "dropped_samples": 0, "sm_clock_mhz": 1980, "tolerance": {"relative": 0.05, "absolute_ns": 64}}
+                 "dropped_samples": 0, "sm_clock_mhz": 1980, "tolerance": {"relative": 0.05, "absolute_ns": 64, "reason": "shared runner"}}
     })";
 
 std::string document_with_tests(const std::string& tests) { return head + "  \"tests\": {" + tests + "}\n}\n"; }
@@ -434,7 +435,56 @@ TEST(BaselineErrors, UnknownL2StateIsRejected) {
 TEST(BaselineErrors, ZeroLaunchesPerSampleIsRejected) {
   const std::string message =
       rejection(replaced(valid_document(), "\"launches_per_sample\": 1", "\"launches_per_sample\": 0"));
-  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.launches_per_sample' must be at least 1"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.launches_per_sample' must be between 1 and 4096"));
+}
+
+// One edited number must not turn the timing gate off: loosened timing needs a reason, and no reason makes a
+// tolerance of 1e300 acceptable.
+TEST(BaselineErrors, LoosenedTimingWithoutReasonIsRejected) {
+  const std::string loose = replaced(valid_document(), ", \"reason\": \"shared runner\"}}", "}}");
+  EXPECT_TRUE(mentions(rejection(loose), "'tests.rowRead.timing.tolerance' loosens the timing gate"));
+  const std::string default_tolerance = replaced(loose, "\"relative\": 0.05", "\"relative\": 0.03");
+  EXPECT_NO_THROW(parse_suite_file(default_tolerance, origin));
+}
+
+TEST(BaselineErrors, TimingToleranceBeyondItsBoundIsRejectedEvenWithAReason) {
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"relative\": 0.05", "\"relative\": 1e300")),
+                       "'tests.rowRead.timing.tolerance.relative' is above 50%"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"absolute_ns\": 64", "\"absolute_ns\": 1e300")),
+                       "'tests.rowRead.timing.tolerance.absolute_ns' is above 1 ms"));
+}
+
+TEST(BaselineErrors, ImpossibleTimingNumbersAreRejected) {
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"median_se_ns\": 10", "\"median_se_ns\": 1e300")),
+                       "'tests.rowRead.timing.median_se_ns' is larger than the median"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"p90_ns\": 2112", "\"p90_ns\": 1000")),
+                       "min_ns <= p10_ns <= median_ns <= p90_ns"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"sm_clock_mhz\": 1980", "\"sm_clock_mhz\": 1e9")),
+                       "'tests.rowRead.timing.sm_clock_mhz' is beyond any GPU's clock"));
+}
+
+TEST(BaselineErrors, CounterToleranceBeyondItsBoundIsRejected) {
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"amount\": 0.05", "\"amount\": 5")),
+                       "is a relative tolerance above 100%"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "{\"value\": 1024, \"tolerance\": {\"kind\": \"exact\"}}",
+                                          "{\"value\": 1e300, \"tolerance\": {\"kind\": \"exact\"}}")),
+                       "is beyond any kernel's count"));
+}
+
+// Suite, GPU and test names become paths under the baselines folder: none may leave it.
+TEST(BaselineErrors, NamesThatWouldLeaveTheBaselinesFolderAreRejected) {
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"../../../escaped\"")),
+                       "'suite' must be a GoogleTest suite name"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"/tmp/escaped\"")),
+                       "'suite' must be a GoogleTest suite name"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"model\": \"nvidia-h200\"", "\"model\": \"../x\"")),
+                       "'gpu.model' must be letters, digits"));
+  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"rowRead\":", "\"../rowRead\":")),
+                       "is not a GoogleTest test name"));
+  EXPECT_TRUE(is_valid_test_name("Prefix/Suite"));  // parameterised suites
+  EXPECT_FALSE(is_valid_test_name("a//b"));
+  EXPECT_FALSE(is_valid_test_name(".."));
+  EXPECT_FALSE(is_valid_gpu_name("-rf"));
 }
 
 TEST(BaselineErrors, ExpectedRatiosNeedTheirReason) {

@@ -37,7 +37,27 @@ struct CounterValue {
 struct TimingTolerance {
   double relative = 0.03;
   double absolute_ns = 64.0;
+  std::string reason;  // required when either part is looser than the default: one edited number must not turn
+                       // the timing gate off unexplained
 };
+
+// Bounds no baseline may pass: beyond them a number is an edit or a corruption, not a measurement. Each refusal
+// names the file, the test and the field.
+namespace limits {
+inline constexpr double max_counter = 1e15;               // shared-memory events of one kernel launch
+inline constexpr double max_counter_relative_tolerance = 1.0;
+inline constexpr double max_duration_ns = 1e12;           // 1000 s for one kernel
+inline constexpr double max_timing_relative_tolerance = 0.5;
+inline constexpr double max_timing_absolute_ns = 1e6;     // 1 ms
+inline constexpr double max_sm_clock_mhz = 10000.0;
+inline constexpr int max_launches_per_sample = 4096;
+}  // namespace limits
+
+// GPU and suite names become folder and file names: they must be plain names, never paths that leave the
+// baselines folder. Suites and tests: GoogleTest identifiers, '/' allowed between parts (parameterised
+// suites); GPU arch and model: letters, digits, '_' and '-'.
+bool is_valid_test_name(const std::string& name);
+bool is_valid_gpu_name(const std::string& name);
 
 struct TimingSummary {
   double median_ns = 0.0;
