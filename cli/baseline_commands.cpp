@@ -240,6 +240,34 @@ int metrics(bool as_json) {
   return exit_ok;
 }
 
+int check_baselines(const fs::path& root) {
+  const auto known = known_metrics();
+  std::size_t files = 0, tests = 0;
+  std::vector<std::string> problems;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
+  for (const g::GpuKey& gpu : g::gpu_folders(root)) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / gpu.relative_dir(), ec)) {
+      if (entry.path().extension() != ".json") continue;
+      try {
+        const g::SuiteFile file = g::read_suite_file(entry.path(), &known);
+        const fs::path expected = g::suite_file_path(root, gpu, file.suite);
+        if (!(file.gpu == gpu) || fs::weakly_canonical(expected) != fs::weakly_canonical(entry.path()))
+          throw g::BaselineError(entry.path().string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" + file.gpu.model +
+                                 ", which belongs in " + expected.string());
+        ++files;
+        tests += file.tests.size();
+      } catch (const std::exception& e) {
+        problems.push_back(e.what());
+      }
+    }
+  }
+  for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
+  std::cout << root.string() << ": " << files << " baseline files with " << tests << " tests read, " << problems.size()
+            << " unusable\n";
+  return problems.empty() && files > 0 ? exit_ok : exit_not_measured;
+}
+
 int kernel_names(const std::vector<std::string>& names) {
   std::vector<std::string> input = names;
   if (input.empty())

@@ -92,6 +92,8 @@ struct SummaryOptions {
 int summary(const SummaryOptions& options);
 
 int metrics(bool as_json);
+// Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
+int check_baselines(const std::filesystem::path& root);
 // Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
 int kernel_names(const std::vector<std::string>& names);
 

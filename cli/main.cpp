@@ -8,6 +8,7 @@
 //   bankgate compare   judge a head build's candidates against a base build's, measured on one machine
 //   bankgate summary   the gate's verdict and reports from the files a run left (JUnit, GoogleTest, candidates)
 //   bankgate metrics   the collector's metric names
+//   bankgate check-baselines  read every committed baseline with the gate's reader, without a GPU
 //   bankgate kernel-name    the bare name results give a demangled kernel name (for scripts reading other tools)
 //   bankgate readme-table   a README table of expected against measured transactions per request
 //
@@ -132,6 +133,11 @@ int main(int argc, char** argv) {
   CLI::App* metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
   metrics_cmd->add_flag("--json", metrics_json, "as a JSON list with display names");
 
+  std::filesystem::path check_root = "baselines";
+  CLI::App* check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
+                                                              "needed): schema, names, tolerances and their reasons, ranges");
+  check_cmd->add_option("--baselines", check_root, "baselines folder")->capture_default_str();
+
   std::vector<std::string> kernel_names;
   CLI::App* names_cmd = app.add_subcommand("kernel-name", "the name results give a kernel (its bare function name, as in "
                                                          "tests and baselines), as a JSON list of {name, bare}");
@@ -164,6 +170,7 @@ int main(int argc, char** argv) {
     if (*summary_cmd) return cli::summary(summary);
     if (*metrics_cmd) return cli::metrics(metrics_json);
     if (*names_cmd) return cli::kernel_names(kernel_names);
+    if (*check_cmd) return cli::check_baselines(check_root);
     table.program = cli::this_command();
     return bankgate::gate::run_readme_table(table, std::cout, std::cerr);
   } catch (const cli::Refusal& e) {

@@ -1,7 +1,7 @@
 # bankgate_add_gpu_suite(): a project's GPU suite, gated by bankgate. Shipped with the package
 # (find_package(bankgate), FetchContent, add_subdirectory all define it).
 #
-#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...])
+#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds])
 #
 # Builds executable NAME from SOURCES (GoogleTest suites deriving from bankgate::gtest::GateTest; CUDA sources
 # may be among them) and registers each of its tests with the project's ctest, labelled "gpu" and the LABELS.
@@ -53,10 +53,13 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # One CUDA runtime in the process: the collector uses the shared one, so CUDA sources here do too.
   set_target_properties(${name} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 
-  set(timeout_args)
-  if(arg_TIMEOUT)
-    set(timeout_args TIMEOUT ${arg_TIMEOUT})
+  # No GPU test may hang the gate. On an H200 one test takes 1 to 3 s (the catalogue's 52 tests run in 61 s on one
+  # GPU), and without a resource spec tests queue for their GPU's lock; 300 s leaves that queue room while a hung
+  # test still ends. The lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 300)
   endif()
+  set(timeout_args TIMEOUT ${arg_TIMEOUT})
   gtest_discover_tests(${name}
     XML_OUTPUT_DIR "${results}/gtest-results"
     TEST_LIST ${name}_TESTS

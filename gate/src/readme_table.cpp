@@ -15,6 +15,7 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 namespace {
@@ -117,8 +118,13 @@ std::string read_text(const fs::path& path) {
 std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw std::runtime_error("no baselines folder " + dir.string());
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    // A folder or FIFO named like a baseline would otherwise drop that suite's rows without a word.
+    if (!entry.is_regular_file())
+      throw std::runtime_error(entry.path().string() + " is not a regular file (a folder, FIFO or device is in a baseline's place)");
+    files.push_back(entry.path());
+  }
   std::sort(files.begin(), files.end());
   if (files.empty()) throw std::runtime_error("no baseline files (*.json) in " + dir.string());
   std::map<std::string, h::SuiteFile> suites;
@@ -132,7 +138,12 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
                         "; this bankgate reads version " + std::to_string(h::current_schema_version) +
                         ". Regenerate the baselines on the GPU (ci/refresh-baselines.sh, which then rewrites the "
                         "table); the table is never written by hand");
-    h::SuiteFile file = h::parse_suite_file(text, path.string());
+    // The metrics the collector measures: a misspelt counter name is an error here as in the gate.
+    const auto names = bankgate::default_metric_names();
+    const std::set<std::string> known(names.begin(), names.end());
+    h::SuiteFile file = h::parse_suite_file(text, path.string(), &known);
+    if (path.stem().string() != file.suite)
+      throw std::runtime_error(path.string() + ": holds suite '" + file.suite + "'; a suite's baselines are <Suite>.json");
     if (suites.count(file.suite) != 0)
       throw std::runtime_error(path.string() + ": suite '" + file.suite + "' is also in another file of " + dir.string());
     suites.emplace(file.suite, std::move(file));

@@ -89,6 +89,12 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
     s.device = *assigned;
   s.baseline_dir = directory_setting(lookup, "BANKGATE_BASELINE_DIR", default_baseline_dir);
   s.candidate_dir = directory_setting(lookup, "BANKGATE_CANDIDATE_DIR", default_candidate_dir);
+  if (const auto timeout = lookup("BANKGATE_LOCK_TIMEOUT"); timeout && !timeout->empty()) {
+    const bool digits = timeout->size() <= 6 && std::all_of(timeout->begin(), timeout->end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits || std::stoi(*timeout) == 0)
+      throw SettingsError("BANKGATE_LOCK_TIMEOUT='" + *timeout + "' is not a number of seconds; set it to a whole number such as 240");
+    s.lock_timeout_s = std::stoi(*timeout);
+  }
   return s;
 }
 

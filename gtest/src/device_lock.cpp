@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -9,8 +10,10 @@
 #include <chrono>
 #include <cstring>
 #include <iostream>
+#include <thread>
 #include <utility>
 
+#include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/report.hpp>
 
 namespace bankgate::gtest {
@@ -22,38 +25,80 @@ std::string system_error(const std::string& what, const std::filesystem::path& p
   return what + " " + path.string() + ": " + std::strerror(errno);
 }
 
-// Opens the lock file read-only (flock needs no write access, so a file another user created still locks).
-// An existing file is opened without O_CREAT: with fs.protected_regular, O_CREAT on someone else's file in a
-// sticky folder such as /tmp is refused even though the file exists. O_EXCL settles the race of two first
-// users creating it at once.
+// Opens the lock file for writing where we may (the holder writes who it is into it), else read-only: flock
+// needs no write access, so a file another user created still locks. An existing file is opened without
+// O_CREAT: with fs.protected_regular, O_CREAT on someone else's file in a sticky folder such as /tmp is refused
+// even though the file exists; O_EXCL settles the race of two first users creating it at once. Never through
+// a link (a dangling one would otherwise make "absent" and "exists" alternate forever), never blocking on a
+// FIFO, and only a regular file is accepted.
 int open_lock_file(const std::filesystem::path& path) {
-  for (;;) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 || errno != ENOENT) return fd;
-    fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0 || errno != EEXIST) return fd;
+  constexpr int flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+  int fd = -1;
+  for (int attempt = 0; attempt < 20 && fd < 0; ++attempt) {
+    fd = ::open(path.c_str(), O_RDWR | flags);
+    if (fd < 0 && (errno == EACCES || errno == EROFS)) fd = ::open(path.c_str(), O_RDONLY | flags);
+    if (fd >= 0) break;
+    if (errno == ELOOP)
+      throw DeviceLockError(path.string() + " is a symbolic link; GPU lock files must be plain files: remove it");
+    if (errno != ENOENT) throw DeviceLockError(system_error("cannot open the GPU lock file", path));
+    fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | flags, 0644);
+    if (fd < 0 && errno != EEXIST) throw DeviceLockError(system_error("cannot create the GPU lock file", path));
   }
+  if (fd < 0) throw DeviceLockError(path.string() + " keeps appearing and disappearing; cannot open it as the GPU lock");
+  struct stat info{};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw DeviceLockError(path.string() + " is not a regular file (a FIFO, folder or device is in its place); remove it");
+  }
+  return fd;
+}
+
+std::string holder_of(int fd) {
+  char text[256] = {};
+  const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  return n > 0 ? std::string(text, static_cast<std::size_t>(n)) : std::string("a process that did not say who it is");
 }
 
 }  // namespace
 
-std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, const std::string& key, Wait wait) {
+std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, const std::string& key, Wait wait,
+                                              std::chrono::milliseconds timeout) {
   const std::filesystem::path path = device_lock_path(dir, key);
-  const int fd = open_lock_file(path);
-  if (fd < 0)
-    throw DeviceLockError(system_error("cannot open the GPU lock file", path) +
-                          " (GPU tests lock their GPU there; set TMPDIR to a writable folder)");
-  const int operation = LOCK_EX | (wait == Wait::no ? LOCK_NB : 0);
-  while (::flock(fd, operation) != 0) {
-    if (errno == EINTR) continue;
-    const int error = errno;
-    ::close(fd);
-    if (error == EWOULDBLOCK && wait == Wait::no) return std::nullopt;
-    errno = error;
-    throw DeviceLockError(system_error("cannot lock", path));
+  int fd = -1;
+  try {
+    fd = open_lock_file(path);
+  } catch (const DeviceLockError& e) {
+    throw DeviceLockError(std::string(e.what()) + " (GPU tests lock their GPU there; TMPDIR chooses the folder)");
   }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    if (error != EWOULDBLOCK && error != EINTR) {
+      ::close(fd);
+      errno = error;
+      throw DeviceLockError(system_error("cannot lock", path));
+    }
+    if (wait == Wait::no) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      const std::string holder = holder_of(fd);
+      ::close(fd);
+      throw DeviceLockError("the GPU is still held by " + holder + " after " +
+                            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
+                            " s (lock " + path.string() + "); BANKGATE_LOCK_TIMEOUT sets the wait");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  char host[128] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string me = "pid " + std::to_string(::getpid()) + " on " + host + " since " + utc_now_iso8601();
+  if (::ftruncate(fd, 0) == 0) (void)!::pwrite(fd, me.data(), me.size(), 0);  // read-only: the holder stays unnamed
   return DeviceLock(fd, path);
 }
+
+std::string DeviceLock::holder() const { return holder_of(fd_); }
 
 DeviceLock::DeviceLock(DeviceLock&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
@@ -89,7 +134,7 @@ std::filesystem::path default_device_lock_dir(const EnvLookup& lookup) {
   return tmpdir && !tmpdir->empty() ? std::filesystem::path(*tmpdir) : std::filesystem::path("/tmp");
 }
 
-std::string hold_device_lock(int device, const std::string& pci_bus_id) {
+std::string hold_device_lock(int device, const std::string& pci_bus_id, std::chrono::seconds timeout) {
   // Held until the process ends: GoogleTest runs each test of a suite binary in the same process when the
   // binary is run by hand, and the lock must cover all of them, not be retaken per test.
   static std::optional<DeviceLock> held;
@@ -104,7 +149,7 @@ std::string hold_device_lock(int device, const std::string& pci_bus_id) {
     std::cout << "[bankgate] device " << description << " is in use by another bankgate test (lock "
               << device_lock_path(dir, key).string() << "); waiting for it" << std::endl;
     const auto start = std::chrono::steady_clock::now();
-    held = DeviceLock::acquire(dir, key, DeviceLock::Wait::until_free);
+    held = DeviceLock::acquire(dir, key, DeviceLock::Wait::until_free, timeout);
     waited = ", after waiting " +
              format_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) + " s";
   }

@@ -123,7 +123,11 @@ void GateTest::SetUp() {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
     GTEST_SKIP() << "no GPU: " << s.probe->reason;
   }
-  RecordProperty("device", hold_device_lock(config.device, s.probe->info.pci_bus_id));  // one measuring test per GPU
+  try {  // one measuring test per GPU
+    RecordProperty("device", hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
+  } catch (const DeviceLockError& e) {
+    GTEST_FAIL() << "cannot measure: " << e.what();
+  }
   if (config.launch_only) {
     ASSERT_EQ(cudaSetDevice(config.device), cudaSuccess);
     return;

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -117,6 +119,44 @@ TEST_F(DeviceLockTest, UnwritableFolderIsAnErrorNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find((dir_ / "missing" / "bankgate-gpu-gpu.lock").string()), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("TMPDIR"), std::string::npos) << e.what();
   }
+}
+
+// The message of the DeviceLockError that acquiring must raise, within a deadline: a hang fails the test.
+std::string lock_refusal(const fs::path& dir, const std::string& key) {
+  try {
+    DeviceLock::acquire(dir, key, DeviceLock::Wait::until_free, std::chrono::milliseconds(200));
+  } catch (const DeviceLockError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "the lock was taken";
+  return {};
+}
+
+// A dangling link made opening give "absent" and creating give "exists", and the loop spun forever.
+TEST_F(DeviceLockTest, DanglingLinkInPlaceOfTheLockIsRefusedAtOnce) {
+  fs::create_symlink(dir_ / "nowhere", device_lock_path(dir_, "gpu"));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_NE(lock_refusal(dir_, "gpu").find("is a symbolic link"), std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+// Opening a FIFO for reading blocks until a writer comes, which none does.
+TEST_F(DeviceLockTest, FifoInPlaceOfTheLockIsRefusedAtOnce) {
+  ASSERT_EQ(::mkfifo(device_lock_path(dir_, "gpu").c_str(), 0644), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_NE(lock_refusal(dir_, "gpu").find("is not a regular file"), std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+TEST_F(DeviceLockTest, WaitingEndsAfterTheTimeoutNamingTheHolder) {
+  const auto held = DeviceLock::acquire(dir_, "gpu", DeviceLock::Wait::no);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_NE(held->holder().find("pid " + std::to_string(::getpid())), std::string::npos) << held->holder();
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = lock_refusal(dir_, "gpu");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+  EXPECT_NE(message.find("still held by pid " + std::to_string(::getpid())), std::string::npos) << message;
+  EXPECT_NE(message.find("BANKGATE_LOCK_TIMEOUT"), std::string::npos) << message;
 }
 
 TEST(DeviceLockKey, NamesTheGpuByPciBusIdElseByIndex) {

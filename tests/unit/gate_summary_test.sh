@@ -96,6 +96,13 @@ run "$tool" gate-summary --junit "$root/no-such.xml"
 expect_rc "a missing JUnit report exits 2" 2
 expect_in "the missing report is named" "no-such.xml" "$out"
 
+# A report nested 200000 levels deep crashed the reader (recursion without a limit): now a clear refusal.
+python3 -c 'import sys; n=200000; open(sys.argv[1], "w").write("<a>" * n + "</a>" * n)' "$root/deep.xml"
+mkdir -p "$root/deep-reports" && cp "$root/deep.xml" "$root/deep-reports/Deep.test.xml"
+run "$tool" gate-summary --junit "$root/deep.xml" --gtest-results "$root/deep-reports"
+expect_rc "a deeply nested JUnit file exits 2 instead of crashing" 2
+expect_in "it says why" "nested deeper than 64 levels" "$out"
+
 # ci/gate.sh on a filter that selects no GPU test: it must fail (2), whatever the machine has.
 run env BANKGATE_BUILD_DIR="$build_dir" BANKGATE_CTEST_ARGS='-R ^bankgate_no_such_test$' GITHUB_STEP_SUMMARY="$root/step.md" \
   bash "$repo/ci/gate.sh" --no-build

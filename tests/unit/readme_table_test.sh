@@ -142,6 +142,17 @@ copy_baselines
 rm "$root/b/$gpu/"*.json
 run --baselines "$root/b" --gpu "$gpu"
 expect_rc "a GPU folder without baselines: exit 2" 2
+# Blind spots: a folder in a baseline's place dropped that suite's rows; a misspelt metric passed --check.
+copy_baselines
+rm "$root/b/$gpu/Copy.json" && mkdir "$root/b/$gpu/Copy.json"
+run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
+expect_rc "a folder in place of a baseline: exit 2, not a table without that suite" 2
+expect_out "the folder is named" "Copy.json is not a regular file"
+copy_baselines
+sed -i "s/smsp__inst_executed_op_shared_ld.sum/smsp__inst_executed_op_shared_ld.summ/" "$root/b/$gpu/Copy.json"
+run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
+expect_rc "a misspelt metric: exit 2" 2
+expect_out "the misspelt metric is named" "shared_ld.summ' is an unknown metric"
 
 # ---------------------------------------------------------------------------------------------------------
 # Usage errors: exit 2.

@@ -203,3 +203,19 @@ TEST(Settings, EmptyCandidateFolderIsRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Settings, LockTimeoutDefaultsAndAcceptsSeconds) {
+  EXPECT_EQ(load({}).lock_timeout_s, Settings::default_lock_timeout_s);
+  EXPECT_EQ(load({{"BANKGATE_LOCK_TIMEOUT", "30"}}).lock_timeout_s, 30);
+}
+
+TEST(Settings, LockTimeoutRejectsWhatIsNoNumberOfSeconds) {
+  for (const char* value : {"0", "-5", "ten", "1e9", "9999999"})
+    EXPECT_NE(rejection({{"BANKGATE_LOCK_TIMEOUT", value}}).find("BANKGATE_LOCK_TIMEOUT='" + std::string(value) + "'"),
+              std::string::npos)
+        << value;
+}
+
+}  // namespace

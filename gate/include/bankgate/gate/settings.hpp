@@ -17,6 +17,11 @@ struct Settings {
   int device = 0;            // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
   std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/
   std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/candidates
+  // BANKGATE_LOCK_TIMEOUT: seconds a test waits for its GPU while another bankgate test holds it. It stays
+  // below the ctest TIMEOUT of a GPU test (cmake/bankgateSuite.cmake), so the test says who holds the GPU
+  // instead of being killed without a word.
+  int lock_timeout_s = default_lock_timeout_s;
+  static constexpr int default_lock_timeout_s = 240;
 };
 
 class SettingsError : public std::runtime_error {

@@ -6,6 +6,7 @@
 // that case correct: a GPU test takes an exclusive advisory lock (flock) on a file named after its GPU before
 // it touches the device, and holds it until the process ends, so the others wait their turn.
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -28,9 +29,14 @@ class DeviceLock {
   enum class Wait { until_free, no };
 
   // Opens (creating where needed) <dir>/bankgate-gpu-<key>.lock and locks it exclusively. With Wait::no,
-  // returns nullopt when another open file holds the lock. Throws DeviceLockError when the file cannot be
-  // opened or locked, naming the file.
-  static std::optional<DeviceLock> acquire(const std::filesystem::path& dir, const std::string& key, Wait wait);
+  // returns nullopt when another open file holds the lock; with Wait::until_free, waits at most `timeout`.
+  // Throws DeviceLockError when the file cannot be opened or locked (a link, FIFO or folder in its place is
+  // refused, never followed or waited on) and when the wait times out, naming the file and the holder.
+  static std::optional<DeviceLock> acquire(const std::filesystem::path& dir, const std::string& key, Wait wait,
+                                           std::chrono::milliseconds timeout = std::chrono::seconds(240));
+
+  // "pid 1234 on host since 2026-11-23T01:00:00Z", as the holder wrote it into the lock file.
+  std::string holder() const;
 
   DeviceLock(DeviceLock&& other) noexcept;
   DeviceLock& operator=(DeviceLock&& other) noexcept;
@@ -56,6 +62,6 @@ std::filesystem::path default_device_lock_dir(const EnvLookup& lookup = process_
 // For GateTest::SetUp: takes the lock of `device` in the default folder for the rest of the process (the
 // first call; later calls only return), waiting with a message while another test holds it, then prints
 // "[bankgate] measuring on device N (<pci bus id>)". Returns "N (<pci bus id>)" for the test's record.
-std::string hold_device_lock(int device, const std::string& pci_bus_id);
+std::string hold_device_lock(int device, const std::string& pci_bus_id, std::chrono::seconds timeout);
 
 }  // namespace bankgate::gtest
