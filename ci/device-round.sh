@@ -1,58 +1,96 @@
 #!/usr/bin/env bash
-# One round of GPU work on a lent machine, for this repository's developers: the seed catalogue's gate against
-# the committed baselines (or, with --record-catalogue, a refresh that records them for this GPU first), then
-# examples/adopt as an outside project: record and promote its baselines, gate, and gate a planted conflict.
+# One round of GPU work on a lent machine, for this repository's developers. Steps, in the order given:
+#   refresh[=FILTER]  record this GPU's catalogue baselines (all, or the tests FILTER selects) with the command
+#   gate              the catalogue's gate against the committed baselines
+#   adopt             examples/adopt as an outside project: record and promote its baselines, gate, and gate a
+#                     planted bank conflict (its padding removed)
+#   faults            a test whose kernel faults (illegal address) beside a healthy one, and a suite run under
+#                     ncu without BANKGATE_LAUNCH_ONLY
+#   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
-# Logs and a tarball of every baselines folder go to $OUT; a short table is printed last.
-#   ci/device-round.sh [--record-catalogue]
+# Logs, reports and a tarball of every baselines folder go to $OUT; a short table is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-round}
 mkdir -p "$out"
-record=0
-[ "${1:-}" = "--record-catalogue" ] && record=1
 [ -d .deps/usr ] && export CMAKE_PREFIX_PATH=$PWD/.deps/usr
 export BANKGATE_GIT_COMMIT=${BANKGATE_GIT_COMMIT:-unknown} BANKGATE_GIT_DIRTY=${BANKGATE_GIT_DIRTY:-0}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee "$out/gpu.txt"
 rows=()
-row() { rows+=("$(printf '%-44s %s' "$1" "$2")"); }
+row() { rows+=("$(printf '%-46s %s' "$1" "$2")"); }
 timed() { local start=$SECONDS; "$@"; local rc=$?; elapsed=$((SECONDS - start)); return $rc; }
+[ $# -gt 0 ] || set -- gate adopt
+bankgate=build/gate/cli/bankgate
 
-# 1. The seed catalogue.
-if [ "$record" = 1 ]; then
-  timed bash ci/refresh-baselines.sh --new-gpu >"$out/catalogue-refresh.log" 2>&1
-  row "catalogue refresh --new-gpu" "exit $? (${elapsed}s)"
-fi
-timed bash ci/gate.sh >"$out/catalogue-gate.log" 2>&1
-row "catalogue gate" "exit $? (${elapsed}s)"
-tail -n 4 "$out/catalogue-gate.log"
+for step in "$@"; do
+  case $step in
+    refresh | refresh=*)
+      filter=${step#refresh}; filter=${filter#=}
+      timed bash ci/refresh-baselines.sh --new-gpu ${filter:+--filter "$filter"} >"$out/catalogue-refresh.log" 2>&1
+      row "catalogue refresh ${filter:-(all)}" "exit $? (${elapsed}s)"
+      tail -n 3 "$out/catalogue-refresh.log" ;;
+    gate)
+      timed bash ci/gate.sh >"$out/catalogue-gate.log" 2>&1
+      row "catalogue gate" "exit $? (${elapsed}s)"
+      cp build/gate/bankgate/gate/summary.json "$out/catalogue-summary.json" 2>/dev/null
+      tail -n 3 "$out/catalogue-gate.log" ;;
+    adopt)
+      ex=build/adopt
+      cmake -S examples/adopt -B "$ex" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" >"$out/adopt-configure.log" 2>&1 &&
+        cmake --build "$ex" >"$out/adopt-build.log" 2>&1
+      row "adopt: configure and build" "exit $?"
+      adopt=$ex/bankgate/cli/bankgate
+      timed "$adopt" refresh --build "$ex" --new-gpu >"$out/adopt-refresh.log" 2>&1
+      row "adopt: bankgate refresh --new-gpu" "exit $? (${elapsed}s)"
+      timed "$adopt" gate --build "$ex" >"$out/adopt-gate.log" 2>&1
+      row "adopt: bankgate gate" "exit $? (${elapsed}s)"
+      cp examples/adopt/transpose.cu "$out/transpose.cu.orig"
+      sed -i 's/tile\[transpose_tile\]\[transpose_tile + 1\]/tile[transpose_tile][transpose_tile]/' examples/adopt/transpose.cu
+      timed "$adopt" gate --build "$ex" >"$out/adopt-planted.log" 2>&1
+      row "adopt: gate with the padding removed" "exit $? (${elapsed}s; 1 expected)"
+      cp "$out/transpose.cu.orig" examples/adopt/transpose.cu && rm "$out/transpose.cu.orig"
+      cmake --build "$ex" >/dev/null 2>&1
+      echo "== the planted regression's failure message"
+      grep -A12 'bankgate\] Transpose.PaddedTile (kernel' "$out/adopt-planted.log" | head -n 13 ;;
+    faults)
+      # A copy of the example with a second test whose kernel reads through an invalid pointer.
+      fp=build/fault-project
+      rm -rf "$fp" && cp -r examples/adopt "$fp"
+      cat >>"$fp/transpose_gate_test.cpp" <<'CPP'
 
-# 2. examples/adopt, built with bankgate as a subdirectory; the command from that build.
-ex=build/adopt
-cmake -S examples/adopt -B "$ex" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" >"$out/adopt-configure.log" 2>&1 &&
-  cmake --build "$ex" >"$out/adopt-build.log" 2>&1
-row "adopt: configure and build" "exit $?"
-bankgate=$ex/bankgate/cli/bankgate
-timed "$bankgate" refresh --build "$ex" --new-gpu >"$out/adopt-refresh.log" 2>&1
-row "adopt: bankgate refresh --new-gpu" "exit $? (${elapsed}s)"
-timed "$bankgate" gate --build "$ex" >"$out/adopt-gate.log" 2>&1
-row "adopt: bankgate gate" "exit $? (${elapsed}s)"
-cp "$ex/bankgate/gate/summary.json" "$out/adopt-gate-summary.json" 2>/dev/null
-
-# 3. A planted regression: the tile loses its padding column (32-way conflicts on the column reads).
-cp examples/adopt/transpose.cu "$out/transpose.cu.orig"
-sed -i 's/tile\[transpose_tile\]\[transpose_tile + 1\]/tile[transpose_tile][transpose_tile]/' examples/adopt/transpose.cu
-timed "$bankgate" gate --build "$ex" >"$out/adopt-planted.log" 2>&1
-row "adopt: gate with the padding removed" "exit $? (${elapsed}s; 1 expected)"
-cp "$out/transpose.cu.orig" examples/adopt/transpose.cu
-cmake --build "$ex" >/dev/null 2>&1
-cp "$ex/bankgate/gate/junit.xml" "$out/adopt-planted-junit.xml" 2>/dev/null
+namespace {
+TEST_F(Transpose, IllegalAddress) {
+  DeviceFloats out(1024 * 2048);
+  gate(bankgate::gtest::KernelCase{
+      .kernel_name = "transposePadded",
+      .launch = [&] { (void)launch_transpose(reinterpret_cast<const float*>(0x10), out.data, 1024, 2048); },
+      .poison_output = [&] {},
+      .check_output = [&] { return ::testing::AssertionSuccess(); },
+  });
+}
+}  // namespace
+CPP
+      cmake -S "$fp" -B "$fp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" >"$out/faults-build.log" 2>&1 &&
+        cmake --build "$fp/build" >>"$out/faults-build.log" 2>&1
+      timed "$fp/build/bankgate/cli/bankgate" gate --build "$fp/build" --no-build >"$out/faults-gate.log" 2>&1
+      row "faults: gate with an illegal-address test" "exit $? (${elapsed}s; 2 expected)"
+      echo "== the gate with a faulting test"
+      grep -E '^(Transpose|bankgate gate|  )' "$out/faults-gate.log" | grep -v '^  [A-Za-z]*:' | tail -n 12
+      # A suite under ncu without launch-only mode: the collector must say another profiler is attached.
+      suite=build/gate/tests/suites/square_tile_suite
+      [ -x "$suite" ] || { bash ci/gate.sh >/dev/null 2>&1; }
+      BANKGATE_REQUIRE_GPU=1 BANKGATE_CANDIDATE_DIR="$out/ncu-candidates" timeout 300 ncu --clock-control none \
+        "$suite" --gtest_filter=SquareTile.setRowReadRow >"$out/faults-ncu.log" 2>&1
+      row "faults: a suite under ncu, not launch-only" "exit $?"
+      echo "== a suite under ncu"
+      grep -m 3 -E 'profiler|Failure|FAILED' "$out/faults-ncu.log" ;;
+    *) echo "unknown step '$step'" >&2; exit 64 ;;
+  esac
+done
 
 tar -czf "$out/baselines.tgz" baselines examples/adopt/baselines README.md 2>/dev/null
 echo
-echo "== failure message of the planted regression =="
-grep -A14 'bankgate\] Transpose.PaddedTile' "$out/adopt-planted.log" | head -n 30
-echo
-echo "== device round =="
+echo "== device round"
 printf '%s\n' "${rows[@]}"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Fuzzes the baseline reader (parse_suite_file) with libFuzzer for SECONDS (default 60).
+# Fuzzes every reader of outside input with libFuzzer, each for SECONDS (default 60) or for RUNS inputs:
+# baselines and candidates (baseline_reader_fuzz), JUnit and GoogleTest reports (report_reader_fuzz), the
+# environment's settings (settings_fuzz) and the command line (command_line_fuzz).
 #
-#   ci/fuzz.sh [SECONDS]
+#   ci/fuzz.sh [SECONDS]        ci/fuzz.sh --runs RUNS      (e.g. --runs 1000000 for the long run)
 #
-# ci/test.sh (and so CI) runs it briefly after the tests (BANKGATE_FUZZ_SECONDS, default 20); a longer run by
-# hand, e.g. `ci/fuzz.sh 600`, explores further. Clang and libFuzzer are installed with apt where missing.
+# ci/test.sh (and so CI) runs it briefly after the tests (BANKGATE_FUZZ_SECONDS per reader, default 8); a
+# longer run by hand explores further. Clang and libFuzzer are installed with apt where missing.
 #
-# Builds build/fuzz with Clang and -DBANKGATE_BUILD_FUZZERS=ON (only the fuzz target), then runs it on a copy
-# of tests/fuzz/corpus (the checked-in seeds stay unchanged). Exit codes: 0 no finding; 1 a finding (crash,
+# Builds build/fuzz with Clang and -DBANKGATE_BUILD_FUZZERS=ON (only the fuzz targets), then runs each on a
+# copy of its seeds in tests/fuzz/ (the checked-in seeds stay unchanged). Exit codes: 0 no finding; 1 a finding (crash,
 # sanitizer report or an exception other than BaselineError; libFuzzer writes the input as crash-*/leak-*/...
 # under build/fuzz/findings); 3 missing tools or a failed build.
 #
@@ -20,8 +22,15 @@ cd "$(dirname "$0")/.."
 # shellcheck source=ci/lib.sh
 . ci/lib.sh
 
-seconds=${1:-60}
-case $seconds in '' | *[!0-9]*) bankgate_die "SECONDS must be a whole number, got '$seconds'" ;; esac
+limit=(-max_total_time="${1:-60}")
+what="${1:-60}s"
+if [ "${1:-}" = "--runs" ]; then
+  case ${2:-} in '' | *[!0-9]*) bankgate_usage "--runs takes a whole number of inputs, got '${2:-}'" ;; esac
+  limit=(-runs="$2")
+  what="$2 inputs"
+else
+  case ${1:-60} in '' | *[!0-9]*) bankgate_usage "SECONDS must be a whole number, got '${1:-}'" ;; esac
+fi
 
 bankgate_ensure_dependencies
 
@@ -54,33 +63,35 @@ CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDeb
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" \
   "${host_compiler[@]}" -DBANKGATE_BUILD_FUZZERS=ON >"$dir.configure.log" 2>&1 ||
   { cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
-cmake --build "$dir" --target baseline_reader_fuzz || bankgate_die "building baseline_reader_fuzz failed (errors above)"
+fuzzers=(baseline_reader_fuzz:corpus report_reader_fuzz:corpus-reports settings_fuzz:corpus-settings
+  command_line_fuzz:corpus-command-line)
+cmake --build "$dir" --target "${fuzzers[@]%%:*}" || bankgate_die "building the fuzz targets failed (errors above)"
 
-# A working copy of the seeds: libFuzzer adds what it finds to the first corpus folder.
-work="$dir/fuzz-run"
-rm -rf "$work"
-mkdir -p "$work/corpus" "$dir/findings"
-cp tests/fuzz/corpus/* "$work/corpus/"
-
-echo "bankgate: fuzzing parse_suite_file for ${seconds}s"
-touch "$work/started"  # findings of this run are the files newer than this
-status=0
-# -timeout: one input parsing for more than 10 s is a finding (a hang), not something to wait out.
-# libFuzzer logs every input that adds coverage; that goes to a file, and only its report is shown.
-"$dir/tests/fuzz/baseline_reader_fuzz" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$dir/findings/" "$work/corpus" >"$dir/fuzz.log" 2>&1 || status=$?
-if [ "$status" -ne 0 ]; then
-  tail -n 60 "$dir/fuzz.log" >&2
-  echo "bankgate: FINDING: the fuzzer stopped with status $status (the end of its log is above; all of it:" \
-    "$dir/fuzz.log)" >&2
-  found=0
-  while IFS= read -r input; do
-    found=1
-    echo "bankgate: reproducer: $PWD/$input" >&2
-    echo "bankgate:   rerun it: $PWD/$dir/tests/fuzz/baseline_reader_fuzz $PWD/$input" >&2
-  done < <(find "$dir/findings" -type f -newer "$work/started" | sort)
-  [ "$found" = 1 ] || echo "bankgate: libFuzzer saved no input under $dir/findings/; its report above says why" >&2
-  exit 1
-fi
-grep '^stat::' "$dir/fuzz.log" || true
-echo "bankgate: no finding in ${seconds}s (log: $dir/fuzz.log)"
+findings=0
+for entry in "${fuzzers[@]}"; do
+  fuzzer=${entry%%:*} seeds=tests/fuzz/${entry#*:}
+  # A working copy of the seeds: libFuzzer adds what it finds to the first corpus folder.
+  work="$dir/fuzz-run/$fuzzer"
+  rm -rf "$work"
+  mkdir -p "$work/corpus" "$dir/findings"
+  cp "$seeds"/* "$work/corpus/"
+  echo "bankgate: fuzzing $fuzzer for $what"
+  touch "$work/started"  # findings of this run are the files newer than this
+  status=0
+  # -timeout: one input taking more than 10 s is a finding (a hang), not something to wait out. libFuzzer logs
+  # every input that adds coverage; that goes to a file, and only its report is shown.
+  "$dir/tests/fuzz/$fuzzer" "${limit[@]}" -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="$dir/findings/$fuzzer-" "$work/corpus" >"$dir/$fuzzer.log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    findings=1
+    tail -n 60 "$dir/$fuzzer.log" >&2
+    echo "bankgate: FINDING: $fuzzer stopped with status $status (the end of its log is above; all of it: $dir/$fuzzer.log)" >&2
+    while IFS= read -r input; do
+      echo "bankgate: reproducer: $PWD/$input; rerun it: $PWD/$dir/tests/fuzz/$fuzzer $PWD/$input" >&2
+    done < <(find "$dir/findings" -type f -newer "$work/started" | sort)
+    continue
+  fi
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$dir/$fuzzer.log" | sed "s/^/  $fuzzer /" || true
+  echo "bankgate: $fuzzer: no finding in $what (log: $dir/$fuzzer.log)"
+done
+exit "$findings"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's tests: builds everything and runs every test with ctest. GPU-free tests always run; the GPU
-# suites run where a GPU is and are reported as Skipped, with the reason, where none is. Then the baseline reader
-# is fuzzed for BANKGATE_FUZZ_SECONDS (default 20; 0: not at all).
+# suites run where a GPU is and are reported as Skipped, with the reason, where none is. Then every reader of
+# outside input is fuzzed for BANKGATE_FUZZ_SECONDS each (default 8; 0: not at all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
@@ -11,10 +11,10 @@ mkdir -p "$(dirname "$build_dir")"
 bankgate_build "$build_dir"
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error --parallel "$(nproc)"
 
-# Then a short fuzzing run of the baseline reader (ci/fuzz.sh: its own Clang build in build/fuzz; clang and
-# libFuzzer are installed like the rest where missing). A finding fails the run and names the input that
-# reproduces it. BANKGATE_FUZZ_SECONDS sets the length; 0 leaves fuzzing out.
-fuzz_seconds=${BANKGATE_FUZZ_SECONDS:-20}
+# Then a short fuzzing run of every reader of outside input (ci/fuzz.sh: its own Clang build in build/fuzz;
+# clang and libFuzzer are installed like the rest where missing). A finding fails the run and names the input
+# that reproduces it. BANKGATE_FUZZ_SECONDS sets the seconds per reader; 0 leaves fuzzing out.
+fuzz_seconds=${BANKGATE_FUZZ_SECONDS:-8}
 case $fuzz_seconds in
   '' | *[!0-9]*) bankgate_die "BANKGATE_FUZZ_SECONDS must be a whole number of seconds, got '$fuzz_seconds'" ;;
 esac

@@ -1,0 +1,121 @@
+#include "command_line.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bankgate::cli {
+namespace {
+
+void add_suite_run_options(CLI::App& command, SuiteRun& run) {
+  command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str();
+  command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
+  command.add_flag("--no-build{false}", run.build_first, "run what is built, without building first");
+  command.add_option("--resource-spec", run.resource_spec,
+                     "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
+      ->check(CLI::ExistingFile);
+  command.add_option("--parallel,-j", run.parallel, "tests at once (with --resource-spec: the number of GPUs)")
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
+}
+
+// Where recorded candidates are and which baselines they are shown against or promoted into.
+void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
+                           std::filesystem::path& baselines, std::string& gpu) {
+  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str();
+  command.add_option("--candidates", candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
+  command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
+  command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
+}
+
+}  // namespace
+
+const char* const exit_code_text =
+    "Exit codes: 0 done; 1 regression (a counter changed, a kernel got slower, a wrong output); 2 could not measure "
+    "or read an input; 3 the build or set-up failed, or the command refused; 4 baselines of another schema version; "
+    "64 usage error.";
+
+void define_command_line(CLI::App& app, Invocation& in) {
+  app.footer(exit_code_text);
+  app.require_subcommand(1);
+
+  in.gate_cmd = app.add_subcommand("gate", "build, run the GPU suites in strict mode against the baselines, print the "
+                                                  "verdict and write JUnit, JSON and markdown reports");
+  add_suite_run_options(*in.gate_cmd, in.gate.run);
+  in.gate_cmd->add_option("--baselines", in.gate.baselines, "baselines folder for every suite (default: each suite's own)");
+  in.gate_cmd->add_option("--markdown", in.gate.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  in.gate_cmd->add_option("--junit", in.gate.junit, "also write the JUnit report here");
+  in.gate_cmd->add_option("--json", in.gate.json, "also write the JSON summary here");
+
+  in.record_cmd = app.add_subcommand("record", "build, run the GPU suites and keep what they measured as candidates, "
+                                                      "shown against the baselines; writes no baseline");
+  add_suite_run_options(*in.record_cmd, in.record.run);
+  in.record_cmd->add_option("--baselines", in.record.baselines, "baselines folder to compare with (default: each suite's own)");
+
+  in.review_cmd = app.add_subcommand("review", "show candidates against the baselines: old, new, change, verdict");
+  in.review_cmd->alias("table");
+  add_candidate_options(*in.review_cmd, in.review.build, in.review.candidates, in.review.baselines, in.review.gpu);
+  in.review_cmd->add_flag("--changes-only", in.review.changes_only, "leave out rows that did not change");
+  in.review_cmd->add_option("--json", in.review.json, "also write the rows as JSON here");
+
+  in.promote_cmd = app.add_subcommand("promote", "write reviewed candidates into the baselines (only tests whose "
+                                                        "output matched the CPU reference)");
+  add_candidate_options(*in.promote_cmd, in.promote.build, in.promote.candidates, in.promote.baselines, in.promote.gpu);
+  in.promote_cmd->add_option("--filter", in.promote.filter, "GoogleTest-style filter of the tests to promote");
+  in.promote_cmd->add_flag("--dry-run", in.promote.dry_run, "show the table, write nothing");
+  in.promote_cmd->add_flag("--new-gpu", in.promote.new_gpu, "create baselines for a GPU that has none");
+  in.promote_cmd->add_flag("--force", in.promote.force, "promote even where CI is set");
+  in.promote_cmd->add_option("--command", in.promote.invocation, "what to record as the command that produced the baselines");
+
+  in.refresh_cmd = app.add_subcommand("refresh", "record, then promote: re-measure tests after a deliberate change "
+                                                        "and write them into the baselines");
+  add_suite_run_options(*in.refresh_cmd, in.refresh.run);
+  in.refresh_cmd->add_option("--baselines", in.refresh.baselines, "baselines folder (default: each suite's own)");
+  in.refresh_cmd->add_flag("--dry-run", in.refresh.dry_run, "measure and show the table, write nothing");
+  in.refresh_cmd->add_flag("--new-gpu", in.refresh.new_gpu, "create baselines for a GPU that has none");
+  in.refresh_cmd->add_flag("--force", in.refresh.force, "refresh even where CI is set");
+
+  in.compare_cmd = app.add_subcommand("compare", "judge a head build against a base build with the gate's rules, both "
+                                                        "measured on this machine in alternating rounds, pooled per side");
+  in.compare_cmd->add_option("--base", in.compare.base, "the base build folder (or a folder of its candidates)")
+      ->required()->check(CLI::ExistingDirectory);
+  in.compare_cmd->add_option("--head", in.compare.head, "the head build folder (or a folder of its candidates)")
+      ->required()->check(CLI::ExistingDirectory);
+  in.compare_cmd->add_option("--rounds", in.compare.rounds, "rounds per side, after a warm-up round of base (builds only)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
+  in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
+  in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here");
+
+  in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
+  in.summary_cmd->alias("gate-summary");
+  in.summary_cmd->add_option("--junit", in.summary.junit, "ctest's JUnit report (ctest --output-junit)")->required();
+  in.summary_cmd->add_option("--gtest-results", in.summary.gtest_results, "GoogleTest's per-test XML reports");
+  in.summary_cmd->add_option("--candidates", in.summary.candidates, "what the run measured");
+  in.summary_cmd->add_option("--baselines", in.summary.baselines, "baselines folder (default: each suite's own)");
+  in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name");
+  in.summary_cmd->add_option("--markdown", in.summary.markdown, "append the markdown summary to this file");
+  in.summary_cmd->add_option("--json", in.summary.json, "write the JSON summary here");
+  in.summary_cmd->add_option("--junit-out", in.summary.junit_out, "write a JUnit report with failure reasons here");
+
+  in.metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
+  in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list with display names");
+
+  in.check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
+                                                              "needed): schema, names, tolerances and their reasons, ranges");
+  in.check_cmd->add_option("--baselines", in.check_root, "baselines folder")->capture_default_str();
+
+  in.names_cmd = app.add_subcommand("kernel-name", "the name results give a kernel (its bare function name, as in "
+                                                         "tests and baselines), as a JSON list of {name, bare}");
+  in.names_cmd->add_option("names", in.kernel_names, "demangled kernel names (default: one per line on standard input)");
+
+  in.table_cmd = app.add_subcommand("readme-table", "the table of expected against measured transactions per request, "
+                                                           "from the baselines; printed, written into a README, or checked");
+  in.table_cmd->add_option("--baselines", in.table.baselines, "baselines folder")->capture_default_str();
+  in.table_cmd->add_option("--gpu", in.table.gpu, "ARCH/MODEL (default: the only GPU folder)");
+  in.table_cmd->add_option("--readme", in.table.readme, "rewrite the table between the markers in this file");
+  in.table_cmd->add_flag("--check", in.table.check, "with --readme: exit 1 when the file's table differs")->needs("--readme");
+
+  for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_code_text);
+}
+
+}  // namespace bankgate::cli

@@ -1,0 +1,40 @@
+#pragma once
+// The `bankgate` command line: every subcommand and option, defined once (CLI11). main.cpp parses and
+// dispatches; the fuzz target tests/fuzz/command_line_fuzz.cpp parses without dispatching.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <bankgate/gate/readme_table.hpp>
+
+#include "commands.hpp"
+
+namespace bankgate::cli {
+
+extern const char* const exit_code_text;
+
+// What the command line asked for: each subcommand's options, and which subcommand was given.
+struct Invocation {
+  GateOptions gate;
+  RecordOptions record;
+  ReviewOptions review;
+  PromoteOptions promote;
+  RefreshOptions refresh;
+  CompareOptions compare;
+  SummaryOptions summary;
+  bool metrics_json = false;
+  std::filesystem::path check_root = "baselines";
+  std::vector<std::string> kernel_names;
+  gate::ReadmeTableRequest table;
+  CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
+           *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
+           *check_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr;
+};
+
+// Adds every subcommand and option to `app`, bound to `in`.
+void define_command_line(CLI::App& app, Invocation& in);
+
+}  // namespace bankgate::cli

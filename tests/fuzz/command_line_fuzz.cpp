@@ -1,0 +1,26 @@
+// libFuzzer target for the `bankgate` command line: the input is the arguments, one per line. Parsing gives
+// an Invocation or a CLI11 error (usage, or --help); nothing is run.
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> args{"bankgate"};
+  std::istringstream lines(std::string(reinterpret_cast<const char*>(data), size));
+  for (std::string line; std::getline(lines, line) && args.size() < 64;) args.push_back(line);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  CLI::App app{"bankgate", "bankgate"};
+  bankgate::cli::Invocation in;
+  bankgate::cli::define_command_line(app, in);
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::Error&) {
+  }
+  return 0;
+}
