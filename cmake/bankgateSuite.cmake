@@ -53,9 +53,10 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # One CUDA runtime in the process: the collector uses the shared one, so CUDA sources here do too.
   set_target_properties(${name} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 
-  # No GPU test may hang the gate. On an H200 one test takes 1 to 3 s (the catalogue's 52 tests run in 61 s on one
-  # GPU), and without a resource spec tests queue for their GPU's lock; 300 s leaves that queue room while a hung
-  # test still ends. The lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
+  # No GPU test may hang the gate. On an H200 a test takes under a second (0.85 s the longest of the catalogue's
+  # 52, 40.5 s for all of them, in ctest's JUnit report), and without a resource spec tests queue for their GPU's
+  # lock behind up to the whole suite; 300 s leaves that queue room many times over while a hung test still ends.
+  # The lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 300)
   endif()
