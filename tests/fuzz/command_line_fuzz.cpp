@@ -15,9 +15,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::string line; std::getline(lines, line) && args.size() < 64;) args.push_back(line);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
-  CLI::App app{"bankgate", "bankgate"};
-  bankgate::cli::Invocation in;
-  bankgate::cli::define_command_line(app, in);
+  // Defined once: building the whole command line per input would be most of the work. clear() resets what
+  // the previous input parsed, as a fresh process would have it.
+  static bankgate::cli::Invocation in;
+  static CLI::App& app = [] () -> CLI::App& {
+    static CLI::App defined{"bankgate", "bankgate"};
+    bankgate::cli::define_command_line(defined, in);
+    return defined;
+  }();
+  app.clear();
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::Error&) {

@@ -244,7 +244,39 @@ def load(path):
         return yaml.safe_load(handle)
 
 
+ADOPTER = ROOT / "examples" / "adopt" / "ci" / "bankgate-gate.yml"
+
+
+def adopter_problems(workflow):
+    """The template for projects that adopted bankgate: Node.js 24 actions, the fork guard, the command's gate
+    on the GPU runner, and its reports kept even when the gate fails."""
+    problems = []
+    for name, job in (workflow.get("jobs") or {}).items():
+        if normalize(job.get("if", "")) not in GUARDED_CONDITIONS:
+            problems.append(f"job {name} runs pull requests from forks on the GPU runner")
+        steps = job.get("steps") or []
+        gates = [i for i, step in enumerate(steps) if " gate --build " in str(step.get("run", ""))]
+        if not gates:
+            problems.append(f"job {name} does not run `bankgate gate --build`")
+        for step in steps:
+            action, _, version = str(step.get("uses", "")).partition("@")
+            wanted = NODE24_MAJORS.get(action)
+            if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
+                problems.append(f"{action}@{version} runs on the deprecated Node.js 20; use v{wanted} or later")
+            if action == "actions/upload-artifact" and normalize(step.get("if", "")) != "always()":
+                problems.append("the reports are uploaded without if: always(), so a failed gate keeps nothing")
+    return problems
+
+
 class CommittedTemplatesTest(unittest.TestCase):
+    def test_the_adopters_workflow_passes_every_rule(self):
+        self.assertEqual(adopter_problems(load(ADOPTER)), [])
+
+    def test_the_adopters_workflow_rules_catch_an_old_action(self):
+        workflow = load(ADOPTER)
+        workflow["jobs"]["gate"]["steps"][0]["uses"] = "actions/checkout@v4"
+        self.assertIn("actions/checkout@v4 runs on the deprecated Node.js 20; use v5 or later", adopter_problems(workflow))
+
     def test_github_workflow_passes_every_rule(self):
         self.assertEqual(github_problems(load(GITHUB)), [])
 
