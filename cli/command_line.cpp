@@ -9,7 +9,7 @@ namespace {
 void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str();
   command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
-  command.add_flag("--no-build{false}", run.build_first, "run what is built, without building first");
+  command.add_flag("--no-build", run.no_build, "run what is built, without building first");
   command.add_option("--resource-spec", run.resource_spec,
                      "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
       ->check(CLI::ExistingFile);

@@ -25,7 +25,7 @@ struct Refusal : std::runtime_error {
 // How to run a project's GPU suites: its build folder and what of it to run.
 struct SuiteRun {
   std::filesystem::path build = "build";
-  bool build_first = true;            // cmake --build before running
+  bool no_build = false;              // run what is built, without cmake --build first
   std::string filter;                 // GoogleTest-style
   std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
   int parallel = 0;                   // ctest --parallel; 0: one at a time unless a spec gives the GPU count

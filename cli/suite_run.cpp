@@ -55,7 +55,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 // Builds (unless asked not to), clears this run's results and runs the GPU tests, measurements going to
 // <results>/candidates and ctest's report to <results>/ctest-junit.xml.
 int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict) {
-  if (run.build_first) build_project(build);
+  if (!run.no_build) build_project(build);
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
