@@ -171,18 +171,31 @@ int promote(const PromoteOptions& o) {
     const fs::path root = destination(o.baselines, candidate);
     writes.push_back({root, g::suite_file_path(root, gpu, suite), merged});
   }
-  // One transaction per baselines folder: every file of it is written, or none.
+  // One transaction per baselines folder (however its path is spelt): every file of it is written, or none.
   std::map<fs::path, std::vector<std::pair<fs::path, const g::SuiteFile*>>> by_root;
-  for (const Write& w : writes) by_root[w.root].emplace_back(w.path, &w.file);
+  for (const Write& w : writes) by_root[fs::weakly_canonical(fs::absolute(w.root))].emplace_back(w.path, &w.file);
   std::vector<std::unique_ptr<g::BaselineTransaction>> transactions;
   for (const auto& [root, files] : by_root) {
     transactions.push_back(std::make_unique<g::BaselineTransaction>(root));
     for (const std::string& line : transactions.back()->recovered()) std::cout << "recovered: " << line << "\n";
     for (const auto& [path, file] : files) transactions.back()->stage(path, g::serialize_suite_file(*file, g::Samples::drop));
   }
-  for (auto& transaction : transactions)
-    for (const auto& change : transaction->commit())
-      std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
+  // Suites gated against different folders (BASELINES) are committed folder by folder; a failure in a later
+  // folder says which earlier ones were already changed.
+  std::vector<std::string> committed;
+  for (auto& transaction : transactions) {
+    try {
+      for (const auto& change : transaction->commit())
+        std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
+    } catch (const g::TransactionError& e) {
+      if (committed.empty()) throw;
+      std::string done;
+      for (const std::string& root : committed) done += (done.empty() ? "" : ", ") + root;
+      throw g::TransactionError(std::string(e.what()) + " (in " + transaction->root().string() + "; the baselines in " + done +
+                                " were already promoted)");
+    }
+    committed.push_back(transaction->root().string());
+  }
   return exit_ok;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
 
 #include <bankgate/gate/report.hpp>
@@ -24,8 +25,8 @@ std::vector<char*> c_arguments(const std::vector<std::string>& argv) {
 
 int wait_for(pid_t pid) {
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-  }
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return 127;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return 127;
@@ -50,11 +51,11 @@ int run_program(const std::vector<std::string>& argv, const std::string& log) {
 
 std::string program_output(const std::vector<std::string>& argv) {
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return "";
+  // Close-on-exec: a grandchild that lives on must not hold the pipe open, or reading it would never end.
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return "";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);

@@ -98,8 +98,12 @@ int gate(const GateOptions& o) {
     std::error_code ec;
     std::ofstream(o.markdown, std::ios::app) << std::ifstream(markdown).rdbuf();
   }
-  if (!o.junit.empty()) fs::copy_file(s.junit_out, o.junit, fs::copy_options::overwrite_existing);
-  if (!o.json.empty()) fs::copy_file(s.json, o.json, fs::copy_options::overwrite_existing);
+  // Copies for the caller; failing to make one must not change the verdict.
+  for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
+    std::error_code copy_error;
+    if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
+      std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
+  }
   std::cout << "reports: " << results.string() << "/{junit.xml,summary.json,summary.md}\n";
   switch (status) {
     case exit_ok: std::cout << "bankgate gate: PASSED\n"; break;

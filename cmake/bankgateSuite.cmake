@@ -73,10 +73,12 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
     file(WRITE "${labels_file}" "if(${name}_TESTS)\n  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\")\nendif()\n")
     set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
   endif()
-  # ctest finds tests only where testing is enabled: in this folder and in the top folder of the build.
-  # enable_testing() sets a variable of the scope it runs in, so it is deferred to those folders' own scope.
-  cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL enable_testing)
-  if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
-    cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL enable_testing)
-  endif()
+  # ctest finds tests only where testing is enabled in this folder and every folder above it up to the top of
+  # the build. enable_testing() sets a variable of the scope it runs in, so it is deferred to each folder's own
+  # scope (all of them are still being processed while this one is).
+  set(folder "${CMAKE_CURRENT_SOURCE_DIR}")
+  while(folder)
+    cmake_language(DEFER DIRECTORY "${folder}" CALL enable_testing)
+    get_directory_property(folder DIRECTORY "${folder}" PARENT_DIRECTORY)
+  endwhile()
 endfunction()

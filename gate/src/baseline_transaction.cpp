@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -95,6 +97,9 @@ BaselineTransaction::BaselineTransaction(fs::path root, std::chrono::seconds wai
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (!fs::is_directory(root_, ec)) throw TransactionError(root_.string() + " is not a folder: baselines cannot be written there");
+  // One spelling of the folder, whatever path led to it: journals hold paths relative to it.
+  root_ = fs::canonical(root_, ec);
+  if (ec) throw TransactionError("cannot resolve the baselines folder: " + ec.message());
   const fs::path lock = root_ / lock_name;
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (lock_fd_ < 0) throw TransactionError("cannot open the baselines lock " + lock.string() + ": " + reason());
@@ -122,7 +127,13 @@ BaselineTransaction::BaselineTransaction(fs::path root, std::chrono::seconds wai
   }
   const std::string holder = holder_line();
   if (::ftruncate(lock_fd_, 0) == 0) (void)!::pwrite(lock_fd_, holder.data(), holder.size(), 0);
-  recover();
+  try {
+    recover();
+  } catch (...) {
+    ::close(lock_fd_);  // the destructor does not run for a constructor that throws
+    lock_fd_ = -1;
+    throw;
+  }
 }
 
 BaselineTransaction::~BaselineTransaction() {
@@ -140,61 +151,76 @@ void BaselineTransaction::recover() {
   const fs::path journal = root_ / journal_name;
   std::error_code ec;
   if (fs::exists(journal, ec)) {
-    std::ifstream in(journal);
-    nlohmann::json entries;
+    struct Recorded {
+      fs::path real, staged, backup;
+      bool created;
+    };
+    std::vector<Recorded> entries;
+    // Paths are relative to the folder; one that would leave it is a journal nobody here wrote.
+    const auto resolve = [&](const nlohmann::json& entry, const char* key) {
+      const fs::path path = root_ / entry.at(key).get<std::string>();
+      if (!inside(path, root_)) throw TransactionError(std::string("'") + key + "' points outside the folder");
+      return path;
+    };
     try {
-      entries = nlohmann::json::parse(in).at("entries");
+      std::ifstream in(journal);
+      const nlohmann::json document = nlohmann::json::parse(in);  // kept: the entries below refer into it
+      for (const auto& entry : document.at("entries"))
+        entries.push_back({resolve(entry, "real"), resolve(entry, "staged"), resolve(entry, "backup"), entry.at("created").get<bool>()});
     } catch (const std::exception& e) {
-      throw TransactionError("the journal " + journal.string() + " of an interrupted promotion is unreadable (" + e.what() +
-                             "); check the baselines with git status and remove it by hand");
+      throw TransactionError("the journal " + journal.string() + " of an interrupted promotion is unusable (" + e.what() +
+                             "); nothing was touched: check the baselines with git status and remove it by hand");
     }
     std::size_t restored = 0;
-    for (const auto& entry : entries) {
-      const fs::path real = entry.at("real").get<std::string>();
-      const fs::path backup = entry.at("backup").get<std::string>();
-      if (entry.at("created").get<bool>()) {
-        if (fs::remove(real, ec)) ++restored;
-      } else if (fs::exists(backup, ec)) {
+    for (const Recorded& e : entries) {
+      if (e.created) {
+        if (fs::remove(e.real, ec)) ++restored;
+      } else if (fs::exists(e.backup, ec)) {
         // The same file as the target: that one was never replaced.
-        const bool replaced = !fs::equivalent(backup, real, ec);
-        if (!replaced) ::unlink(backup.c_str());
-        else if (::rename(backup.c_str(), real.c_str()) != 0)
-          throw TransactionError("cannot restore " + real.string() + " from " + backup.string() + ": " + reason());
+        const bool replaced = !fs::equivalent(e.backup, e.real, ec);
+        if (!replaced) ::unlink(e.backup.c_str());
+        else if (::rename(e.backup.c_str(), e.real.c_str()) != 0)
+          throw TransactionError("cannot restore " + e.real.string() + " from " + e.backup.string() + ": " + reason() +
+                                 "; the journal and backups are kept for the next run");
         restored += replaced ? 1 : 0;
       }
-      fs::remove(entry.at("staged").get<std::string>(), ec);
+      fs::remove(e.staged, ec);
     }
     fs::remove(journal, ec);
     recovered_.push_back("rolled back an interrupted promotion (" + std::to_string(restored) + " of " +
                          std::to_string(entries.size()) + " files restored to their previous content)");
   }
-  // Staging files, backups of finished promotions and temporaries of older bankgate versions (*.tmp.<pid>).
+  // Staging files and backups of interrupted runs, and temporaries of older bankgate versions (*.json.tmp.<pid>).
+  const auto leftover = [](const std::string& name) {
+    if (name.ends_with(staged_suffix) || name.ends_with(backup_suffix)) return true;
+    const auto tmp = name.rfind(".json.tmp.");
+    if (tmp == std::string::npos || tmp + 10 >= name.size()) return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(tmp + 10), name.end(), [](unsigned char c) { return std::isdigit(c); });
+  };
+  std::vector<fs::path> found;
   for (auto it = fs::recursive_directory_iterator(root_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    const bool ours = name.ends_with(staged_suffix) || name.ends_with(backup_suffix) ||
-                      (name.find(".json.tmp.") != std::string::npos);
-    if (ours && it->is_regular_file(ec)) {
-      recovered_.push_back("removed " + it->path().string() + ", left by an interrupted run");
-      fs::remove(it->path(), ec);
-    }
+    std::error_code type;
+    if (leftover(it->path().filename().string()) && it->is_regular_file(type)) found.push_back(it->path());
+  }
+  for (const fs::path& path : found) {
+    std::error_code removal;
+    if (fs::remove(path, removal)) recovered_.push_back("removed " + path.string() + ", left by an interrupted run");
+    else recovered_.push_back("could not remove " + path.string() + " (" + removal.message() + "), left by an interrupted run");
   }
 }
 
 void BaselineTransaction::stage(const fs::path& target, const std::string& text) {
   if (committed_) throw TransactionError("a committed transaction takes no more files");
-  if (!inside(target, root_)) throw TransactionError(target.string() + " is outside the baselines folder " + root_.string());
   Entry e;
   e.target = target;
-  e.real = target;
   std::error_code ec;
   mode_t mode = 0644;
-  const fs::file_status link = fs::symlink_status(target, ec);
-  if (fs::is_symlink(link)) {
-    e.real = fs::canonical(target, ec);
-    if (ec || !inside(e.real, fs::canonical(root_)))
-      throw TransactionError(target.string() + " is a symbolic link to " + (ec ? std::string("nowhere") : e.real.string()) +
-                             ", outside the baselines folder: replace it with the file itself");
-  }
+  // Through every link on the way (the file, or a folder above it): where the bytes would really go.
+  e.real = fs::weakly_canonical(fs::absolute(target), ec);
+  if (ec || !inside(e.real, root_))
+    throw TransactionError(target.string() + " leads to " + (ec ? std::string("nowhere") : e.real.string()) +
+                           ", outside the baselines folder " + root_.string() + " (through a symbolic link): replace the link "
+                           "with the file or folder itself");
   struct stat info{};
   if (::stat(e.real.c_str(), &info) == 0) {
     if (!S_ISREG(info.st_mode))
@@ -220,10 +246,19 @@ void BaselineTransaction::stage(const fs::path& target, const std::string& text)
 std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
   // The journal first: from here on a killed run is rolled back by the next one.
   nlohmann::json entries = nlohmann::json::array();
+  const auto relative = [&](const fs::path& path) { return path.lexically_relative(root_).string(); };
   for (const Entry& e : entries_)
-    entries.push_back({{"real", e.real.string()}, {"staged", e.staged.string()}, {"backup", e.backup.string()}, {"created", e.created}});
+    entries.push_back({{"real", relative(e.real)}, {"staged", relative(e.staged)}, {"backup", relative(e.backup)}, {"created", e.created}});
+  // Written whole, then renamed into place: a kill leaves no journal or a complete one, never half of one.
   const fs::path journal = root_ / journal_name;
-  create_file(journal, nlohmann::json{{"entries", entries}}.dump(2) + "\n", 0644);
+  const fs::path journal_draft = journal.string() + staged_suffix;
+  ::unlink(journal_draft.c_str());
+  create_file(journal_draft, nlohmann::json{{"entries", entries}}.dump(2) + "\n", 0644);
+  if (::rename(journal_draft.c_str(), journal.c_str()) != 0) {
+    const std::string why = reason();
+    ::unlink(journal_draft.c_str());
+    throw TransactionError("cannot write the journal " + journal.string() + ": " + why + "; nothing was changed");
+  }
 
   std::size_t renamed = 0;
   try {
@@ -237,7 +272,9 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
       fault_point("renamed", renamed);
     }
   } catch (const TransactionError& e) {
-    roll_back(renamed);
+    if (!roll_back(renamed))
+      throw TransactionError(std::string(e.what()) + "; restoring the previous files failed too: the journal and backups "
+                             "are kept, and the next promotion of this folder restores them");
     throw TransactionError(std::string(e.what()) + "; nothing was changed (every file is as before)");
   }
   // The commit point: without the journal the new files stand.
@@ -251,15 +288,18 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
   return changes;
 }
 
-void BaselineTransaction::roll_back(std::size_t renamed) {
+bool BaselineTransaction::roll_back(std::size_t renamed) {
+  bool restored = true;
   for (std::size_t i = 0; i < renamed; ++i) {
     const Entry& e = entries_[i];
-    if (e.created) ::unlink(e.real.c_str());
-    else (void)::rename(e.backup.c_str(), e.real.c_str());
+    if (e.created) restored &= ::unlink(e.real.c_str()) == 0 || errno == ENOENT;
+    else restored &= ::rename(e.backup.c_str(), e.real.c_str()) == 0;
   }
+  if (!restored) return false;  // the journal and backups stay: recovery finishes the rollback
   for (const Entry& e : entries_) ::unlink(e.backup.c_str());
   remove_staged();
   ::unlink((root_ / journal_name).c_str());
+  return true;
 }
 
 }  // namespace bankgate::gate

@@ -85,7 +85,7 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
     if (std::chrono::steady_clock::now() >= deadline) {
       const std::string holder = holder_of(fd);
       ::close(fd);
-      throw DeviceLockError("the GPU is still held by " + holder + " after " +
+      throw DeviceLockError("the GPU is still held (last recorded holder: " + holder + ") after " +
                             std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
                             " s (lock " + path.string() + "); BANKGATE_LOCK_TIMEOUT sets the wait");
     }
@@ -94,7 +94,10 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
   char host[128] = {};
   ::gethostname(host, sizeof host - 1);
   const std::string me = "pid " + std::to_string(::getpid()) + " on " + host + " since " + utc_now_iso8601();
-  if (::ftruncate(fd, 0) == 0) (void)!::pwrite(fd, me.data(), me.size(), 0);  // read-only: the holder stays unnamed
+  // Only into a file of our own with one name: never empty a file another user linked here.
+  struct stat info{};
+  if (::fstat(fd, &info) == 0 && info.st_nlink == 1 && info.st_uid == ::geteuid() && ::ftruncate(fd, 0) == 0)
+    (void)!::pwrite(fd, me.data(), me.size(), 0);
   return DeviceLock(fd, path);
 }
 

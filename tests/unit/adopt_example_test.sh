@@ -77,5 +77,20 @@ if [ "$mode" = package ]; then
   else
     fail "a suite with LABELS and TIMEOUT configures and builds"
   fi
+  # A suite two folders down, in a project that enables testing nowhere itself: its test must still reach
+  # the top's ctest.
+  nested="$work/nested"
+  mkdir -p "$nested/a/b"
+  cp "$repo/examples/adopt"/*.cu* "$repo/examples/adopt"/*.cpp "$nested/a/b/"
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(nested LANGUAGES CXX CUDA)\nfind_package(bankgate CONFIG REQUIRED)\nadd_subdirectory(a)\n' >"$nested/CMakeLists.txt"
+  printf 'add_subdirectory(b)\n' >"$nested/a/CMakeLists.txt"
+  printf 'bankgate_add_gpu_suite(deep SOURCES transpose.cu transpose_gate_test.cpp)\ntarget_compile_features(deep PRIVATE cxx_std_20)\n' >"$nested/a/b/CMakeLists.txt"
+  if cmake -S "$nested" -B "$nested/build" "${args[@]}" >/dev/null 2>&1 && cmake --build "$nested/build" >/dev/null 2>&1; then
+    deep=$(ctest --test-dir "$nested/build" -N 2>&1)
+    case $deep in *"Total Tests: 1"*) pass "a suite two folders down reaches the top's ctest" ;;
+      *) fail "a suite two folders down reaches the top's ctest" "$deep" ;; esac
+  else
+    fail "a project with its suite two folders down configures and builds"
+  fi
 fi
 finish

@@ -155,7 +155,7 @@ TEST_F(DeviceLockTest, WaitingEndsAfterTheTimeoutNamingTheHolder) {
   const auto start = std::chrono::steady_clock::now();
   const std::string message = lock_refusal(dir_, "gpu");
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
-  EXPECT_NE(message.find("still held by pid " + std::to_string(::getpid())), std::string::npos) << message;
+  EXPECT_NE(message.find("last recorded holder: pid " + std::to_string(::getpid())), std::string::npos) << message;
   EXPECT_NE(message.find("BANKGATE_LOCK_TIMEOUT"), std::string::npos) << message;
 }
 

@@ -9,6 +9,7 @@
 # Prints "N passed, M failed"; exits non-zero if any check failed.
 set -uo pipefail
 tool=${1:?usage: promote_faults_test.sh PATH/TO/bankgate}
+tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-promote-faults.XXXXXX")
 chmod 755 "$root"
 trap 'chmod -R u+w "$root" 2>/dev/null; rm -rf "$root"' EXIT
@@ -83,7 +84,10 @@ new_case
 run env BANKGATE_FAULT_INJECT=renamed:4:kill "$tool" promote --candidates "$cand" --baselines "$base"
 check "a promotion killed after 4 of 8 files dies" '[ "$rc" -eq 137 ]' "rc $rc: $out"
 check "it leaves its journal" '[ -f "$base/.bankgate-promote.journal" ]'
-run env BANKGATE_FAULT_INJECT=staged:1:fail "$tool" promote --candidates "$cand" --baselines "$base"
+# The next run names the folder another way and runs elsewhere: the journal's paths are the folder's own.
+mkdir -p "$dir/elsewhere" && ln -s "$base" "$dir/linked-baselines"
+run bash -c 'cd "$1/elsewhere" && BANKGATE_FAULT_INJECT=staged:1:fail "$2" promote --candidates "$3" --baselines ../linked-baselines' \
+  _ "$dir" "$tool" "$cand"
 check "the next run reports the rolled-back promotion" '[[ $out == *"rolled back an interrupted promotion (4 of 8"* ]]' "$out"
 check "and the baselines are exactly as before the killed run" '[ "$before" = "$(snapshot "$base")" ]' "$(snapshot "$base")"
 new_case
@@ -95,6 +99,15 @@ run "$tool" promote --candidates "$cand" --baselines "$base"
 check "the next promotion succeeds" '[ "$rc" -eq 0 ]' "$out"
 check "and names the leftovers it removed" '[[ $out == *"removed "*"bankgate-staged"* ]] && [[ $out == *"S1.json.tmp.12345"* ]]' "$out"
 check "no leftover stays" '[ -z "$(find "$base" -name "*.bankgate-staged" -o -name "*.bankgate-backup" -o -name "*.tmp.*")" ]'
+
+# A journal that points outside its folder (edited, or copied from elsewhere) is refused, touching nothing.
+new_case
+echo keep >"$dir/victim.json"
+printf '{"entries": [{"real": "../victim.json", "staged": "x", "backup": "y", "created": true}]}' >"$base/.bankgate-promote.journal"
+run "$tool" promote --candidates "$cand" --baselines "$base"
+check "a journal pointing outside the folder is refused" '[ "$rc" -ne 0 ] && [[ $out == *"journal"*"unusable"* ]]' "$out"
+check "and the file it names is untouched" '[ "$(cat "$dir/victim.json")" = keep ]'
+rm "$base/.bankgate-promote.journal"
 
 # 5. An injected failure in the middle of the commit rolls back in the same run.
 new_case
@@ -125,6 +138,12 @@ outside=$(cat "$dir/outside.json")
 run "$tool" promote --candidates "$cand" --baselines "$base"
 check "a link pointing outside the baselines folder is refused" '[ "$rc" -ne 0 ] && [[ $out == *"outside the baselines folder"* ]]' "$out"
 check "the file outside is untouched" '[ "$(cat "$dir/outside.json")" = "$outside" ]'
+new_case
+mkdir -p "$dir/outside-folder" && mv "$base/sm_90" "$dir/outside-folder/" && ln -s "$dir/outside-folder/sm_90" "$base/sm_90"
+before_outside=$(snapshot "$dir/outside-folder")
+run "$tool" promote --candidates "$cand" --baselines "$base"
+check "a folder of the baselines linked to outside is refused" '[ "$rc" -ne 0 ] && [[ $out == *"outside the baselines folder"* ]]' "$out"
+check "nothing is written through it" '[ "$before_outside" = "$(snapshot "$dir/outside-folder")" ]'
 new_case
 rm "$base/$gpu/S4.json"; mkdir "$base/$gpu/S4.json"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"

@@ -44,6 +44,8 @@ class BaselineTransaction {
   // that nothing was changed.
   std::vector<Change> commit();
 
+  const std::filesystem::path& root() const { return root_; }
+
  private:
   struct Entry {
     std::filesystem::path target;  // as given
@@ -52,7 +54,7 @@ class BaselineTransaction {
     bool created = false;
   };
   void recover();
-  void roll_back(std::size_t renamed);
+  bool roll_back(std::size_t renamed);  // false when a file could not be restored
   void remove_staged() noexcept;
 
   std::filesystem::path root_;
