@@ -20,15 +20,30 @@ log=${LOG_DIR:-build/contention-state}
 mkdir -p "$log"
 export BANKGATE_CANDIDATE_DIR="$log/candidates"
 clock() { nvidia-smi --query-gpu=clocks.sm --format=csv,noheader 2>/dev/null | tr -d '\n'; }
-verdicts() {  # "Sync16:OK Async16:FAILED ..." in run order, and each ratio that missed the kernel's figure
-  grep -E '^\[ +(OK|FAILED) +\] AsyncCopy\.[A-Za-z0-9]+ \(' "$1" | sed -E 's/^\[ +([A-Z]+) +\] AsyncCopy\.([A-Za-z0-9]+).*/\2:\1/' | tr '\n' ' '
-  grep -h -o -E '(load|store) transactions per request are [0-9.]+' "$1" | sed 's/transactions per request are/tpr/' | tr '\n' ' '
+# "Sync16:OK (ld tpr 4, st tpr 4.007) ...", from GoogleTest's JSON report of the run (with --gtest_repeat it
+# holds the last repetition, the one counted after the others' timing phases).
+verdicts() {
+  python3 - "$1" <<'PY'
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    print(f"no report ({e})")
+    sys.exit(0)
+out = []
+for suite in report.get("testsuites", []):
+    for t in suite.get("testsuite", []):
+        verdict = "FAILED" if t.get("failures") else "OK"
+        ld, st = t.get("shared_load_transactions_per_request", "-"), t.get("shared_store_transactions_per_request", "-")
+        out.append(f"{t['name']}:{verdict} (ld tpr {ld}, st tpr {st})")
+print("  ".join(out))
+PY
 }
 run() {
   local name=$1; shift
   local before; before=$(clock)
-  "$@" >"$log/$name.log" 2>&1
-  printf '%-12s SM clock before %-10s %s\n' "$name" "$before" "$(verdicts "$log/$name.log")"
+  "$@" --gtest_output="json:$log/$name.json" >"$log/$name.log" 2>&1
+  printf '%-12s SM clock before %-10s %s\n' "$name" "$before" "$(verdicts "$log/$name.json")"
 }
 filter=--gtest_filter='AsyncCopy.Sync16:AsyncCopy.Async16'
 sleep 5
