@@ -102,10 +102,14 @@ int review(const ReviewOptions& o) {
   return failed ? exit_regression : exit_ok;
 }
 
-int promote(const PromoteOptions& o) {
-  if (g::parse_flag("CI", g::process_environment("CI")) && !o.force && !o.dry_run)
+void refuse_in_ci(bool force, bool dry_run) {
+  if (g::parse_flag("CI", g::process_environment("CI")) && !force && !dry_run)
     throw Refusal("refusing to change baselines in CI (CI is set): baselines change after a person reviews the table. "
                   "Run the refresh on a GPU machine, review, commit; --force overrides");
+}
+
+int promote(const PromoteOptions& o) {
+  refuse_in_ci(o.force, o.dry_run);
   const fs::path dir = candidates_folder(o.candidates, o.build);
   const g::GpuKey gpu = candidate_gpu(dir, o.gpu);
   const auto candidates = g::read_candidates(dir, gpu);

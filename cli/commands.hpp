@@ -97,6 +97,10 @@ int check_baselines(const std::filesystem::path& root);
 // Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
 int kernel_names(const std::vector<std::string>& names);
 
+// Baselines change after a person reviewed the table, never in CI: a Refusal where CI is set, unless forced
+// (a dry run writes nothing and is always allowed).
+void refuse_in_ci(bool force, bool dry_run);
+
 // The absolute path of this program, for commands the results name.
 std::string this_command();
 
