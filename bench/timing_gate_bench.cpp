@@ -155,7 +155,7 @@ class Bench {
   float* out_;
 };
 
-// A test record holding only a duration, the way the gate and `bankgate-baselines compare` see one.
+// A test record holding only a duration, the way the gate and `bankgate compare` see one.
 h::TestRecord record_of(const std::vector<double>& samples, int launches_per_sample) {
   h::TestRecord r;
   r.kernel = std::string(k::tunable_work_kernel_name);

@@ -291,7 +291,7 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
   file.schema_version = root.child("schema_version").integer();
   if (file.schema_version != current_schema_version)
     root.child("schema_version").fail("is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
-                                      std::to_string(current_schema_version) + " (regenerate with ci/refresh-baselines.sh)");
+                                      std::to_string(current_schema_version) + " (record them again with: bankgate refresh --build <your build> --new-gpu)");
   file.suite = root.child("suite").string();
   if (!is_valid_test_name(file.suite))
     root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" + file.suite + "\"");

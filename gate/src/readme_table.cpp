@@ -136,8 +136,8 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
         probe["schema_version"].get<long long>() != h::current_schema_version)
       throw OtherSchema(path.string() + " has schema version " + std::to_string(probe["schema_version"].get<long long>()) +
                         "; this bankgate reads version " + std::to_string(h::current_schema_version) +
-                        ". Regenerate the baselines on the GPU (ci/refresh-baselines.sh, which then rewrites the "
-                        "table); the table is never written by hand");
+                        ". Record the baselines again on the GPU (bankgate refresh), then regenerate the table with "
+                        "bankgate readme-table; the table is never written by hand");
     // The metrics the collector measures: a misspelt counter name is an error here as in the gate.
     const auto names = bankgate::default_metric_names();
     const std::set<std::string> known(names.begin(), names.end());

@@ -13,7 +13,7 @@
 
 namespace {
 
-// The collector's metric names, as bankgate-baselines passes them when it reads committed baselines.
+// The collector's metric names, as the bankgate command passes them when it reads committed baselines.
 const std::set<std::string>& known_metrics() {
   static const std::set<std::string> names = [] {
     const auto list = bankgate::default_metric_names();

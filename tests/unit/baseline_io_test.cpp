@@ -324,7 +324,7 @@ TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
   EXPECT_TRUE(mentions(message, "is 1"));
-  EXPECT_TRUE(mentions(message, "refresh-baselines"));
+  EXPECT_TRUE(mentions(message, "bankgate refresh"));
 }
 
 TEST(BaselineErrors, SchemaVersionBeyondIntRangeIsRejectedNotWrapped) {

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# bankgate-baselines promote/table against fixture folders: the refusals (CI, no candidates, a new GPU), the
+# bankgate promote/review against fixture folders: the refusals (CI, no candidates, a new GPU), the
 # dry run, subset refresh with --filter, wrong-output candidates, a corrupt baseline, and table's exit code.
 #
-#   tests/unit/baselines_tool_test.sh PATH/TO/bankgate-baselines
+#   tests/unit/baselines_tool_test.sh PATH/TO/bankgate
 #
 # Candidate files are written here as JSON text (the schema of tests/unit/baseline_io_test.cpp). Prints
 # "N passed, M failed" and exits non-zero if any check failed.
 set -uo pipefail
 
-tool=${1:?usage: baselines_tool_test.sh PATH/TO/bankgate-baselines}
+tool=${1:?usage: baselines_tool_test.sh PATH/TO/bankgate}
 [ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-baselines-tool.XXXXXX")

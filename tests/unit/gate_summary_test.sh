@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# The gate's verdict without a GPU: bankgate-baselines gate-summary on fixture reports (a regression, a run
+# The gate's verdict without a GPU: bankgate summary on fixture reports (a regression, a run
 # that could not measure, an all-passed run, a run in which no GPU test ran, a missing report) and ci/gate.sh
 # itself, which must refuse to pass when no GPU test ran.
 #
-#   tests/unit/gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR
+#   tests/unit/gate_summary_test.sh PATH/TO/bankgate FIXTURE_DIR BUILD_DIR
 #
 # FIXTURE_DIR is tests/unit/fixtures/gate_summary (JUnit as ctest writes it, GoogleTest reports); BUILD_DIR
 # the build ci/gate.sh --no-build runs from. Prints "N passed, M failed"; exits non-zero if any check failed.
 set -uo pipefail
 
-tool=${1:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
-fixtures=${2:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
-build_dir=${3:?usage: gate_summary_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR BUILD_DIR}
+tool=${1:?usage: gate_summary_test.sh PATH/TO/bankgate FIXTURE_DIR BUILD_DIR}
+fixtures=${2:?usage: gate_summary_test.sh PATH/TO/bankgate FIXTURE_DIR BUILD_DIR}
+build_dir=${3:?usage: gate_summary_test.sh PATH/TO/bankgate FIXTURE_DIR BUILD_DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 [ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
 

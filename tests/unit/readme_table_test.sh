@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# bankgate-baselines readme-table against the fixture baselines in tests/unit/fixtures/readme_table/: the
+# bankgate readme-table against the fixture baselines in tests/unit/fixtures/readme_table/: the
 # rendered table (missing expectations, mismatches marked, natural order), rewriting a README between its
 # markers and nothing else, --check, and the refusals that must leave the README untouched.
 #
-#   tests/unit/readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR
+#   tests/unit/readme_table_test.sh PATH/TO/bankgate FIXTURE_DIR
 #
 # The expected table is a file (expected_table.md) so that a change of format shows in review as a diff.
 # Prints "N passed, M failed" and exits non-zero if any check failed.
 set -uo pipefail
 
-tool=${1:?usage: readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR}
-fixtures=${2:?usage: readme_table_test.sh PATH/TO/bankgate-baselines FIXTURE_DIR}
+tool=${1:?usage: readme_table_test.sh PATH/TO/bankgate FIXTURE_DIR}
+fixtures=${2:?usage: readme_table_test.sh PATH/TO/bankgate FIXTURE_DIR}
 [ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-readme-table.XXXXXX")
@@ -128,7 +128,7 @@ cp "$readme" "$root/readme.copy"
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme"
 expect_rc "a baseline of another schema version: exit 4" 4
 expect_out "the message names the file and its schema version" "Copy.json has schema version 1"
-expect_out "the message says how to regenerate" "ci/refresh-baselines.sh"
+expect_out "the message says how to regenerate" "bankgate refresh"
 unchanged "a baseline of another schema version: the README is untouched" "$readme" "$root/readme.copy"
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
 expect_rc "--check with a baseline of another schema version: exit 4" 4
