@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # One round of GPU work on a lent machine, for this repository's developers. Steps, in the order given:
 #   refresh[=FILTER]  record this GPU's catalogue baselines (all, or the tests FILTER selects) with the command
+#   fresh             remove this GPU's catalogue and example baselines first (a schema change: refresh writes
+#                     them anew)
 #   gate              the catalogue's gate against the committed baselines
 #   adopt             examples/adopt as an outside project: record and promote its baselines, gate, and gate a
 #                     planted bank conflict (its padding removed)
 #   faults            a test whose kernel faults (illegal address) beside a healthy one, and a suite run under
 #                     ncu without BANKGATE_LAUNCH_ONLY
+#   record=N[:FILTER] N recordings (no promote), then whether every counter read the same in all of them
+#   planted           the catalogue built with a bank conflict planted in one warp of one block of the transpose
+#                     kernels (BANKGATE_PLANTED_REGRESSION), gated: the failure and its report, kept as a fixture
 #   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
 # Logs, reports and a tarball of every baselines folder go to $OUT; a short table is printed last.
@@ -21,6 +26,8 @@ row() { rows+=("$(printf '%-46s %s' "$1" "$2")"); }
 timed() { local start=$SECONDS; "$@"; local rc=$?; elapsed=$((SECONDS - start)); return $rc; }
 [ $# -gt 0 ] || set -- gate adopt
 bankgate=build/gate/cli/bankgate
+export BANKGATE_BUILD_DIR=build/gate  # refresh and gate share one build
+built() { [ -x "$bankgate" ] || { . ci/lib.sh && bankgate_ensure_dependencies && bankgate_build build/gate; } >"$out/build.log" 2>&1; }
 
 for step in "$@"; do
   case $step in
@@ -28,6 +35,7 @@ for step in "$@"; do
       filter=${step#refresh}; filter=${filter#=}
       timed bash ci/refresh-baselines.sh --new-gpu ${filter:+--filter "$filter"} >"$out/catalogue-refresh.log" 2>&1
       row "catalogue refresh ${filter:-(all)}" "exit $? (${elapsed}s)"
+      mkdir -p "$out/records/refresh" && cp -r build/gate/bankgate/record/candidates/. "$out/records/refresh/"
       tail -n 3 "$out/catalogue-refresh.log" ;;
     gate)
       timed bash ci/gate.sh >"$out/catalogue-gate.log" 2>&1
@@ -86,6 +94,39 @@ CPP
       row "faults: a suite under ncu, not launch-only" "exit $?"
       echo "== a suite under ncu"
       grep -m 3 -E 'profiler|Failure|FAILED' "$out/faults-ncu.log" ;;
+    fresh)
+      model=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | tr 'A-Z ' 'a-z-')
+      rm -rf baselines/sm_*/"$model" examples/adopt/baselines/sm_*/"$model"
+      row "fresh: removed the $model baselines" "exit $?" ;;
+    record=*)
+      spec=${step#record=}; runs=${spec%%:*}; filter=; [[ $spec == *:* ]] && filter=${spec#*:}
+      built
+      dirs=()
+      for i in $(seq 1 "$runs"); do
+        timed "$bankgate" record --build build/gate --no-build ${filter:+--filter "$filter"} >"$out/record-$i.log" 2>&1
+        row "record run $i ${filter:-(all)}" "exit $? (${elapsed}s)"
+        mkdir -p "$out/records/run-$i" && cp -r build/gate/bankgate/record/candidates/. "$out/records/run-$i/"
+        dirs+=("$out/records/run-$i")
+      done
+      [ -d "$out/records/refresh" ] && dirs+=("$out/records/refresh")
+      python3 ci/counter_determinism.py "${dirs[@]}" | tee "$out/determinism.txt" | tail -n 60
+      row "counters identical in every run" "exit ${PIPESTATUS[0]}"
+      grep -h 'per-line figures in' "$out"/record-*.log | sed 's/.*per-line figures in \([0-9.]*\) ms.*/\1/' |
+        sort -n | awk '{a[NR]=$1} END {if (NR) printf "attribution host ms: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
+        tee -a "$out/determinism.txt" ;;
+    planted)
+      pb=build/planted
+      { . ci/lib.sh && bankgate_ensure_dependencies &&
+        cmake -S . -B "$pb" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DBANKGATE_PLANTED_REGRESSION=ON &&
+        cmake --build "$pb"; } >"$out/planted-build.log" 2>&1
+      row "planted: configure and build" "exit $?"
+      timed "$pb/cli/bankgate" gate --build "$pb" --no-build --filter 'Transpose.*' >"$out/planted-gate.log" 2>&1
+      row "planted: gate Transpose.* (1 expected)" "exit $? (${elapsed}s)"
+      echo "== the planted regression's failure message"
+      grep -m 1 -A16 'bankgate\] Transpose.Swizzled[A-Za-z]* (kernel' "$out/planted-gate.log"
+      # The failing run's files, as `bankgate summary` reads them: the fixture of the report test.
+      mkdir -p "$out/planted-run" && cp -r "$pb/bankgate/gate/." "$out/planted-run/" &&
+        cp -r "$pb/bankgate/gtest-results" "$out/planted-run/" ;;
     *) echo "unknown step '$step'" >&2; exit 64 ;;
   esac
 done

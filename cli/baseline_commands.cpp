@@ -16,6 +16,7 @@
 #include <bankgate/gate/baseline_transaction.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/html_report.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/run_comparison.hpp>
 #include <bankgate/gate/settings.hpp>
@@ -225,6 +226,20 @@ int compare_candidates(const CompareOptions& o) {
   return failed ? exit_regression : exit_ok;
 }
 
+namespace {
+
+// The source folder a build was configured from (CMakeCache.txt's CMAKE_HOME_DIRECTORY); empty where unknown.
+fs::path configured_source_dir(const fs::path& build) {
+  if (build.empty()) return {};
+  std::ifstream cache(build / "CMakeCache.txt");
+  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+  for (std::string line; std::getline(cache, line);)
+    if (line.starts_with(key)) return line.substr(key.size());
+  return {};
+}
+
+}  // namespace
+
 int summary(const SummaryOptions& o) {
   g::GateInputs in;
   in.junit = o.junit;
@@ -241,6 +256,13 @@ int summary(const SummaryOptions& o) {
   }
   write_text(o.json, g::to_json(s).dump(2) + "\n");
   write_text(o.junit_out, g::render_junit(s));
+  if (!o.html.empty()) {
+    write_text(o.html, g::render_html(s, o.sources.empty() ? configured_source_dir(o.build) : o.sources));
+    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+    if (!o.markdown.empty())
+      std::ofstream(o.markdown, std::ios::app) << "\nThe full report, with per-line figures and duration plots: `"
+                                               << o.html.filename().string() << "` (beside this summary in the run's reports).\n";
+  }
   return s.exit_code();
 }
 

@@ -96,6 +96,9 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.summary_cmd->add_option("--markdown", in.summary.markdown, "append the markdown summary to this file");
   in.summary_cmd->add_option("--json", in.summary.json, "write the JSON summary here");
   in.summary_cmd->add_option("--junit-out", in.summary.junit_out, "write a JUnit report with failure reasons here");
+  in.summary_cmd->add_option("--html", in.summary.html, "write the self-contained HTML report here");
+  in.summary_cmd->add_option("--sources", in.summary.sources,
+                             "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
 
   in.metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
   in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list with display names");

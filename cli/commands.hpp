@@ -88,6 +88,8 @@ int compare_candidates(const CompareOptions& options);  // base and head are can
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
   std::filesystem::path build;  // for the refresh command the results name
+  std::filesystem::path html;     // the self-contained HTML report, when given
+  std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
 };
 int summary(const SummaryOptions& options);
 

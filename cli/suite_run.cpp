@@ -34,8 +34,9 @@ void build_project(const fs::path& build) {
 // Runs the project's GPU tests ("gpu" label) with their measurements going to `candidates` and ctest's JUnit
 // report to `junit`; its output to `log` when given. Returns ctest's status: verdicts come from the files.
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
-              const std::string& log = "") {
+              const std::string& log = "", bool attribute = false) {
   std::error_code ec;
+  setenv("BANKGATE_ATTRIBUTE", attribute ? "1" : "0", 1);
   fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
   setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
   setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
@@ -53,13 +54,13 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 }
 
 // Builds (unless asked not to), clears this run's results and runs the GPU tests, measurements going to
-// <results>/candidates and ctest's report to <results>/ctest-junit.xml.
-int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict) {
+// <results>/candidates and ctest's report to <results>/ctest-junit.xml. `attribute`: with per-line figures.
+int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict, bool attribute) {
   if (!run.no_build) build_project(build);
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
-  return run_ctest(run, build, results / "candidates", results / "ctest-junit.xml", strict);
+  return run_ctest(run, build, results / "candidates", results / "ctest-junit.xml", strict, "", attribute);
 }
 
 bool has_candidates(const fs::path& dir) {
@@ -75,7 +76,7 @@ bool has_candidates(const fs::path& dir) {
 int gate(const GateOptions& o) {
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = build / "bankgate" / "gate";
-  run_suites(o.run, build, results, /*strict=*/true);
+  run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false);
   std::cout << "\n";
   SummaryOptions s;
   s.junit = results / "ctest-junit.xml";
@@ -87,6 +88,7 @@ int gate(const GateOptions& o) {
   s.junit_out = results / "junit.xml";
   const fs::path markdown = results / "summary.md";
   s.markdown = markdown;
+  s.html = results / "report.html";
   const int status = summary(s);
   if (!o.markdown.empty()) std::ofstream(o.markdown, std::ios::app) << std::ifstream(markdown).rdbuf();
   // Copies for the caller; failing to make one must not change the verdict.
@@ -95,7 +97,7 @@ int gate(const GateOptions& o) {
     if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
       std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
   }
-  std::cout << "reports: " << results.string() << "/{junit.xml,summary.json,summary.md}\n";
+  std::cout << "reports: " << results.string() << "/{junit.xml,summary.json,summary.md,report.html}\n";
   switch (status) {
     case exit_ok: std::cout << "bankgate gate: PASSED\n"; break;
     case exit_regression: std::cout << "bankgate gate: FAILED - regression (details above; each failure names its refresh command)\n"; break;
@@ -108,7 +110,7 @@ int record(const RecordOptions& o) {
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = build / "bankgate" / "record";
   // Tests may fail here (that is why a refresh is wanted); their measurements are still written.
-  run_suites(o.run, build, results, /*strict=*/false);
+  run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true);
   if (!has_candidates(results / "candidates"))
     throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
                              o.run.filter + "'); the test output above says why");

@@ -44,12 +44,16 @@ function(bankgate_add_gpu_suite name)
 
 bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   return {R\"bankgate(${arg_BASELINES})bankgate\", R\"bankgate(${results}/candidates)bankgate\",
-          R\"bankgate(${CMAKE_BINARY_DIR})bankgate\", R\"bankgate($<TARGET_FILE:bankgate::bankgate>)bankgate\"};
+          R\"bankgate(${CMAKE_BINARY_DIR})bankgate\", R\"bankgate($<TARGET_FILE:bankgate::bankgate>)bankgate\",
+          R\"bankgate(${PROJECT_SOURCE_DIR})bankgate\"};
 }
 ")
 
   add_executable(${name} ${arg_SOURCES} "${config_source}")
   target_link_libraries(${name} PRIVATE bankgate::gtest_main)
+  # Line tables for the suite's own CUDA sources, so a changed counter can name its source line. -lineinfo
+  # adds debug sections only; the generated code, and so every counter, stays the same.
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   # One CUDA runtime in the process: the collector uses the shared one, so CUDA sources here do too.
   set_target_properties(${name} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 

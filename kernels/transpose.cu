@@ -49,7 +49,13 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
   const int out_col = static_cast<int>(blockIdx.y) * tile_dim + tx;  // an input row
   const int out_row = static_cast<int>(blockIdx.x) * tile_dim + ty;  // an input column
   for (int j = 0; j < tile_dim; j += block_rows) {
-    const float value = static_cast<volatile float&>(tile[tx][Layout::column(tx, ty + j)]);
+    float value = static_cast<volatile float&>(tile[tx][Layout::column(tx, ty + j)]);
+#ifdef BANKGATE_PLANTED_REGRESSION
+    // Planted for the gate's own demonstration (cmake -DBANKGATE_PLANTED_REGRESSION=ON, ci/device-round.sh
+    // planted): the first warp of the first block also reads tile column 0, all 32 lanes in one bank, and adds
+    // nothing to the result. 4 requests and up to 128 wavefronts in a kernel of over 130000.
+    if (blockIdx.x == 0 && blockIdx.y == 0 && ty == 0) value += 0.0f * static_cast<volatile float&>(tile[tx][0]);
+#endif
     if (out_col < rows && out_row + j < cols) out[(out_row + j) * rows + out_col] = value;
   }
 }

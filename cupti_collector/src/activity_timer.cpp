@@ -1,7 +1,6 @@
 #include "activity_timer.hpp"
 
 #include <cupti_activity.h>
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include <utility>
 
 #include "check.hpp"
+#include "names.hpp"
 
 namespace bankgate {
 
@@ -44,15 +44,6 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
   *size = *buffer == nullptr ? 0 : buffer_bytes;
   *max_records = 0;  // as many as fit
-}
-
-std::string demangle(const char* mangled) {
-  if (mangled == nullptr) return "<unnamed kernel>";
-  int status = 0;
-  char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-  std::string result = status == 0 && text != nullptr ? text : mangled;
-  std::free(text);
-  return result;
 }
 
 // Called with sink_mutex held.

@@ -6,7 +6,9 @@
 #include "activity_timer.hpp"
 #include "check.hpp"
 #include "l2_flusher.hpp"
+#include "module_cubins.hpp"
 #include "range_profiler.hpp"
+#include "sass_attribution.hpp"
 
 namespace bankgate {
 namespace {
@@ -28,9 +30,11 @@ class NvtxRange {
 struct Collector::Impl {
   CollectorOptions options;
   DeviceInfo device;
+  std::unique_ptr<detail::ModuleCubins> cubins;  // made before the context, so no module loads unseen
   std::unique_ptr<detail::L2Flusher> flusher;
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
+  std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
 };
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
@@ -39,6 +43,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
   impl_->device = probe.info;
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  impl_->cubins = std::make_unique<detail::ModuleCubins>();
   BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
   BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
@@ -66,6 +71,20 @@ std::vector<KernelTiming> Collector::time_launches(std::string_view label, const
   const NvtxRange range(label, "timing");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   return impl_->timer->time(launch, options);
+}
+
+std::vector<KernelSharedAccesses> Collector::attribute_shared_accesses(std::string_view label, const std::function<void()>& launch,
+                                                                     const CounterOptions& options) {
+  const NvtxRange range(label, "attribution");
+  BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  if (!impl_->attributor)
+    impl_->attributor = std::make_unique<detail::SassAttributor>(detail::current_context(), impl_->options.device,
+                                                                 impl_->device.chip_name, *impl_->cubins);
+  if (options.l2 == L2State::cold) {
+    impl_->flusher->enqueue();
+    BANKGATE_CUDA(cudaDeviceSynchronize());
+  }
+  return impl_->attributor->attribute(launch);
 }
 
 const DeviceInfo& Collector::device() const { return impl_->device; }

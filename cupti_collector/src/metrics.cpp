@@ -1,10 +1,15 @@
 #include <bankgate/metrics.hpp>
 
+#include <cxxabi.h>
+
 #include <array>
+#include <cstdlib>
 #include <cctype>
 #include <string_view>
 
 #include <bankgate/errors.hpp>
+
+#include "names.hpp"
 
 namespace bankgate {
 
@@ -15,6 +20,28 @@ double KernelCounters::at(const std::string& metric_name) const {
                          "metric '" + metric_name + "' was not collected; add it to CollectorOptions::metrics");
   return it->second;
 }
+
+const char* to_string(SharedAccess access) {
+  switch (access) {
+    case SharedAccess::load: return "load";
+    case SharedAccess::store: return "store";
+    case SharedAccess::other: break;
+  }
+  return "other";
+}
+
+namespace detail {
+
+std::string demangle(const char* mangled) {
+  if (mangled == nullptr) return "<unnamed kernel>";
+  int status = 0;
+  char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string result = status == 0 && text != nullptr ? text : mangled;
+  std::free(text);
+  return result;
+}
+
+}  // namespace detail
 
 std::string kernel_base_name(const std::string& demangled) {
   std::string name = demangled;
@@ -62,23 +89,36 @@ std::string kernel_base_name(const std::string& demangled) {
   return name;
 }
 
-std::vector<std::string> default_metric_names() {
+std::vector<std::string> metric_names(CounterSet set) {
   std::vector<std::string> names;
-  for (const auto& m : shared_memory_metrics) names.emplace_back(m.name);
+  if (set == CounterSet::hardware)
+    for (const auto& m : hardware_shared_memory_metrics) names.emplace_back(m.name);
+  else
+    for (const auto& m : shared_memory_metrics) names.emplace_back(m.name);
   return names;
 }
 
+std::vector<std::string> default_metric_names() { return metric_names(CounterSet::sass_instrumented); }
+
 std::string_view display_name(std::string_view metric_name) {
   for (const auto& m : shared_memory_metrics)
+    if (m.name == metric_name) return m.display;
+  for (const auto& m : hardware_shared_memory_metrics)
     if (m.name == metric_name) return m.display;
   return metric_name;
 }
 
 double transactions_per_request(const KernelCounters& counters, SharedOp op) {
   const bool load = op == SharedOp::load;
-  const double transactions = counters.at(std::string(load ? metric::shared_load_wavefronts : metric::shared_store_wavefronts));
-  const double requests = counters.at(std::string(load ? metric::shared_load_requests : metric::shared_store_requests));
-  return requests == 0.0 ? 0.0 : transactions / requests;
+  const bool sass = counters.values.contains(std::string(metric::shared_load_wavefronts)) ||
+                    !counters.values.contains(std::string(metric::hardware::shared_load_wavefronts));
+  const std::string_view wavefronts = sass ? (load ? metric::shared_load_wavefronts : metric::shared_store_wavefronts)
+                                           : (load ? metric::hardware::shared_load_wavefronts : metric::hardware::shared_store_wavefronts);
+  const std::string_view requests = sass ? (load ? metric::shared_load_requests : metric::shared_store_requests)
+                                         : (load ? metric::hardware::shared_load_requests : metric::hardware::shared_store_requests);
+  const double transactions = counters.at(std::string(wavefronts));
+  const double issued = counters.at(std::string(requests));
+  return issued == 0.0 ? 0.0 : transactions / issued;
 }
 
 }  // namespace bankgate

@@ -43,7 +43,6 @@ TEST_F(Transpose, PaddedTile) {
             cudaMemcpy(result.data(), out.data, out.size * sizeof(float), cudaMemcpyDeviceToHost);
             return bankgate::gtest::equal_elements(result, reference);
           },
-      .multi_block_contention = true,
   });
 }
 

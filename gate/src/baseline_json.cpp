@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <limits>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 namespace bankgate::gate {
@@ -71,6 +73,12 @@ class Field {
     const auto v = value_.get<std::uint64_t>();
     if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
     return static_cast<std::size_t>(v);
+  }
+  std::uint64_t counter() const {
+    if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
+    const auto v = value_.get<std::uint64_t>();
+    if (static_cast<double>(v) > limits::max_counter) fail("is beyond any kernel's count");
+    return v;
   }
   int integer() const {
     if (!value_.is_number_integer()) fail("must be a whole number");
@@ -143,7 +151,7 @@ Tolerance read_tolerance(const Field& f) {
 
 TimingSummary read_timing(const Field& f) {
   f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "median_se_ns", "tolerance", "l2",
-          "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz"});
+          "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz", "quantiles_ns"});
   TimingSummary t;
   t.median_ns = f.child("median_ns").non_negative();
   t.mad_ns = f.child("mad_ns").non_negative();
@@ -179,11 +187,41 @@ TimingSummary read_timing(const Field& f) {
   t.dropped_samples = f.child("dropped_samples").count();
   t.sm_clock_mhz = f.child("sm_clock_mhz").non_negative();
   if (t.sm_clock_mhz > limits::max_sm_clock_mhz) f.child("sm_clock_mhz").fail("is beyond any GPU's clock");
+  if (f.has("quantiles_ns")) {
+    const Field q = f.child("quantiles_ns");
+    if (!q.raw().is_array() || q.raw().size() != 21) q.fail("must be an array of 21 durations (0th, 5th, ..., 100th percentile)");
+    for (std::size_t i = 0; i < 21; ++i) {
+      const double v = q.element(i).non_negative();
+      if (!t.quantiles_ns.empty() && v < t.quantiles_ns.back()) q.element(i).fail("is below the percentile before it");
+      t.quantiles_ns.push_back(v);
+    }
+  }
   return t;
 }
 
+std::vector<SourceLineFigures> read_lines(const Field& f) {
+  if (!f.raw().is_array()) f.fail("must be an array of per-line figures");
+  std::vector<SourceLineFigures> lines;
+  for (std::size_t i = 0; i < f.raw().size(); ++i) {
+    const Field e = f.element(i);
+    e.only({"file", "line", "access", "opcode", "executions", "wavefronts", "ideal_wavefronts"});
+    SourceLineFigures l;
+    l.file = e.child("file").string();
+    l.line = static_cast<std::uint32_t>(e.child("line").count());
+    l.access = e.child("access").string();
+    if (l.access != "load" && l.access != "store" && l.access != "other")
+      e.child("access").fail("must be \"load\", \"store\" or \"other\" (got \"" + l.access + "\")");
+    l.opcode = e.child("opcode").string();
+    l.executions = e.child("executions").counter();
+    l.wavefronts = e.child("wavefronts").counter();
+    l.ideal_wavefronts = e.child("ideal_wavefronts").counter();
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
 TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
-  f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns"});
+  f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
   TestRecord r;
   r.kernel = f.child("kernel").string();
   r.correct = f.child("correct").boolean();
@@ -210,6 +248,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
                                 e.child("store_transactions_per_request").non_negative(), e.child("why").string()};
   }
   if (f.has("timing")) r.timing = read_timing(f.child("timing"));
+  if (f.has("lines")) r.lines = read_lines(f.child("lines"));
   if (f.has("samples_ns")) {
     const Field samples = f.child("samples_ns");
     if (!samples.raw().is_array()) samples.fail("must be an array of numbers");
@@ -272,6 +311,18 @@ json test_json(const TestRecord& r, Samples samples) {
                    {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
                    {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
     if (!t.tolerance.reason.empty()) j["timing"]["tolerance"]["reason"] = t.tolerance.reason;
+    if (!t.quantiles_ns.empty()) {
+      json quantiles = json::array();
+      for (double q : t.quantiles_ns) quantiles.push_back(number(q));
+      j["timing"]["quantiles_ns"] = quantiles;
+    }
+  }
+  if (!r.lines.empty()) {
+    json lines = json::array();
+    for (const SourceLineFigures& l : r.lines)
+      lines.push_back({{"file", l.file}, {"line", l.line}, {"access", l.access}, {"opcode", l.opcode},
+                       {"executions", l.executions}, {"wavefronts", l.wavefronts}, {"ideal_wavefronts", l.ideal_wavefronts}});
+    j["lines"] = lines;
   }
   if (samples == Samples::keep && !r.samples_ns.empty()) {
     json list = json::array();
@@ -348,6 +399,28 @@ void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, 
   const std::string text = serialize_suite_file(file, samples);
   parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
   write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+std::string SourceLineFigures::where() const {
+  if (line == 0) return file.empty() ? "<unknown line>" : file + ":?";
+  return file + ":" + std::to_string(line);
+}
+
+std::vector<SourceLineFigures> merge_by_line(const std::vector<SourceLineFigures>& instructions) {
+  std::map<std::tuple<std::string, std::uint32_t, std::string>, SourceLineFigures> merged;
+  for (const SourceLineFigures& i : instructions) {
+    auto [it, fresh] = merged.try_emplace({i.file, i.line, i.access}, i);
+    if (fresh) continue;
+    SourceLineFigures& m = it->second;
+    m.executions += i.executions;
+    m.wavefronts += i.wavefronts;
+    m.ideal_wavefronts += i.ideal_wavefronts;
+    if (!i.opcode.empty() && ("/" + m.opcode + "/").find("/" + i.opcode + "/") == std::string::npos)
+      m.opcode = m.opcode.empty() ? i.opcode : m.opcode + "/" + i.opcode;
+  }
+  std::vector<SourceLineFigures> lines;
+  for (auto& [key, l] : merged) lines.push_back(std::move(l));
+  return lines;
 }
 
 bool is_valid_test_name(const std::string& name) {

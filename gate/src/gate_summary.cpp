@@ -251,9 +251,26 @@ GateSummary summarize(const GateInputs& in) {
       for (const std::string& m : report->second.messages) t.reason += (t.reason.empty() ? "" : "\n\n") + m;
     }
     const auto m = measured.find(t.name);
+    const h::TestRecord* baseline = nullptr;
+    fs::path file;
     if (m != measured.end()) {
       t.gpu = m->second.gpu_name;
+      t.measured = m->second.record;
       if (m->second.record.timing) t.median_ns = m->second.record.timing->median_ns;
+      const fs::path& root = in.baselines.empty() ? m->second.baseline_dir : in.baselines;
+      file = h::suite_file_path(root.empty() ? fs::path("baselines") : root, m->second.gpu, t.suite);
+      t.baseline_file = file.string();
+      if (!baselines.count(file)) {
+        baselines[file] = std::nullopt;
+        try {
+          if (fs::exists(file, ec)) baselines[file] = h::read_suite_file(file, &known);
+        } catch (const h::BaselineError& e) {
+          unusable[file] = e.what();
+        }
+      }
+      if (const std::optional<h::SuiteFile>& suite_file = baselines[file])
+        if (const auto it = suite_file->tests.find(t.test); it != suite_file->tests.end()) baseline = &it->second;
+      if (baseline) t.baseline = *baseline;
     }
     t.refresh = h::refresh_command(in.refresh, t.suite, t.test);
 
@@ -268,32 +285,15 @@ GateSummary summarize(const GateInputs& in) {
       }
     } else if (m == measured.end()) {
       t.outcome = Outcome::not_measured;  // it failed before its measurement was written
+    } else if (baseline) {
+      // Measured, with a baseline to differ from: a regression.
+      t.outcome = Outcome::regressed;
+      t.changes = changes_against(*baseline, m->second.record);
     } else {
-      // Measured: a regression when there was a baseline to differ from, else nothing to gate against.
-      const fs::path& root = in.baselines.empty() ? m->second.baseline_dir : in.baselines;
-      const fs::path file = h::suite_file_path(root.empty() ? fs::path("baselines") : root, m->second.gpu, t.suite);
-      t.baseline_file = file.string();
-      if (!baselines.count(file)) {
-        baselines[file] = std::nullopt;
-        try {
-          if (fs::exists(file, ec)) baselines[file] = h::read_suite_file(file, &known);
-        } catch (const h::BaselineError& e) {
-          unusable[file] = e.what();
-        }
-      }
-      const std::optional<h::SuiteFile>& suite_file = baselines[file];
-      const h::TestRecord* baseline = nullptr;
-      if (suite_file)
-        if (const auto it = suite_file->tests.find(t.test); it != suite_file->tests.end()) baseline = &it->second;
-      if (baseline) {
-        t.outcome = Outcome::regressed;
-        t.changes = changes_against(*baseline, m->second.record);
-      } else {
-        t.outcome = Outcome::not_measured;
-        if (unusable.count(file)) t.reason = "unusable baseline: " + unusable[file] + (t.reason.empty() ? "" : "\n\n" + t.reason);
-        else if (t.reason.empty()) t.reason = "no baseline for " + t.name + " in " + file.string();
-        if (!fs::exists(file, ec)) t.refresh += " --new-gpu";
-      }
+      t.outcome = Outcome::not_measured;  // measured, but nothing to gate against
+      if (unusable.count(file)) t.reason = "unusable baseline: " + unusable[file] + (t.reason.empty() ? "" : "\n\n" + t.reason);
+      else if (t.reason.empty()) t.reason = "no baseline for " + t.name + " in " + file.string();
+      if (!fs::exists(file, ec)) t.refresh += " --new-gpu";
     }
     if (t.outcome != Outcome::passed && t.reason.empty()) {
       const XmlElement* failure = testcase->child("failure");

@@ -1,5 +1,7 @@
 #include <bankgate/gate/report.hpp>
 
+#include <bankgate/gate/line_comparison.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -52,6 +54,41 @@ std::string refresh_command(const RefreshContext& how, const std::string& suite,
   return command + " --filter '" + suite + "." + test + "'";
 }
 
+namespace {
+
+// The access kind a shared-memory counter counts, from its name: "..._op_ld.sum" and "..._shared_ld.sum" count
+// loads; empty for a counter of neither kind.
+std::string access_of(const std::string& metric) {
+  for (const char* load : {"_op_ld.", "_shared_ld."})
+    if (metric.find(load) != std::string::npos) return "load";
+  for (const char* store : {"_op_st.", "_shared_st."})
+    if (metric.find(store) != std::string::npos) return "store";
+  return "";
+}
+
+// The source lines behind a changed counter, when both sides carry per-line figures.
+std::string where_it_changed(const std::string& metric, const TestRecord& measured, const TestRecord& baseline) {
+  if (measured.lines.empty()) return "";
+  if (baseline.lines.empty())
+    return "  lines      the baseline has no per-line figures to compare with; a refresh records them\n";
+  const std::string access = access_of(metric);
+  const auto of_kind = [&](const std::vector<SourceLineFigures>& lines) {
+    std::vector<SourceLineFigures> kept;
+    for (const auto& l : lines)
+      if (access.empty() || l.access == access) kept.push_back(l);
+    return kept;
+  };
+  const std::vector<LineChange> changes = compare_lines(of_kind(baseline.lines), of_kind(measured.lines));
+  if (changes.empty()) return "  lines      no source line's figures changed\n";
+  std::string text = "  lines      (baseline -> run)\n";
+  constexpr std::size_t shown = 8;
+  for (std::size_t i = 0; i < changes.size() && i < shown; ++i) text += "    " + format_line_change(changes[i]) + "\n";
+  if (changes.size() > shown) text += "    ... and " + std::to_string(changes.size() - shown) + " more lines\n";
+  return text;
+}
+
+}  // namespace
+
 std::string format_failure(const TestLocation& where, const Finding& f, const TestRecord& measured,
                            const TestRecord& baseline) {
   std::ostringstream out;
@@ -71,6 +108,7 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
     if (b != baseline.derived.end() && b->second != value)
       out << "  " << name << ": " << format_number(value) << " (baseline " << format_number(b->second) << ")\n";
   }
+  if (!f.timing) out << where_it_changed(f.metric, measured, baseline);
   out << "  baseline file  " << where.baseline_file.string() << "\n";
   out << "  if intended, refresh: " << refresh_command(where.refresh, where.suite, where.test);
   return out.str();

@@ -82,6 +82,7 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
   Settings s;
   s.require_gpu = parse_flag("BANKGATE_REQUIRE_GPU", lookup("BANKGATE_REQUIRE_GPU"));
   s.launch_only = parse_flag("BANKGATE_LAUNCH_ONLY", lookup("BANKGATE_LAUNCH_ONLY"));
+  s.attribute = parse_flag("BANKGATE_ATTRIBUTE", lookup("BANKGATE_ATTRIBUTE"));
   s.fail_on_speedup = parse_flag("BANKGATE_FAIL_ON_SPEEDUP", lookup("BANKGATE_FAIL_ON_SPEEDUP"));
   if (const auto device = lookup("BANKGATE_DEVICE"); device && !device->empty())
     s.device = parse_device_index("BANKGATE_DEVICE", *device);

@@ -60,6 +60,7 @@ TimingSummary summarize_durations(const std::vector<double>& samples_ns) {
   t.min_ns = quantile(samples_ns, 0.0);
   t.samples = samples_ns.size();
   t.median_se_ns = median_standard_error(samples_ns);
+  for (int i = 0; i <= 20; ++i) t.quantiles_ns.push_back(quantile(samples_ns, i / 20.0));
   return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <bankgate/gtest/device_lock.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 #include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/line_comparison.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/metrics.hpp>
@@ -41,17 +43,33 @@ Session& session() {
 
 const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
 
-// Exact for every counter, except the contention-sensitive ones of a multi-block case (see KernelCase).
-Tolerance counter_tolerance(const std::string& name, const KernelCounters& counters, bool contention) {
-  if (!contention) return {};
-  const double share = multi_block_wavefront_tolerance;
-  if (name == metric::shared_load_wavefronts || name == metric::shared_store_wavefronts)
-    return {Tolerance::Kind::relative, share, multi_block_reason};
-  if (name == metric::shared_load_bank_conflicts)
-    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_load_wavefronts))), multi_block_reason};
-  if (name == metric::shared_store_bank_conflicts)
-    return {Tolerance::Kind::absolute, std::ceil(share * counters.at(std::string(metric::shared_store_wavefronts))), multi_block_reason};
-  return {};
+// A collector instruction as one entry of the per-line figures. Its file is relative to the project's sources,
+// and a file outside them (a CUDA header) is named alone, so that baselines read the same on every machine.
+SourceLineFigures as_line(const SharedInstruction& i, const std::string& source_dir) {
+  SourceLineFigures l;
+  l.file = i.file;
+  const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
+  if (!prefix.empty() && l.file.starts_with(prefix)) l.file.erase(0, prefix.size());
+  else if (!l.file.empty()) l.file = std::filesystem::path(l.file).filename().string();
+  l.line = i.line;
+  l.access = to_string(i.access);
+  l.opcode = i.opcode;
+  l.executions = i.executions;
+  l.wavefronts = i.wavefronts;
+  l.ideal_wavefronts = i.ideal_wavefronts;
+  return l;
+}
+
+// Per-line figures of the case's kernel, with the bank conflicts they imply (wavefronts above the ideal).
+void attach_lines(TestRecord& record, const std::vector<KernelSharedAccesses>& kernels) {
+  const std::string source_dir = suite_config().source_dir;
+  std::vector<SourceLineFigures> instructions;
+  for (const KernelSharedAccesses& k : kernels)
+    if (k.kernel_name == record.kernel)
+      for (const SharedInstruction& i : k.instructions) instructions.push_back(as_line(i, source_dir));
+  record.lines = merge_by_line(instructions);
+  record.derived["shared_load_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "load"));
+  record.derived["shared_store_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "store"));
 }
 
 TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
@@ -59,7 +77,7 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
   r.kernel = timing.kernel_name;
   r.correct = correct;
   for (const auto& [name, value] : counters.values)
-    r.counters[name] = {value, counter_tolerance(name, counters, kc.multi_block_contention)};
+    r.counters[name] = {value, Tolerance{}};
   r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
   r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
   // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
@@ -187,10 +205,30 @@ void GateTest::gate(const KernelCase& kc) {
   ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
 
-  const TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc);
+  TestRecord measured = to_record(timings[0], counters[0], static_cast<bool>(output_ok), kc);
   const DeviceInfo& device = collector.device();
   const GpuKey gpu = gpu_key(device);
-  write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured, config.baseline_dir);
+  // Per-line figures: with every recording, so baselines carry them, and otherwise only once a counter has
+  // changed (below), so a passing gate never pays for them.
+  const auto attribute = [&]() -> bool {
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      attach_lines(measured, collector.attribute_shared_accesses(label, kc.launch));
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      RecordProperty("attribution_host_ms", format_number(ms));
+      std::cout << "[bankgate] " << label << ": per-line figures in " << format_number(ms) << " ms host time ("
+                << measured.lines.size() << " source lines)\n";
+      return true;
+    } catch (const CollectorError& e) {
+      ADD_FAILURE() << label << ": per-line attribution failed: " << e.what();
+      return false;
+    }
+  };
+  if (config.attribute) attribute();
+  const auto keep_candidate = [&] {
+    write_candidate(config.candidate_dir, gpu, device_provenance(device), suite, test, measured, config.baseline_dir);
+  };
+  keep_candidate();
   for (const auto& [name, value] : measured.derived) RecordProperty(name, format_number(value));
   const TimingSummary& timed = *measured.timing;
   const KernelTiming& raw = timings[0];
@@ -222,17 +260,10 @@ void GateTest::gate(const KernelCase& kc) {
 
   if (kc.expected) {
     const auto explained = [&](const char* what, double got, double want) {
-      // Contention only adds wavefronts: a multi-block case may exceed its figure by its allowance, never fall
-      // below it. The message's first line is what the gate's result table shows.
-      const double allowance = kc.contention_allowance;
-      const bool ok = kc.multi_block_contention ? got >= want && got <= want * (1.0 + allowance) : got == want;
-      if (!ok)
+      // Exact but for the last bits of two divisions (8/11 computed from counts against 8.0/11.0 written).
+      if (std::abs(got - want) > 1e-12 * std::max(1.0, std::abs(want)))
         ADD_FAILURE() << label << ": " << what << " transactions per request are " << format_number(got)
-                      << ", the kernel's source says " << format_number(want)
-                      << (kc.multi_block_contention
-                              ? " (up to " + format_number(100.0 * allowance) + "% more allowed: multi-block contention)"
-                              : std::string())
-                      << ": " << kc.expected->why;
+                      << ", the kernel's source says " << format_number(want) << ": " << kc.expected->why;
     };
     explained("load", measured.derived.at("shared_load_transactions_per_request"), kc.expected->load_transactions_per_request);
     explained("store", measured.derived.at("shared_store_transactions_per_request"), kc.expected->store_transactions_per_request);
@@ -260,7 +291,12 @@ void GateTest::gate(const KernelCase& kc) {
   }
 
   const TestLocation where{suite, test, file, how_to_refresh()};
-  for (const Finding& f : compare(*baseline, measured)) {
+  std::vector<Finding> findings = compare(*baseline, measured);
+  const bool counter_changed = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return !f.timing && is_failure(f.verdict, config.fail_on_speedup);
+  });
+  if (counter_changed && measured.lines.empty() && attribute()) keep_candidate();  // the report shows the lines too
+  for (const Finding& f : findings) {
     if (is_failure(f.verdict, config.fail_on_speedup))
       ADD_FAILURE() << format_failure(where, f, measured, *baseline);
     else if (f.verdict == Verdict::faster)

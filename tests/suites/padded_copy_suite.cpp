@@ -28,7 +28,6 @@ class PaddedCopy : public GateTest {
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::padded_copy_reference(input)); },
         .expected = k::expected_shared_access(kernel),
-        .multi_block_contention = true,
     });
   }
 };

@@ -29,7 +29,6 @@ class Reverse : public GateTest {
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::reverse_reference(input)); },
         .expected = k::expected_shared_access(kernel),
-        .multi_block_contention = kernel == k::Reverse::multi_block,
     });
   }
 };

@@ -30,7 +30,6 @@ class Transpose : public GateTest {
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), reference); },
         .expected = k::expected_shared_access(kernel),
-        .multi_block_contention = true,
     });
   }
 };

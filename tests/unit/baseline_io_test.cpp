@@ -24,8 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace bankgate::gate;
 
-constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-constexpr const char* load_requests = "smsp__inst_executed_op_shared_ld.sum";
+constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* load_requests = "smsp__sass_inst_executed_op_shared_ld.sum";
 constexpr const char* origin = "baselines/sm_90/nvidia-h200/SquareTile.json";
 
 ::testing::AssertionResult mentions(const std::string& text, const std::string& part) {
@@ -181,7 +181,7 @@ void expect_same_suite(const SuiteFile& got, const SuiteFile& want) {
 
 // A hand-written file, so that each rejection test below breaks exactly one thing in text a person could write.
 const std::string head = R"({
-  "schema_version": 2,
+  "schema_version": 3,
   "suite": "SquareTile",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
@@ -193,8 +193,8 @@ const std::string row_read_body = R"({
       "kernel": "setRowReadRow",
       "correct": true,
       "counters": {
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": 1024, "tolerance": {"kind": "exact"}},
-        "smsp__inst_executed_op_shared_ld.sum": {"value": 1024, "tolerance": {"kind": "relative", "amount": 0.05, "reason": "replays"}}
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": 1024, "tolerance": {"kind": "exact"}},
+        "smsp__sass_inst_executed_op_shared_ld.sum": {"value": 1024, "tolerance": {"kind": "relative", "amount": 0.05, "reason": "replays"}}
       },
       "timing": {"median_ns": 2048, "mad_ns": 32, "p10_ns": 2016, "p90_ns": 2112, "min_ns": 2000, "samples": 5,
                  "median_se_ns": 10, "l2": "warm", "launches_per_sample": 1, "warmup_launches": 30,
@@ -320,7 +320,7 @@ TEST(BaselineErrors, TruncatedFileIsRejected) {
 }
 
 TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 2", "\"schema_version\": 1"));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 3", "\"schema_version\": 1"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
   EXPECT_TRUE(mentions(message, "is 1"));
@@ -329,7 +329,7 @@ TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
 
 TEST(BaselineErrors, SchemaVersionBeyondIntRangeIsRejectedNotWrapped) {
   const std::string message =
-      rejection(replaced(valid_document(), "\"schema_version\": 2,", "\"schema_version\": 4294967297,"));
+      rejection(replaced(valid_document(), "\"schema_version\": 3,", "\"schema_version\": 4294967297,"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
 }
@@ -399,11 +399,11 @@ TEST(BaselineErrors, DuplicateKeyErrorNamesItsJsonPath) {
 TEST(BaselineErrors, MisspeltFieldIsRejected) {
   const std::string message = rejection(replaced(valid_document(), "\"mad_ns\"", "\"mad_nss\""));
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 2"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 3"));
 }
 
 TEST(BaselineErrors, UnexpectedTopLevelFieldIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 2,", "\"schema_version\": 2, \"notes\": \"x\","));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 3,", "\"schema_version\": 3, \"notes\": \"x\","));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'notes'"));
 }

@@ -21,8 +21,8 @@ pass() { passed=$((passed + 1)); echo "ok   - $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf '       %s\n' "$2" >&2; return 0; }
 
 gpu_dir=sm_90/nvidia-h200
-wavefronts=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
-requests=smsp__inst_executed_op_shared_ld.sum
+wavefronts=smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+requests=smsp__sass_inst_executed_op_shared_ld.sum
 
 # candidate DIR SUITE TEST WAVEFRONTS [CORRECT [TOLERANCE]]: one candidate file, as a GPU suite run writes it;
 # TOLERANCE is the wavefront counter's tolerance as JSON (default exact).
@@ -31,7 +31,7 @@ candidate() {
   mkdir -p "$dir/$gpu_dir/$suite"
   cat >"$dir/$gpu_dir/$suite/$test.json" <<JSON
 {
-  "schema_version": 2,
+  "schema_version": 3,
   "suite": "$suite",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
@@ -240,7 +240,7 @@ timed() {
   mkdir -p "$dir/$gpu_dir/Suite"
   cat >"$dir/$gpu_dir/Suite/$test.json" <<JSON
 {
-  "schema_version": 2, "suite": "Suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "schema_version": 3, "suite": "Suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
                  "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
                  "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",

@@ -29,12 +29,12 @@ candidate() {
   case $suite in S[5-8]) long=$(printf 'x%.0s' $(seq 1 1500)) ;; esac
   mkdir -p "$dir/$gpu/$suite"
   cat >"$dir/$gpu/$suite/$test.json" <<JSON
-{"schema_version": 2, "suite": "$field", "gpu": {"arch": "sm_90", "model": "$model"},
+{"schema_version": 3, "suite": "$field", "gpu": {"arch": "sm_90", "model": "$model"},
  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
    "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000, "cupti_version": 130000,
    "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z", "command": "GPU suite run"},
  "tests": {"$test": {"kernel": "k_$test$long", "correct": true,
-   "counters": {"smsp__inst_executed_op_shared_ld.sum": {"value": $value, "tolerance": {"kind": "exact"}}}}}}
+   "counters": {"smsp__sass_inst_executed_op_shared_ld.sum": {"value": $value, "tolerance": {"kind": "exact"}}}}}}
 JSON
 }
 # A case: baselines for suites S1..S8 (value 1), candidates for all eight with VALUE.

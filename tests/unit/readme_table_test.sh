@@ -123,7 +123,7 @@ expect_rc "a README that does not exist: exit 2" 2
 # Baselines it cannot render: another schema version (exit 4, CTest's Skipped) and a corrupt file (exit 2).
 copy_baselines() { rm -rf "$root/b"; mkdir -p "$root/b"; cp -r "$baselines/." "$root/b/"; }
 copy_baselines
-sed 's/"schema_version": 2/"schema_version": 1/' "$baselines/$gpu/Copy.json" >"$root/b/$gpu/Copy.json"
+sed 's/"schema_version": 3/"schema_version": 1/' "$baselines/$gpu/Copy.json" >"$root/b/$gpu/Copy.json"
 cp "$readme" "$root/readme.copy"
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme"
 expect_rc "a baseline of another schema version: exit 4" 4
@@ -133,7 +133,7 @@ unchanged "a baseline of another schema version: the README is untouched" "$read
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
 expect_rc "--check with a baseline of another schema version: exit 4" 4
 copy_baselines
-printf '{"schema_version": 2, "suite": "Copy", "tests": {' >"$root/b/$gpu/Copy.json"
+printf '{"schema_version": 3, "suite": "Copy", "tests": {' >"$root/b/$gpu/Copy.json"
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme"
 expect_rc "a corrupt baseline: exit 2" 2
 expect_out "a corrupt baseline is named" "Copy.json"
@@ -149,7 +149,7 @@ run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
 expect_rc "a folder in place of a baseline: exit 2, not a table without that suite" 2
 expect_out "the folder is named" "Copy.json is not a regular file"
 copy_baselines
-sed -i "s/smsp__inst_executed_op_shared_ld.sum/smsp__inst_executed_op_shared_ld.summ/" "$root/b/$gpu/Copy.json"
+sed -i "s/smsp__sass_inst_executed_op_shared_ld.sum/smsp__sass_inst_executed_op_shared_ld.summ/" "$root/b/$gpu/Copy.json"
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
 expect_rc "a misspelt metric: exit 2" 2
 expect_out "the misspelt metric is named" "shared_ld.summ' is an unknown metric"

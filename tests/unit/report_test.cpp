@@ -14,7 +14,7 @@ namespace {
 
 using namespace bankgate::gate;
 
-constexpr const char* load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* load_tpr = "shared_load_transactions_per_request";
 constexpr const char* store_tpr = "shared_store_transactions_per_request";
 
@@ -128,8 +128,8 @@ TEST(FailureMessage, UnmeasuredCounterShowsNoMeasuredValueAndNoChange) {
 TEST(FailureMessage, CounterMissingFromBaselineShowsNoBaselineValue) {
   const TestRecord baseline = baseline_record();
   TestRecord measured = baseline;
-  measured.counters["smsp__inst_executed_op_shared_st.sum"] = {64, {}};
-  const Finding f = finding_for("smsp__inst_executed_op_shared_st.sum", baseline, measured);
+  measured.counters["smsp__sass_inst_executed_op_shared_st.sum"] = {64, {}};
+  const Finding f = finding_for("smsp__sass_inst_executed_op_shared_st.sum", baseline, measured);
   ASSERT_EQ(f.verdict, Verdict::not_in_baseline);
 
   const std::string text = format_failure(where, f, measured, baseline);

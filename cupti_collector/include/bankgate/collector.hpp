@@ -102,6 +102,13 @@ class Collector {
   std::vector<KernelTiming> time_launches(std::string_view label, const std::function<void()>& launch,
                                           const TimingOptions& options = {});
 
+  // Runs `launch` once with shared-memory instructions patched (SASS Metrics API) and returns, per kernel, what
+  // each instruction did, with its source line where the kernel was built with -lineinfo and its module was
+  // loaded after this collector was made. Costs more than collect_counters (patching, a flush, a line lookup
+  // per instruction): meant for recording baselines and explaining a counter that changed, not for every run.
+  std::vector<KernelSharedAccesses> attribute_shared_accesses(std::string_view label, const std::function<void()>& launch,
+                                                              const CounterOptions& options = {});
+
   const DeviceInfo& device() const;
   const std::vector<std::string>& metrics() const;
   std::size_t passes() const;  // replay passes per kernel for the configured metrics

@@ -43,6 +43,28 @@ struct KernelTiming {
   std::string stop_reason;      // "noise target reached", "time budget spent" or "sample limit reached"
 };
 
+// What one shared-memory instruction of a kernel did in one launch, from the SASS Metrics API: CUPTI patches
+// the instruction to count its executions and the wavefronts it cost, and what it would have cost without bank
+// conflicts. Its excess (wavefronts - ideal) is the instruction's bank conflicts.
+enum class SharedAccess { load, store, other };  // other: LDGSTS, atomics, LDSM ... (no LD/ST request)
+const char* to_string(SharedAccess access);       // "load", "store", "other"
+
+struct SharedInstruction {
+  std::string file;              // source file from the line table (directory + name); empty without -lineinfo
+  std::uint32_t line = 0;        // 0: unknown
+  std::uint32_t pc_offset = 0;   // byte offset of the instruction in its function
+  std::string opcode;            // SASS opcode with modifiers, e.g. "LDS.128"; empty where nvdisasm is absent
+  SharedAccess access = SharedAccess::other;
+  std::uint64_t executions = 0;  // warp-level executions (requests); 0 for the "other" kinds
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+};
+
+struct KernelSharedAccesses {
+  std::string kernel_name;  // as KernelTiming::kernel_name
+  std::vector<SharedInstruction> instructions;  // in order of pc_offset; only instructions that touch shared memory
+};
+
 // The name a kernel is known by in results: "void ns::(anonymous namespace)::kern<32>(int*, float)" becomes
 // "kern<32>" (no return type, namespaces or parameters).
 std::string kernel_base_name(const std::string& demangled);

@@ -16,7 +16,8 @@
 namespace bankgate::gate {
 
 // 2: timing statistics (standard error, measurement method), expected ratios, the driver's release.
-inline constexpr int current_schema_version = 2;
+// 3: SASS-instrumented counters (exact), per-source-line shared-memory figures, duration quantiles.
+inline constexpr int current_schema_version = 3;
 
 // Counters are gated exactly; anything looser must carry the reason it is needed.
 struct Tolerance {
@@ -74,7 +75,29 @@ struct TimingSummary {
   std::size_t warmup_launches = 0;  // launches the warm-up needed before durations were stable
   std::size_t dropped_samples = 0;  // samples discarded because the GPU was clocked down while they ran
   double sm_clock_mhz = 0.0;        // median SM clock observed while sampling; 0 where it could not be read
+  // The distribution's shape for plots: the 0th, 5th, ..., 100th percentiles of the samples (21 values), so a
+  // report can draw the baseline's durations beside a run's without the baseline keeping every sample.
+  std::vector<double> quantiles_ns;
 };
+
+// What the shared-memory instructions of one source line did in one launch (summed over the line's
+// instructions of one kind), from the per-instruction attribution. Excess wavefronts (wavefronts above the
+// ideal) are the line's bank conflicts.
+struct SourceLineFigures {
+  std::string file;    // relative to the project's source folder where the file lies inside it
+  std::uint32_t line = 0;     // 0: unknown (kernel built without -lineinfo)
+  std::string access;  // "load", "store" or "other"
+  std::string opcode;  // SASS opcodes of its instructions, e.g. "LDS" or "LDS.128/LDS"; empty where unknown
+  std::uint64_t executions = 0;  // warp-level requests
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+  std::uint64_t excess() const { return wavefronts > ideal_wavefronts ? wavefronts - ideal_wavefronts : 0; }
+  double wavefronts_per_request() const { return executions == 0 ? 0.0 : static_cast<double>(wavefronts) / static_cast<double>(executions); }
+  std::string where() const;  // "kernels/transpose.cu:52", or "<unknown line>"
+};
+
+// Sums instructions of one line and kind into one entry; ordered by file, line, access.
+std::vector<SourceLineFigures> merge_by_line(const std::vector<SourceLineFigures>& instructions);
 
 // What a kernel's source says its shared-memory transactions per request should be, and why. Informative:
 // carried into candidates and baselines so that tables of measured against expected come from the files.
@@ -92,6 +115,8 @@ struct TestRecord {
   std::optional<ExpectedRatios> expected;
   std::optional<TimingSummary> timing;
   std::vector<double> samples_ns;  // raw durations; kept in candidates, dropped from baselines
+  // Per-line figures, where the attribution ran (recording, or explaining a changed counter); empty otherwise.
+  std::vector<SourceLineFigures> lines;
 };
 
 struct GpuKey {

@@ -60,6 +60,10 @@ struct TestResult {
   // What the test recorded in its GoogleTest report: costs (counter_host_ms, timing_host_ms), timing details
   // (median_ns, timing_samples, launches_per_sample, ...), transactions per request; for benchmarks.
   std::map<std::string, std::string> properties;
+  // The records behind the tables, for the HTML report: what this run measured (with its duration samples) and
+  // the baseline it was gated against; absent where there is none.
+  std::optional<TestRecord> measured;
+  std::optional<TestRecord> baseline;
 };
 
 struct GateSummary {

@@ -13,6 +13,9 @@ namespace bankgate::gate {
 struct Settings {
   bool require_gpu = false;  // BANKGATE_REQUIRE_GPU: a test that cannot measure fails instead of skipping
   bool launch_only = false;  // BANKGATE_LAUNCH_ONLY: run kernels for an external profiler, gate nothing
+  // BANKGATE_ATTRIBUTE: also record per-source-line figures (set by `bankgate record`/`refresh`; a gate run
+  // collects them only to explain a changed counter)
+  bool attribute = false;
   bool fail_on_speedup = false;  // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
   int device = 0;            // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
   std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/

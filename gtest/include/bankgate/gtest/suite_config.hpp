@@ -12,6 +12,7 @@ struct SuiteConfig {
   std::string candidate_dir;  // where measurements go by default (BANKGATE_CANDIDATE_DIR overrides)
   std::string build_dir;      // the project's top build folder, for the refresh command
   std::string command;        // the `bankgate` command of the package the suite was built with
+  std::string source_dir;     // the project's source folder: source lines in baselines are relative to it
 };
 
 SuiteConfig suite_config();

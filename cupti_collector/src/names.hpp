@@ -1,0 +1,10 @@
+#pragma once
+// Kernel names as CUPTI reports them (mangled) turned into the names results use.
+
+#include <string>
+
+namespace bankgate::detail {
+
+std::string demangle(const char* mangled);  // the mangled text itself where it does not demangle
+
+}  // namespace bankgate::detail

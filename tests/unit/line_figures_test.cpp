@@ -1,0 +1,194 @@
+// Per-source-line figures: merging instructions into lines, comparing a run's lines with a baseline's, the
+// words a failure shows, the schema's reading and writing of lines and duration percentiles, and the HTML
+// report built from them.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/statistics.hpp>
+
+namespace {
+
+using namespace bankgate::gate;
+
+constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+
+SourceLineFigures figures(std::string file, std::uint32_t line, std::string access, std::string opcode, std::uint64_t executions,
+                          std::uint64_t wavefronts, std::uint64_t ideal) {
+  return {std::move(file), line, std::move(access), std::move(opcode), executions, wavefronts, ideal};
+}
+
+// transposeSwizzled on a 1024 x 1024 matrix: a store line and a load line, both one wavefront per request.
+std::vector<SourceLineFigures> swizzled_lines() {
+  return {figures("kernels/transpose.cu", 46, "store", "STS", 131072, 131072, 131072),
+          figures("kernels/transpose.cu", 52, "load", "LDS", 131072, 131072, 131072)};
+}
+
+TEST(LineFigures, InstructionsOfOneLineAndKindAreSummedWithTheirOpcodes) {
+  const std::vector<SourceLineFigures> merged = merge_by_line({
+      figures("kernels/tiled_matmul.cu", 40, "load", "LDS.128", 1048576, 2097152, 2097152),
+      figures("kernels/tiled_matmul.cu", 40, "load", "LDS", 4194304, 4194304, 4194304),
+      figures("kernels/tiled_matmul.cu", 40, "load", "LDS", 0, 0, 0),
+      figures("kernels/tiled_matmul.cu", 37, "store", "STS", 262144, 262144, 262144),
+  });
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(merged[0].line, 37u);
+  EXPECT_EQ(merged[1].executions, 5242880u);
+  EXPECT_EQ(merged[1].wavefronts, 6291456u);
+  EXPECT_EQ(merged[1].opcode, "LDS.128/LDS");
+  EXPECT_DOUBLE_EQ(merged[1].wavefronts_per_request(), 1.2);
+  EXPECT_EQ(merged[1].excess(), 0u);
+}
+
+TEST(LineFigures, OneWarpTurning32WayIsNamedByItsLine) {
+  std::vector<SourceLineFigures> run = swizzled_lines();
+  run[1].wavefronts += 4 * 31;  // one warp's four loads serialised over 32 wavefronts each
+  const std::vector<LineChange> changes = compare_lines(swizzled_lines(), run);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].wavefront_change(), 124);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:52  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
+  EXPECT_EQ(excess_wavefronts(run, "load"), 124u);
+  EXPECT_EQ(excess_wavefronts(run, "store"), 0u);
+}
+
+TEST(LineFigures, NewAndVanishedLinesAreListedLargestChangeFirst) {
+  std::vector<SourceLineFigures> run = swizzled_lines();
+  run.push_back(figures("kernels/transpose.cu", 58, "load", "LDS", 4, 128, 4));
+  run.erase(run.begin());  // the store line is gone
+  const std::vector<LineChange> changes = compare_lines(swizzled_lines(), run);
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:46  STS  1.00 -> (gone) wavefronts per request (-131072 wavefronts)");
+  EXPECT_EQ(format_line_change(changes[1]), "kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per request (+128 wavefronts)");
+}
+
+TEST(LineFigures, ChangedRequestsAreShownAndUnknownLinesSaySo) {
+  const SourceLineFigures before = figures("", 0, "load", "", 10, 10, 10);
+  const SourceLineFigures after = figures("", 0, "load", "", 20, 40, 20);
+  const std::vector<LineChange> changes = compare_lines({before}, {after});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(format_line_change(changes[0]),
+            "<unknown line>  shared load  1.00 -> 2.00 wavefronts per request (+30 wavefronts; requests 10 -> 20)");
+}
+
+TEST(LineFigures, AFailureMessageListsTheLinesOfItsAccessKind) {
+  TestRecord baseline;
+  baseline.kernel = "transposeSwizzled";
+  baseline.counters[load_wavefronts] = {131072, {}};
+  baseline.lines = swizzled_lines();
+  TestRecord measured = baseline;
+  measured.counters[load_wavefronts] = {131200, {}};
+  measured.lines.push_back(figures("kernels/transpose.cu", 58, "load", "LDS", 4, 128, 4));
+  const std::vector<Finding> findings = compare(baseline, measured);
+  ASSERT_EQ(findings.size(), 1u);
+  const TestLocation where{"Transpose", "SwizzledSquare", "baselines/sm_90/nvidia-h200/Transpose.json", {}};
+  const std::string text = format_failure(where, findings[0], measured, baseline);
+  EXPECT_NE(text.find("lines      (baseline -> run)\n    kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per request (+128 wavefronts)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(":46"), std::string::npos) << "an unchanged store line is not listed:\n" << text;
+
+  measured.lines.clear();
+  EXPECT_EQ(format_failure(where, findings[0], measured, baseline).find("lines "), std::string::npos);
+  measured.lines = swizzled_lines();
+  baseline.lines.clear();
+  EXPECT_NE(format_failure(where, findings[0], measured, baseline).find("the baseline has no per-line figures"), std::string::npos);
+}
+
+SuiteFile suite_with_lines() {
+  SuiteFile file;
+  file.suite = "Transpose";
+  file.gpu = {"sm_90", "nvidia-h200"};
+  file.provenance.gpu_name = "NVIDIA H200";
+  TestRecord r;
+  r.kernel = "transposeSwizzled";
+  r.correct = true;
+  r.counters[load_wavefronts] = {131072, {}};
+  r.lines = swizzled_lines();
+  std::vector<double> samples;
+  for (int i = 0; i < 100; ++i) samples.push_back(6000 + i);
+  r.timing = summarize_durations(samples);
+  r.samples_ns = samples;
+  file.tests["SwizzledSquare"] = r;
+  return file;
+}
+
+TEST(LineFigures, LinesAndPercentilesSurviveWritingAndReading) {
+  const SuiteFile file = suite_with_lines();
+  const SuiteFile read = parse_suite_file(serialize_suite_file(file, Samples::drop), "memory");
+  const TestRecord& r = read.tests.at("SwizzledSquare");
+  ASSERT_EQ(r.lines.size(), 2u);
+  EXPECT_EQ(r.lines[1].where(), "kernels/transpose.cu:52");
+  EXPECT_EQ(r.lines[1].opcode, "LDS");
+  EXPECT_EQ(r.lines[1].ideal_wavefronts, 131072u);
+  ASSERT_EQ(r.timing->quantiles_ns.size(), 21u);
+  EXPECT_EQ(r.timing->quantiles_ns.front(), 6000);
+  EXPECT_EQ(r.timing->quantiles_ns.back(), 6099);
+  EXPECT_TRUE(r.samples_ns.empty());
+}
+
+std::string rejection(const std::string& text) {
+  try {
+    parse_suite_file(text, "memory");
+  } catch (const BaselineError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+std::string edited(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST(LineFigures, BadLinesAndPercentilesAreRejectedByField) {
+  const std::string text = serialize_suite_file(suite_with_lines(), Samples::drop);
+  EXPECT_NE(rejection(edited(text, "\"access\": \"load\"", "\"access\": \"read\"")).find("'tests.SwizzledSquare.lines[1].access' must be"),
+            std::string::npos);
+  EXPECT_NE(rejection(edited(text, "\"line\": 52", "\"line\": -52")).find("'tests.SwizzledSquare.lines[1].line'"), std::string::npos);
+  EXPECT_NE(rejection(edited(text, "\"opcode\": \"LDS\"", "\"opcode\": \"LDS\", \"cost\": 1")).find("'tests.SwizzledSquare.lines[1].cost'"),
+            std::string::npos);
+  EXPECT_NE(rejection(edited(text, "6099\n", "5000\n")).find("is below the percentile before it"), std::string::npos);
+}
+
+TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
+  const SuiteFile file = suite_with_lines();
+  TestResult passed;
+  passed.name = "Transpose.PaddedSquare";
+  passed.outcome = Outcome::passed;
+  passed.measured = file.tests.at("SwizzledSquare");
+  TestResult failed;
+  failed.name = "Transpose.SwizzledSquare";
+  failed.outcome = Outcome::regressed;
+  failed.reason = "shared load transactions CHANGED: 131200 (baseline 131072) <&>";
+  failed.baseline = file.tests.at("SwizzledSquare");
+  failed.measured = file.tests.at("SwizzledSquare");
+  failed.measured->lines.push_back(figures("kernels/transpose.cu", 58, "load", "LDS", 4, 128, 4));
+  failed.changes.push_back({"shared load transactions", load_wavefronts, "131200", "131072", "+128 (+0.1%)", "exact", "CHANGED"});
+  failed.refresh = "bankgate refresh --filter 'Transpose.SwizzledSquare'";
+  GateSummary summary;
+  summary.tests = {passed, failed};
+
+  const std::string html = render_html(summary, BANKGATE_SOURCE_DIR);
+  const auto at = [&](const std::string& part) { return html.find(part); };
+  EXPECT_NE(at("<h2>Failures</h2>"), std::string::npos);
+  EXPECT_LT(at("Transpose.SwizzledSquare"), at("Transpose.PaddedSquare")) << "failures come first";
+  EXPECT_NE(at("kernels/transpose.cu:58"), std::string::npos);
+  EXPECT_NE(at("new &rarr; 32.00"), std::string::npos);
+  EXPECT_NE(at("new &rarr; 124"), std::string::npos) << "the new line's excess wavefronts";
+  EXPECT_NE(at("&lt;&amp;&gt;"), std::string::npos) << "text is escaped";
+  EXPECT_NE(at("<polyline"), std::string::npos) << "the duration plot";
+  EXPECT_NE(at("tile[ty + j][Layout::column(ty + j, tx)]"), std::string::npos) << "line 46's source text, from the sources";
+  EXPECT_EQ(at("<script"), std::string::npos) << "nothing runs";
+  EXPECT_EQ(at("http"), std::string::npos) << "nothing is fetched";
+}
+
+}  // namespace
