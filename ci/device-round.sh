@@ -11,6 +11,7 @@
 #   record=N[:FILTER] N recordings (no promote), then whether every counter read the same in all of them
 #   planted           the catalogue built with a bank conflict planted in one warp of one block of the transpose
 #                     kernels (BANKGATE_PLANTED_REGRESSION), gated: the failure and its report, kept as a fixture
+#   ncu               the ncu cross-check of every counter of every kernel (ci/ncu-crosscheck.sh, 2 ncu runs)
 #   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
 # Logs, reports and a tarball of every baselines folder go to $OUT; a short table is printed last.
@@ -115,6 +116,10 @@ CPP
       grep -ho 'attribution_host_ms="[0-9.]*"' build/gate/bankgate/gtest-results/*.xml | tr -dc '0-9.\n' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
+    ncu)
+      timed env BANKGATE_NCU_REPEATS=2 bash ci/ncu-crosscheck.sh >"$out/ncu-crosscheck.log" 2>&1
+      row "ncu cross-check (2 ncu runs)" "exit $? (${elapsed}s)"
+      grep -E 'DIFFERENT|ncu cross-check:' "$out/ncu-crosscheck.log" | tail -n 8 ;;
     planted)
       pb=build/planted
       { . ci/lib.sh && bankgate_ensure_dependencies &&
