@@ -113,7 +113,9 @@ CPP
       python3 ci/counter_determinism.py "${dirs[@]}" | tee "$out/determinism.txt" | tail -n 60
       row "counters identical in every run" "exit ${PIPESTATUS[0]}"
       # The attribution's cost, as each test recorded it in its GoogleTest report (the last recording's).
-      grep -ho 'attribution_host_ms="[0-9.]*"' build/gate/bankgate/gtest-results/*.xml | tr -dc '0-9.\n' | sort -n |
+      # (attribute form attribution_host_ms="x" in older GoogleTest, <property name=... value="x"/> in newer)
+      grep -hoE 'attribution_host_ms("? value)?="[0-9.]+"' build/gate/bankgate/gtest-results/*.xml | grep -oE '[0-9.]+"$' |
+        tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
     ncu)
