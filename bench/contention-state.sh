@@ -11,6 +11,8 @@
 # On an H200, before the collector flushed L2 ahead of counting (CounterOptions::l2), every run after the first
 # in a process failed (Sync16 store transactions per request 5.73 against 4.01, Async16 loads 3.76 against
 # 2.96) while ncu, with or without its cache control, read the fresh values; with the flush every run passes.
+# The gate now reads the SASS-instrumented counters, which no GPU state moves; the ncu runs below read the
+# hardware set (bankgate metrics --set hardware), where the effect lives.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/gate}
@@ -53,7 +55,7 @@ run repeat "$suite" "$filter" --gtest_repeat=3
 "$suite" --gtest_filter='AsyncCopy.Sync4' --gtest_repeat=3 >/dev/null 2>&1
 run fresh-busy "$suite" "$filter"
 
-metrics=$("$build/cli/bankgate" metrics)
+metrics=$("$build/cli/bankgate" metrics --set hardware)
 for cache in all none; do
   sleep 5
   BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --cache-control "$cache" --metrics "$metrics" --csv --page raw \

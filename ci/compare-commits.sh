@@ -19,7 +19,7 @@
 # 2 nothing to compare (no GPU, no candidates) or bad arguments; 3 when a build or the setup failed.
 # Scratch: $BANKGATE_COMPARE_DIR (default build/compare): worktrees and builds are reused by later runs
 # (remove the folder and run `git worktree prune` to reclaim the space); logs and candidates of the last run
-# are in <head build>/bankgate/compare/.
+# are in <head build>/bankgate/compare/ (copied to $BANKGATE_COMPARE_DIR/run: logs/, result.json, report.html).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -95,6 +95,8 @@ args=(compare --base "$base_build" --head "$head_build" --rounds "$rounds" "${to
 [ -n "$filter" ] && args+=(--filter "$filter")
 "$tool" "${args[@]}"
 status=$?
+# What CI keeps: the logs, result.json and report.html, in one place whatever the commits' keys.
+rm -rf "$scratch/run" && mkdir -p "$scratch/run" && cp -r "$head_build/bankgate/compare/." "$scratch/run/" 2>/dev/null
 case "$status" in
   0) echo "bankgate compare: PASSED - head is not slower than base" ;;
   1) echo "bankgate compare: FAILED - head regressed against base (rows above)" ;;

@@ -12,9 +12,9 @@ Counts are static: instructions in the code, each loop body once. Columns by opc
 LDS / STS are 32 bits or narrower (.U8, .S16, ...), .64 and .128 the wider forms; LDGSTS likewise by the
 bytes each thread copies; LDSM is ldmatrix; "other" lists remaining shared-memory opcodes (STSM, ATOMS).
 Shared-memory instructions predicated on @!PT never move data (ptxas places them beside LDGSTS sequences) and
-are not counted in the opcode columns; the "@!PT" column counts them, because they are still issued and so
-counted as requests by smsp__inst_executed_op_shared_{ld,st}: AsyncCopy's 3 per warp make its load figure
-8W/11 rather than W.
+are not counted in the opcode columns; the "@!PT" column counts them, because they are still issued: the
+hardware request counter smsp__inst_executed_op_shared_{ld,st} counts them (AsyncCopy's 3 per warp make its
+load figure 8W/11 there), the SASS-instrumented one the gate reads does not (W).
 """
 import argparse
 import re

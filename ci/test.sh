@@ -6,6 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
 bankgate_ensure_dependencies
+# The HTML report is checked as a browser shows it: Debian's chromium renders it, poppler-utils reads the page.
+render_tools=()
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || render_tools+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || render_tools+=(poppler-utils)
+if [ ${#render_tools[@]} -gt 0 ]; then
+  if bankgate_is_ci || [ "$(id -u)" = 0 ]; then bankgate_install_packages "${render_tools[@]}"
+  else echo "bankgate: no ${render_tools[*]} here: the HTML report's render test will be Skipped"; fi
+fi
 build_dir=${BANKGATE_BUILD_DIR:-build/test}
 mkdir -p "$(dirname "$build_dir")"
 bankgate_build "$build_dir"

@@ -204,6 +204,15 @@ int promote(const PromoteOptions& o) {
   return exit_ok;
 }
 
+fs::path configured_source_dir(const fs::path& build) {
+  if (build.empty()) return {};
+  std::ifstream cache(build / "CMakeCache.txt");
+  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+  for (std::string line; std::getline(cache, line);)
+    if (line.starts_with(key)) return line.substr(key.size());
+  return {};
+}
+
 int compare_candidates(const CompareOptions& o) {
   const auto base = g::pooled_candidates(o.base, o.filter);
   const auto head = g::pooled_candidates(o.head, o.filter);
@@ -223,22 +232,13 @@ int compare_candidates(const CompareOptions& o) {
     out.push_back({{"test", row.test}, {"head_correct", row.head_correct}, {"findings", findings}});
   }
   write_text(o.json, nlohmann::json{{"exit_code", failed ? exit_regression : exit_ok}, {"tests", out}}.dump(2) + "\n");
+  if (!o.html.empty()) {
+    write_text(o.html, g::render_html(g::summarize_comparison(base, head, o.fail_on_speedup), o.sources,
+                                      "bankgate compare: head against base"));
+    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+  }
   return failed ? exit_regression : exit_ok;
 }
-
-namespace {
-
-// The source folder a build was configured from (CMakeCache.txt's CMAKE_HOME_DIRECTORY); empty where unknown.
-fs::path configured_source_dir(const fs::path& build) {
-  if (build.empty()) return {};
-  std::ifstream cache(build / "CMakeCache.txt");
-  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-  for (std::string line; std::getline(cache, line);)
-    if (line.starts_with(key)) return line.substr(key.size());
-  return {};
-}
-
-}  // namespace
 
 int summary(const SummaryOptions& o) {
   g::GateInputs in;
@@ -266,8 +266,8 @@ int summary(const SummaryOptions& o) {
   return s.exit_code();
 }
 
-int metrics(bool as_json) {
-  const auto names = bankgate::default_metric_names();
+int metrics(bool as_json, bool hardware) {
+  const auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
   if (as_json) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& name : names) list.push_back({{"name", name}, {"display_name", std::string(display_name(name))}});

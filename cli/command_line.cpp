@@ -85,6 +85,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
   in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
   in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here");
+  in.compare_cmd->add_option("--html", in.compare.html, "also write the HTML report here (builds: <head>/bankgate/compare/report.html)");
 
   in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
   in.summary_cmd->alias("gate-summary");
@@ -102,6 +103,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
 
   in.metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
   in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list with display names");
+  in.metrics_cmd->add_option("--set", in.metrics_set, "sass (the gate's exact counters) or hardware (the L1's own counters)")
+      ->check(CLI::IsMember({"sass", "hardware"}));
 
   in.check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
                                                               "needed): schema, names, tolerances and their reasons, ranges");

@@ -81,6 +81,8 @@ struct CompareOptions {
   std::string filter;
   bool fail_on_speedup = false;
   std::filesystem::path json;
+  std::filesystem::path html;     // the HTML report (builds: <head>/bankgate/compare/report.html by default)
+  std::filesystem::path sources;  // the project's source folder, for source text in the report
 };
 int compare(const CompareOptions& options);
 int compare_candidates(const CompareOptions& options);  // base and head are candidate folders
@@ -93,7 +95,7 @@ struct SummaryOptions {
 };
 int summary(const SummaryOptions& options);
 
-int metrics(bool as_json);
+int metrics(bool as_json, bool hardware = false);
 // Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
 int check_baselines(const std::filesystem::path& root);
 // Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
@@ -102,6 +104,9 @@ int kernel_names(const std::vector<std::string>& names);
 // Baselines change after a person reviewed the table, never in CI: a Refusal where CI is set, unless forced
 // (a dry run writes nothing and is always allowed).
 void refuse_in_ci(bool force, bool dry_run);
+
+// The source folder `build` was configured from (its CMakeCache.txt); empty where unknown.
+std::filesystem::path configured_source_dir(const std::filesystem::path& build);
 
 // The absolute path of this program, for commands the results name.
 std::string this_command();

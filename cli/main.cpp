@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     if (*in.refresh_cmd) return cli::refresh(in.refresh);
     if (*in.compare_cmd) return cli::compare(in.compare);
     if (*in.summary_cmd) return cli::summary(in.summary);
-    if (*in.metrics_cmd) return cli::metrics(in.metrics_json);
+    if (*in.metrics_cmd) return cli::metrics(in.metrics_json, in.metrics_set == "hardware");
     if (*in.names_cmd) return cli::kernel_names(in.kernel_names);
     if (*in.check_cmd) return cli::check_baselines(in.check_root);
     in.table.program = cli::this_command();

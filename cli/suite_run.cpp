@@ -192,6 +192,8 @@ int compare(const CompareOptions& o) {
   pooled.base = work / "candidates" / "base";
   pooled.head = work / "candidates" / "head";
   if (pooled.json.empty()) pooled.json = work / "result.json";  // for tools: verdicts without the console table
+  if (pooled.html.empty()) pooled.html = work / "report.html";
+  if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
   return compare_candidates(pooled);
 }
 

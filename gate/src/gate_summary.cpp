@@ -309,6 +309,36 @@ GateSummary summarize(const GateInputs& in) {
   return s;
 }
 
+GateSummary summarize_comparison(const std::map<std::string, h::TestRecord>& base, const std::map<std::string, h::TestRecord>& head,
+                                 bool fail_on_speedup) {
+  GateSummary s;
+  for (const auto& [name, measured] : head) {
+    TestResult t;
+    t.name = name;
+    const auto dot = name.find('.');
+    t.suite = name.substr(0, dot);
+    t.test = dot == std::string::npos ? "" : name.substr(dot + 1);
+    t.measured = measured;
+    if (measured.timing) t.median_ns = measured.timing->median_ns;
+    const auto b = base.find(name);
+    if (b == base.end()) {
+      t.outcome = Outcome::not_measured;
+      t.reason = "the base build did not measure " + name;
+    } else {
+      t.baseline = b->second;
+      const std::vector<h::Finding> findings = h::compare(b->second, measured);
+      const bool failed = !measured.correct || std::any_of(findings.begin(), findings.end(), [&](const h::Finding& f) {
+        return h::is_failure(f.verdict, fail_on_speedup);
+      });
+      t.outcome = failed ? Outcome::regressed : Outcome::passed;
+      t.changes = changes_against(b->second, measured);
+      for (const MetricChange& c : t.changes) t.reason += (t.reason.empty() ? "" : "\n") + c.metric + ": " + c.verdict + " " + c.baseline + " -> " + c.measured;
+    }
+    s.tests.push_back(std::move(t));
+  }
+  return s;
+}
+
 std::string render_console(const GateSummary& s) {
   std::vector<std::vector<std::string>> rows{{"test", "result", "device", "detail"}};
   for (const TestResult& t : s.tests) rows.push_back({t.name, to_string(t.outcome), t.device.empty() ? "-" : t.device, detail(t)});

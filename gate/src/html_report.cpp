@@ -68,7 +68,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-siz
 table{border-collapse:collapse;margin:8px 0;font-size:13px}td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
 th{background:#f6f8fa}td.l,th.l{text-align:left}tr.changed td{background:#ffebe9}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap}
-code{font-size:12px}.src{font-family:monospace;text-align:left;color:#444}.muted{color:#57606a}
+code{font-size:12px}.src{font-family:monospace;text-align:left;color:#444;min-width:24em}.muted{color:#57606a}
 details>summary{cursor:pointer;margin:6px 0}svg text{font:11px sans-serif})";
 
 std::string outcome_class(Outcome o) {
@@ -157,11 +157,11 @@ void duration_plot(std::ostringstream& out, const TestResult& t) {
   if (high <= low) high = low + 1;
   const double pad = (high - low) * 0.05;
   low -= pad, high += pad;
-  constexpr double w = 520, h = 200, left = 60, top = 10, bottom = 30;
-  const auto x = [&](double v) { return left + (v - low) / (high - low) * (w - left - 10); };
+  constexpr double w = 560, h = 200, left = 60, top = 10, bottom = 30;
+  const auto x = [&](double v) { return left + (v - low) / (high - low) * (w - left - 40); };
   const auto y = [&](double p) { return top + (1 - p) * (h - top - bottom); };
   out << "<svg width=" << w << " height=" << h << " role=img aria-label='duration distributions'>"
-      << "<rect x=" << left << " y=" << top << " width=" << w - left - 10 << " height=" << h - top - bottom
+      << "<rect x=" << left << " y=" << top << " width=" << w - left - 40 << " height=" << h - top - bottom
       << " fill=none stroke=#d0d7de />";
   for (int i = 0; i <= 4; ++i) {
     const double v = low + (high - low) * i / 4;
@@ -204,13 +204,13 @@ void test_section(std::ostringstream& out, const TestResult& t, SourceText& sour
 
 }  // namespace
 
-std::string render_html(const GateSummary& s, const fs::path& sources_root) {
+std::string render_html(const GateSummary& s, const fs::path& sources_root, const std::string& title) {
   SourceText sources(sources_root);
   std::ostringstream out;
   const auto count = [&](Outcome o) { return std::count_if(s.tests.begin(), s.tests.end(), [&](const TestResult& t) { return t.outcome == o; }); };
-  out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>bankgate gate: " << verdict_word(s.exit_code())
+  out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>" << escape(title) << ": " << verdict_word(s.exit_code())
       << "</title><style>" << css << "</style></head><body>";
-  out << "<h1>bankgate gate: <span class='verdict " << (s.exit_code() == 0 ? "passed" : "regressed") << "'>"
+  out << "<h1>" << escape(title) << ": <span class='verdict " << (s.exit_code() == 0 ? "passed" : "regressed") << "'>"
       << verdict_word(s.exit_code()) << "</span></h1><p>" << count(Outcome::passed) << " passed, " << count(Outcome::regressed)
       << " regressed, " << count(Outcome::not_measured) << " could not be measured, " << count(Outcome::skipped)
       << " skipped, of " << s.tests.size() << " GPU tests.</p>";

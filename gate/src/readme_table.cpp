@@ -220,9 +220,8 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
   }
   out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << gpu.arch << "/"
-      << gpu.model << "/`. ≠: the measured value differs from the kernel's expectation at the precision shown; "
-      << "in kernels of many blocks per SM (their wavefront counters carry a tolerance with its reason) the excess is "
-      << "L1 contention with global traffic, which adds wavefronts; " << none << ": not recorded.\n";
+      << gpu.model << "/` (SASS-instrumented counters, exact). ≠: the measured value differs from the kernel's "
+      << "expectation at the precision shown; " << none << ": not recorded.\n";
   return out.str();
 }
 

@@ -191,4 +191,19 @@ TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
   EXPECT_EQ(at("http"), std::string::npos) << "nothing is fetched";
 }
 
+TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
+  const TestRecord base = suite_with_lines().tests.at("SwizzledSquare");
+  TestRecord head = base;
+  head.counters[load_wavefronts].value += 128;
+  const GateSummary summary = summarize_comparison({{"Transpose.SwizzledSquare", base}, {"Transpose.PaddedSquare", base}},
+                                                   {{"Transpose.SwizzledSquare", head}, {"Transpose.PaddedSquare", base}}, false);
+  ASSERT_EQ(summary.tests.size(), 2u);
+  EXPECT_EQ(summary.tests[0].outcome, Outcome::passed);  // PaddedSquare, unchanged
+  EXPECT_EQ(summary.tests[1].outcome, Outcome::regressed);
+  EXPECT_EQ(summary.exit_code(), 1);
+  const std::string html = render_html(summary, "", "bankgate compare: head against base");
+  EXPECT_NE(html.find("<h1>bankgate compare: head against base: "), std::string::npos);
+  EXPECT_NE(html.find("131200"), std::string::npos);
+}
+
 }  // namespace

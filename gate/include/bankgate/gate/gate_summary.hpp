@@ -73,6 +73,11 @@ struct GateSummary {
 };
 
 GateSummary summarize(const GateInputs& inputs);
+
+// A same-runner comparison (run_comparison.hpp) in the same shape, head as the run and base as its baseline,
+// so that it reads, and renders as HTML, like a gate run.
+GateSummary summarize_comparison(const std::map<std::string, TestRecord>& base, const std::map<std::string, TestRecord>& head,
+                                 bool fail_on_speedup);
 std::string render_console(const GateSummary& summary);
 std::string render_markdown(const GateSummary& summary);
 std::string to_string(Outcome outcome);

@@ -12,6 +12,8 @@ namespace bankgate::gate {
 
 // `sources`: the project's source folder, where the per-line figures' files are looked up to show their text;
 // empty or missing files leave the text out.
-std::string render_html(const GateSummary& summary, const std::filesystem::path& sources);
+// `title` names the run, e.g. "bankgate gate" or "bankgate compare: head against base".
+std::string render_html(const GateSummary& summary, const std::filesystem::path& sources,
+                        const std::string& title = "bankgate gate");
 
 }  // namespace bankgate::gate
