@@ -110,6 +110,20 @@ void define_command_line(CLI::App& app, Invocation& in) {
                                                               "needed): schema, names, tolerances and their reasons, ranges");
   in.check_cmd->add_option("--baselines", in.check_root, "baselines folder")->capture_default_str();
 
+  in.run_suite_cmd = app.add_subcommand("run-suite", "run one GPU suite as one process, a result file per test, a crashed "
+                                                      "test charged and the rest continued in a fresh process (ctest runs it)");
+  in.run_suite_cmd->add_option("--binary", in.run_suite.binary, "the suite program")->required();
+  in.run_suite_cmd->add_option("--results", in.run_suite.results, "folder of the per-test result files")->required();
+  in.verdict_cmd = app.add_subcommand("verdict", "one test's result from its suite's run: exit 0 passed or skipped, 1 failed");
+  in.verdict_cmd->add_option("--results", in.verdict.results, "folder of the per-test result files")->required();
+  in.verdict_cmd->add_option("--test", in.verdict.test, "Suite.test")->required();
+  in.discover_cmd = app.add_subcommand("discover", "write the ctest entries of a suite's tests (bankgate_add_gpu_suite runs it)");
+  in.discover_cmd->add_option("--binary", in.discover.binary, "the suite program")->required();
+  in.discover_cmd->add_option("--results", in.discover.results, "folder of the per-test result files")->required();
+  in.discover_cmd->add_option("--out", in.discover.out, "the ctest file to write")->required();
+  in.discover_cmd->add_option("--fixture", in.discover.fixture, "the ctest fixture of the suite's measuring test")->required();
+  in.discover_cmd->add_option("--labels", in.discover.labels, "labels of every test")->delimiter(';');
+
   in.names_cmd = app.add_subcommand("kernel-name", "the name results give a kernel (its bare function name, as in "
                                                          "tests and baselines), as a JSON list of {name, bare}");
   in.names_cmd->add_option("names", in.kernel_names, "demangled kernel names (default: one per line on standard input)");

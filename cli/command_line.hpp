@@ -30,9 +30,13 @@ struct Invocation {
   std::filesystem::path check_root = "baselines";
   std::vector<std::string> kernel_names;
   gate::ReadmeTableRequest table;
+  RunSuiteOptions run_suite;
+  VerdictOptions verdict;
+  DiscoverOptions discover;
   CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
            *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
-           *check_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr;
+           *check_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
+           *verdict_cmd = nullptr, *discover_cmd = nullptr;
 };
 
 // Adds every subcommand and option to `app`, bound to `in`.

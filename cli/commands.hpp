@@ -105,6 +105,24 @@ int kernel_names(const std::vector<std::string>& names);
 // (a dry run writes nothing and is always allowed).
 void refuse_in_ci(bool force, bool dry_run);
 
+// One GPU suite as one process, with per-test results for ctest (suite_process.cpp).
+struct RunSuiteOptions {
+  std::filesystem::path binary;   // the suite program
+  std::filesystem::path results;  // where each test's result file goes (<build>/bankgate/gtest-results)
+};
+int run_suite(const RunSuiteOptions& options);
+struct VerdictOptions {
+  std::filesystem::path results;
+  std::string test;  // Suite.test
+};
+int verdict(const VerdictOptions& options);
+struct DiscoverOptions {
+  std::filesystem::path binary, results, out;
+  std::string fixture;              // the ctest fixture of the suite's measuring test
+  std::vector<std::string> labels;  // for every per-test entry
+};
+int discover(const DiscoverOptions& options);
+
 // The source folder `build` was configured from (its CMakeCache.txt); empty where unknown.
 std::filesystem::path configured_source_dir(const std::filesystem::path& build);
 

@@ -11,6 +11,8 @@
 //   bankgate check-baselines  read every committed baseline with the gate's reader, without a GPU
 //   bankgate kernel-name    the bare name results give a demangled kernel name (for scripts reading other tools)
 //   bankgate readme-table   a README table of expected against measured transactions per request
+//   bankgate run-suite, verdict, discover   a GPU suite as one process, one ctest entry per test (used by the
+//                                           tests bankgate_add_gpu_suite() registers)
 //
 // Exit codes (commands.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or refusal;
 // 4 baselines of another schema version (readme-table); 64 usage error.
@@ -46,6 +48,9 @@ int main(int argc, char** argv) {
     if (*in.metrics_cmd) return cli::metrics(in.metrics_json, in.metrics_set == "hardware");
     if (*in.names_cmd) return cli::kernel_names(in.kernel_names);
     if (*in.check_cmd) return cli::check_baselines(in.check_root);
+    if (*in.run_suite_cmd) return cli::run_suite(in.run_suite);
+    if (*in.verdict_cmd) return cli::verdict(in.verdict);
+    if (*in.discover_cmd) return cli::discover(in.discover);
     in.table.program = cli::this_command();
     return bankgate::gate::run_readme_table(in.table, std::cout, std::cerr);
   } catch (const cli::Refusal& e) {

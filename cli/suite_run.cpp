@@ -37,6 +37,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
               const std::string& log = "", bool attribute = false) {
   std::error_code ec;
   setenv("BANKGATE_ATTRIBUTE", attribute ? "1" : "0", 1);
+  setenv("BANKGATE_SUITE_FILTER", run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
   fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
   setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
   setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);

@@ -1,7 +1,7 @@
 # bankgate_add_gpu_suite(): a project's GPU suite, gated by bankgate. Shipped with the package
 # (find_package(bankgate), FetchContent, add_subdirectory all define it).
 #
-#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds])
+#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds of the suite's run])
 #
 # Builds executable NAME from SOURCES (GoogleTest suites deriving from bankgate::gtest::GateTest; CUDA sources
 # may be among them) and registers each of its tests with the project's ctest, labelled "gpu" and the LABELS.
@@ -10,10 +10,10 @@
 # Listing (--gtest_list_tests, run at build time) never touches CUDA: device work starts in the fixture's
 # SetUp, and a test that cannot measure reports Skipped with its reason (ctest's Skipped).
 #
-# Each test takes a whole GPU: RESOURCE_GROUPS "gpus:1". Given a resource spec listing the machine's GPUs,
-# `ctest --resource-spec-file FILE -j N` runs N GPU tests at once, never two on one GPU, and tells each its
-# GPU in CTEST_RESOURCE_GROUP_0_GPUS. Without a spec every GPU test uses device 0 and bankgate's device lock
-# lets one process at a time measure there. Each test also writes GoogleTest's XML report into
+# Each suite's measuring run takes a whole GPU: RESOURCE_GROUPS "gpus:1". Given a resource spec listing the
+# machine's GPUs, `ctest --resource-spec-file FILE -j N` runs N suites at once, never two on one GPU, and tells
+# each its GPU in CTEST_RESOURCE_GROUP_0_GPUS. Without a spec every suite uses device 0 and bankgate's device
+# lock lets one process at a time measure there. Each test's result is a one-test GoogleTest XML report in
 # <build>/bankgate/gtest-results/, which `bankgate gate` reads for failure messages.
 include_guard(GLOBAL)
 
@@ -31,9 +31,6 @@ function(bankgate_add_gpu_suite name)
   endif()
   cmake_path(ABSOLUTE_PATH arg_BASELINES BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
   set(results "${CMAKE_BINARY_DIR}/bankgate")
-  # Here, not at file level: the module keeps its discovery script in a variable of the including scope,
-  # and the caller's folder is not bankgate's.
-  include(GoogleTest)
 
   # The suite's view of its project (gtest/include/bankgate/gtest/suite_config.hpp), generated so the paths
   # and the command are those of this build.
@@ -57,26 +54,43 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # One CUDA runtime in the process: the collector uses the shared one, so CUDA sources here do too.
   set_target_properties(${name} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 
-  # No GPU test may hang the gate. On an H200 a test takes under a second (0.85 s the longest of the catalogue's
-  # 52, 40.5 s for all of them, in ctest's JUnit report), and without a resource spec tests queue for their GPU's
-  # lock behind up to the whole suite; 300 s leaves that queue room many times over while a hung test still ends.
-  # The lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
+  # One process per suite: CUPTI's set-up, the first profiled kernel and a CUDA context are paid once per suite,
+  # not per test. The measuring test runs the suite (bankgate run-suite) on one GPU and leaves a result file
+  # per test; each GoogleTest test is a ctest entry of its own that reports its file (bankgate verdict) and
+  # requires the measuring test as a fixture, so ctest -R of one test measures it too (the command passes its
+  # filter on: BANKGATE_SUITE_FILTER). A test that crashes the suite process is charged with it and the rest
+  # continue in a fresh process. TIMEOUT bounds the whole measuring run: on an H200 a test takes well under a
+  # second in it; the device lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
   if(NOT arg_TIMEOUT)
-    set(arg_TIMEOUT 300)
+    set(arg_TIMEOUT 600)
   endif()
-  set(timeout_args TIMEOUT ${arg_TIMEOUT})
-  gtest_discover_tests(${name}
-    XML_OUTPUT_DIR "${results}/gtest-results"
-    TEST_LIST ${name}_TESTS
-    PROPERTIES RESOURCE_GROUPS "gpus:1" ${timeout_args} LABELS gpu)
-  # More labels: gtest_discover_tests splits PROPERTIES at every list separator, so a list of labels is set
-  # by a file ctest reads after the discovered tests, over the list of their names.
-  if(arg_LABELS)
-    set(labels gpu ${arg_LABELS})
-    set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_bankgate_labels.cmake")
-    file(WRITE "${labels_file}" "if(${name}_TESTS)\n  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"${labels}\")\nendif()\n")
-    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
+  set(fixture "bankgate.${name}")
+  set(labels gpu ${arg_LABELS})
+  add_test(NAME "bankgate.measure.${name}"
+           COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
+                   --results "${results}/gtest-results")
+  set_tests_properties("bankgate.measure.${name}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
+                       LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
+
+  # The per-test entries, listed after each build (listing never touches CUDA) into a file ctest includes.
+  set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_bankgate_tests.cmake")
+  set(label_args)
+  foreach(label IN LISTS labels)
+    list(APPEND label_args --labels "${label}")
+  endforeach()
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND "$<TARGET_FILE:bankgate::bankgate>" discover --binary "$<TARGET_FILE:${name}>"
+            --results "${results}/gtest-results" --out "${tests_file}" --fixture "${fixture}" ${label_args}
+    COMMENT "bankgate: listing the tests of ${name}" VERBATIM)
+  get_target_property(command_imported bankgate::bankgate IMPORTED)
+  if(NOT command_imported)
+    get_target_property(command_target bankgate::bankgate ALIASED_TARGET)
+    add_dependencies(${name} ${command_target})
   endif()
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_bankgate_include.cmake")
+  file(WRITE "${include_file}"
+       "if(EXISTS \"${tests_file}\")\n  include(\"${tests_file}\")\nelse()\n  add_test(${name}_NOT_BUILT ${name}_NOT_BUILT)\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
   # ctest finds tests only where testing is enabled in this folder and every folder above it up to the top of
   # the build. enable_testing() sets a variable of the scope it runs in, so it is deferred to each folder's own
   # scope (all of them are still being processed while this one is).

@@ -137,9 +137,10 @@ std::vector<KernelSharedAccesses> SassAttributor::attribute(const std::function<
   }
 
   std::vector<KernelSharedAccesses> kernels;
-  for (const auto& [key, values] : figures) {
-    const auto& [crc, function, pc_offset] = key;
-    const auto value = [&](std::uint64_t id) {
+  for (const auto& entry : figures) {
+    const auto& [crc, function, pc_offset] = entry.first;
+    const std::map<std::uint64_t, std::uint64_t>& values = entry.second;
+    const auto value = [&values](std::uint64_t id) {
       const auto it = values.find(id);
       return it == values.end() ? std::uint64_t{0} : it->second;
     };

@@ -1,5 +1,6 @@
 // main() of every suite made with bankgate_add_gpu_suite(): GoogleTest's, plus one line naming what the
-// suite gates against, so a log shows which baselines a run used.
+// suite gates against, so a log shows which baselines a run used, and per-test result files where the suite
+// runs as one process under `bankgate run-suite` (BANKGATE_RESULTS_DIR).
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,8 @@
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 
+#include "result_files.hpp"
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   // Listing (ctest's discovery at build time) prints nothing else: its output is parsed.
@@ -15,6 +18,11 @@ int main(int argc, char** argv) {
     const bankgate::gtest::SuiteConfig project = bankgate::gtest::suite_config();
     const auto overridden = bankgate::gate::process_environment("BANKGATE_BASELINE_DIR");
     std::cout << "[bankgate] baselines: " << (overridden ? *overridden + " (BANKGATE_BASELINE_DIR)" : project.baseline_dir) << "\n";
+  }
+  if (const auto results = bankgate::gate::process_environment("BANKGATE_RESULTS_DIR"); results && !results->empty()) {
+    const auto running = bankgate::gate::process_environment("BANKGATE_RUNNING_FILE");
+    ::testing::UnitTest::GetInstance()->listeners().Append(
+        new bankgate::gtest::ResultFiles(*results, running && !running->empty() ? *running : *results + "/.running"));
   }
   return RUN_ALL_TESTS();
 }

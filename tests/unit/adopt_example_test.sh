@@ -38,8 +38,10 @@ if out=$(cmake --build "$work/build" 2>&1); then pass "the example builds ($mode
 else fail "the example builds ($mode)" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"; finish; fi
 
 listed=$(ctest --test-dir "$work/build" -N 2>&1)
-case $listed in *"Total Tests: 1"*) pass "the project's ctest holds its one test and none of bankgate's" ;;
-  *) fail "the project's ctest holds its one test and none of bankgate's" "$listed" ;; esac
+# Its one test, and its suite's measuring run (one process per suite), and none of bankgate's own tests.
+case $listed in *"Total Tests: 2"*"bankgate.measure.transpose_gate"*|*"bankgate.measure.transpose_gate"*"Total Tests: 2"*)
+  pass "the project's ctest holds its one test, its suite's measuring run and none of bankgate's" ;;
+  *) fail "the project's ctest holds its one test, its suite's measuring run and none of bankgate's" "$listed" ;; esac
 gpu=$(ctest --test-dir "$work/build" -N -L '^gpu$' 2>&1)
 case $gpu in *"Transpose.PaddedTile"*) pass "its test is labelled gpu" ;; *) fail "its test is labelled gpu" "$gpu" ;; esac
 if [ "$mode" != package ]; then
@@ -61,19 +63,19 @@ fi
 config=$(cat "$work/build/transpose_gate_bankgate_suite_config.cpp" 2>/dev/null)
 case $config in *"$repo/examples/adopt/baselines"*) pass "baselines default to the project's source folder" ;;
   *) fail "baselines default to the project's source folder" "$config" ;; esac
-# LABELS and TIMEOUT reach every discovered test (package mode only: the installed package builds fast).
+# LABELS reach every discovered test and the measuring run, TIMEOUT the measuring run (package mode only: the installed package builds fast).
 if [ "$mode" = package ]; then
   cp -r "$repo/examples/adopt" "$work/labelled"
   sed -i 's/bankgate_add_gpu_suite(transpose_gate SOURCES transpose.cu transpose_gate_test.cpp/& LABELS nightly transpose TIMEOUT 123/' \
     "$work/labelled/CMakeLists.txt"
   if cmake -S "$work/labelled" -B "$work/labelled-build" "${args[@]}" >/dev/null 2>&1 && cmake --build "$work/labelled-build" >/dev/null 2>&1; then
     nightly=$(ctest --test-dir "$work/labelled-build" -N -L '^nightly$' 2>&1)
-    case $nightly in *"Total Tests: 1"*) pass "LABELS adds labels to the suite's tests" ;;
+    case $nightly in *"Total Tests: 2"*) pass "LABELS adds labels to the suite's tests" ;;
       *) fail "LABELS adds labels to the suite's tests" "$nightly" ;; esac
     gpu=$(ctest --test-dir "$work/labelled-build" -N -L '^gpu$' 2>&1)
-    case $gpu in *"Total Tests: 1"*) pass "the tests keep the gpu label" ;; *) fail "the tests keep the gpu label" "$gpu" ;; esac
+    case $gpu in *"Total Tests: 2"*) pass "the tests keep the gpu label" ;; *) fail "the tests keep the gpu label" "$gpu" ;; esac
     props=$(ctest --test-dir "$work/labelled-build" --show-only=json-v1 2>/dev/null)
-    case $props in *'"value" : 123'*) pass "TIMEOUT reaches the tests" ;; *) fail "TIMEOUT reaches the tests" "$(printf '%s' "$props" | grep -i -A2 timeout)" ;; esac
+    case $props in *'"value" : 123'*) pass "TIMEOUT reaches the suite's measuring run" ;; *) fail "TIMEOUT reaches the suite's measuring run" "$(printf '%s' "$props" | grep -i -A2 timeout)" ;; esac
   else
     fail "a suite with LABELS and TIMEOUT configures and builds"
   fi
@@ -87,7 +89,7 @@ if [ "$mode" = package ]; then
   printf 'bankgate_add_gpu_suite(deep SOURCES transpose.cu transpose_gate_test.cpp)\ntarget_compile_features(deep PRIVATE cxx_std_20)\n' >"$nested/a/b/CMakeLists.txt"
   if cmake -S "$nested" -B "$nested/build" "${args[@]}" >/dev/null 2>&1 && cmake --build "$nested/build" >/dev/null 2>&1; then
     deep=$(ctest --test-dir "$nested/build" -N 2>&1)
-    case $deep in *"Total Tests: 1"*) pass "a suite two folders down reaches the top's ctest" ;;
+    case $deep in *"Total Tests: 2"*) pass "a suite two folders down reaches the top's ctest" ;;
       *) fail "a suite two folders down reaches the top's ctest" "$deep" ;; esac
   else
     fail "a project with its suite two folders down configures and builds"

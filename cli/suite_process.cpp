@@ -1,0 +1,174 @@
+// run-suite, verdict, discover: a GPU suite runs as one process (CUPTI set-up, the first profiled kernel and a
+// CUDA context paid once) while ctest still sees one test per GoogleTest test.
+//
+// bankgate_add_gpu_suite() registers, per suite, a measuring test (run-suite, holding a GPU) that the suite's
+// per-test entries require as a ctest fixture; each per-test entry (verdict) reports its test's result file.
+// A test that crashes its process, or leaves the CUDA context unusable, costs no other test its verdict: the
+// runner charges the crash to the test that was running and continues the rest in a fresh process.
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include <bankgate/gate/atomic_file.hpp>
+
+#include <bankgate/gate/test_report.hpp>
+#include <bankgate/gate/xml_reader.hpp>
+
+#include "commands.hpp"
+#include "process.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = bankgate::gate;
+
+std::pair<std::string, std::string> split_name(const std::string& name) {
+  const auto dot = name.find('.');
+  if (dot == std::string::npos) return {name, ""};
+  return {name.substr(0, dot), name.substr(dot + 1)};
+}
+
+std::string describe_exit(int status) {
+  if (status > 128) {
+    const char* what = strsignal(status - 128);
+    return "killed by signal " + std::to_string(status - 128) + (what ? " (" + std::string(what) + ")" : "");
+  }
+  return "exit status " + std::to_string(status);
+}
+
+void write_failure(const fs::path& results, const std::string& name, const std::string& message) {
+  const auto [suite, test] = split_name(name);
+  g::TestReportEntry entry;
+  entry.suite = suite;
+  entry.test = test;
+  entry.status = g::TestReportEntry::Status::failed;
+  entry.messages.push_back(message);
+  g::write_test_report(results, entry);
+}
+
+std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter) {
+  std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
+  if (!filter.empty()) argv.push_back("--gtest_filter=" + filter);
+  return g::parse_gtest_list(program_output(argv));
+}
+
+// A CMake bracket argument, whatever the text holds.
+std::string bracket(const std::string& text) {
+  std::string equals = "=";
+  while (text.find("]" + equals + "]") != std::string::npos) equals += "=";
+  return "[" + equals + "[" + text + "]" + equals + "]";
+}
+
+}  // namespace
+
+int run_suite(const RunSuiteOptions& o) {
+  if (!fs::exists(o.binary)) throw Refusal("no suite program at " + o.binary.string() + ": build the project first");
+  const char* filter_env = std::getenv("BANKGATE_SUITE_FILTER");
+  const std::string filter = filter_env ? filter_env : "";
+  const std::vector<std::string> tests = list_tests(o.binary, filter);
+  if (tests.empty()) {
+    std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
+    return exit_ok;
+  }
+  fs::create_directories(o.results);
+  const fs::path running = o.results / ("." + o.binary.filename().string() + ".running");
+  for (const std::string& name : tests) {
+    const auto [suite, test] = split_name(name);
+    std::error_code ec;
+    fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
+  }
+  setenv("BANKGATE_RESULTS_DIR", o.results.c_str(), 1);
+  setenv("BANKGATE_RUNNING_FILE", running.c_str(), 1);
+  const auto finished = [&](const std::string& name) {
+    const auto [suite, test] = split_name(name);
+    return fs::exists(g::test_report_path(o.results, suite, test));
+  };
+
+  std::vector<std::string> remaining = tests;
+  int processes = 0, crashes = 0;
+  while (!remaining.empty()) {
+    std::string selection;
+    for (const std::string& name : remaining) selection += (selection.empty() ? "" : ":") + name;
+    std::error_code ec;
+    fs::remove(running, ec);
+    const int status = run_program({o.binary.string(), "--gtest_filter=" + selection});
+    ++processes;
+    const std::size_t before = remaining.size();
+    std::erase_if(remaining, finished);
+    if (remaining.empty()) break;
+    std::string culprit;
+    std::ifstream(running) >> culprit;
+    if (status == 0) {
+      for (const std::string& name : remaining)
+        write_failure(o.results, name, "the suite process ended (exit status 0) without running this test");
+      break;
+    }
+    if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
+      ++crashes;
+      write_failure(o.results, culprit,
+                    "the suite process died during this test (" + describe_exit(status) +
+                        "); the suite's other tests kept their verdicts, and those after it ran in a fresh process");
+      std::cout << "[bankgate] " << culprit << ": its process died (" << describe_exit(status)
+                << "); continuing the suite's remaining tests in a fresh process\n";
+      std::erase(remaining, culprit);
+      continue;
+    }
+    if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
+      for (const std::string& name : remaining)
+        write_failure(o.results, name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
+      break;
+    }
+  }
+  std::cout << "bankgate run-suite: " << tests.size() << " tests of " << o.binary.filename().string() << " in " << processes
+            << " process(es)" << (crashes ? ", " + std::to_string(crashes) + " crashed" : std::string()) << "\n";
+  return exit_ok;
+}
+
+int verdict(const VerdictOptions& o) {
+  const auto [suite, test] = split_name(o.test);
+  std::optional<g::TestReportEntry> entry;
+  try {
+    entry = g::read_test_report(g::test_report_path(o.results, suite, test));
+  } catch (const g::XmlError& e) {
+    std::cout << o.test << ": unreadable result: " << e.what() << "\n";
+    return exit_regression;
+  }
+  if (!entry) {
+    std::cout << o.test << ": no result: its suite's measuring run did not reach it (the test bankgate.measure.* of its "
+              << "suite says why)\n";
+    return exit_regression;
+  }
+  for (const std::string& m : entry->messages) std::cout << m << "\n";
+  switch (entry->status) {
+    case g::TestReportEntry::Status::passed: std::cout << "[       OK ] " << o.test << "\n"; return exit_ok;
+    case g::TestReportEntry::Status::skipped: std::cout << "[  SKIPPED ] " << o.test << "\n"; return exit_ok;
+    case g::TestReportEntry::Status::failed: break;
+  }
+  std::cout << "[  FAILED  ] " << o.test << "\n";
+  return exit_regression;
+}
+
+int discover(const DiscoverOptions& o) {
+  const std::vector<std::string> tests = list_tests(o.binary, "");
+  std::ostringstream out;
+  out << "# Generated by bankgate discover from " << o.binary.string() << "; do not edit.\n";
+  std::string labels;
+  for (const std::string& l : o.labels) labels += (labels.empty() ? "" : ";") + l;
+  for (const std::string& name : tests) {
+    out << "add_test(" << bracket(name) << " " << bracket(this_command()) << " verdict --results " << bracket(o.results.string())
+        << " --test " << bracket(name) << ")\n";
+    out << "set_tests_properties(" << bracket(name) << " PROPERTIES FIXTURES_REQUIRED " << bracket(o.fixture)
+        << " LABELS " << bracket(labels) << " SKIP_REGULAR_EXPRESSION " << bracket("\\[  SKIPPED \\]") << " TIMEOUT 60)\n";
+  }
+  g::write_file_atomically(o.out, [&](std::ostream& file) { file << out.str(); });
+  return exit_ok;
+}
+
+}  // namespace bankgate::cli

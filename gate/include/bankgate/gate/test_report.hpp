@@ -1,0 +1,35 @@
+#pragma once
+// One test's result file, written by the suite process as the test ends and read by the per-test ctest entry
+// and by the gate summary. The format is GoogleTest's XML report with one testcase, so tools that read
+// GoogleTest reports read these too. A test whose process died during it has no file of its own until the
+// suite runner writes one that says so.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bankgate::gate {
+
+struct TestReportEntry {
+  enum class Status { passed, failed, skipped };
+  std::string suite, test;
+  Status status = Status::passed;
+  std::vector<std::string> messages;  // failure messages, or the reason for a skip
+  std::map<std::string, std::string> properties;  // what the test recorded (RecordProperty)
+  double seconds = 0.0;
+};
+
+std::string render_test_report(const TestReportEntry& entry);
+// <dir>/<Suite.test>.xml
+std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test);
+// Written through a temporary file and a rename: a reader sees a whole report or none.
+void write_test_report(const std::filesystem::path& dir, const TestReportEntry& entry);
+// nullopt where there is no file; throws XmlError for a malformed one.
+std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path);
+
+// The tests of `binary --gtest_list_tests` output, as "Suite.test" (parameterised ones as "Inst/Suite.test/0").
+std::vector<std::string> parse_gtest_list(const std::string& listing);
+
+}  // namespace bankgate::gate

@@ -1,0 +1,98 @@
+#include <bankgate/gate/test_report.hpp>
+
+#include <pugixml.hpp>
+
+#include <sstream>
+
+#include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/xml_reader.hpp>
+
+namespace bankgate::gate {
+
+std::string render_test_report(const TestReportEntry& e) {
+  pugi::xml_document doc;
+  pugi::xml_node suites = doc.append_child("testsuites");
+  pugi::xml_node suite = suites.append_child("testsuite");
+  suite.append_attribute("name") = e.suite.c_str();
+  suite.append_attribute("tests") = 1;
+  suite.append_attribute("failures") = e.status == TestReportEntry::Status::failed ? 1 : 0;
+  suite.append_attribute("skipped") = e.status == TestReportEntry::Status::skipped ? 1 : 0;
+  pugi::xml_node testcase = suite.append_child("testcase");
+  testcase.append_attribute("name") = e.test.c_str();
+  testcase.append_attribute("classname") = e.suite.c_str();
+  testcase.append_attribute("status") = "run";
+  testcase.append_attribute("result") = e.status == TestReportEntry::Status::skipped ? "skipped" : "completed";
+  testcase.append_attribute("time") = e.seconds;
+  for (const std::string& m : e.messages) {
+    pugi::xml_node node = testcase.append_child(e.status == TestReportEntry::Status::skipped ? "skipped" : "failure");
+    node.append_attribute("message") = m.c_str();
+  }
+  if (!e.properties.empty()) {
+    pugi::xml_node properties = testcase.append_child("properties");
+    for (const auto& [name, value] : e.properties) {
+      pugi::xml_node p = properties.append_child("property");
+      p.append_attribute("name") = name.c_str();
+      p.append_attribute("value") = value.c_str();
+    }
+  }
+  std::ostringstream out;
+  doc.save(out, "  ");
+  return out.str();
+}
+
+std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test) {
+  std::string name = suite + "." + test;
+  for (char& c : name)
+    if (c == '/') c = '_';  // parameterised names: one file, not a folder
+  return dir / (name + ".xml");
+}
+
+void write_test_report(const std::filesystem::path& dir, const TestReportEntry& entry) {
+  std::filesystem::create_directories(dir);
+  const std::string text = render_test_report(entry);
+  write_file_atomically(test_report_path(dir, entry.suite, entry.test), [&](std::ostream& out) { out << text; });
+}
+
+std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  const XmlElement root = read_xml_file(path);
+  const auto cases = root.descendants("testcase");
+  if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
+  const XmlElement& c = *cases.front();
+  TestReportEntry e;
+  e.suite = c.attribute("classname");
+  e.test = c.attribute("name");
+  for (const XmlElement& child : c.children) {
+    if (child.name == "failure" || child.name == "error") e.status = TestReportEntry::Status::failed;
+    if (child.name == "skipped" && e.status != TestReportEntry::Status::failed) e.status = TestReportEntry::Status::skipped;
+    if (child.name == "failure" || child.name == "error" || child.name == "skipped")
+      e.messages.push_back(child.has_attribute("message") ? child.attribute("message") : child.text);
+  }
+  for (const XmlElement* p : c.descendants("property")) e.properties[p->attribute("name")] = p->attribute("value");
+  try {
+    e.seconds = std::stod(c.attribute("time", "0"));
+  } catch (const std::exception&) {
+  }
+  return e;
+}
+
+std::vector<std::string> parse_gtest_list(const std::string& listing) {
+  // "Suite.\n  test1\n  test2  # GetParam() = 3\n"; anything before the first suite line (a banner) is not a test.
+  std::vector<std::string> tests;
+  std::string suite;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (line.empty()) continue;
+    if (line.front() != ' ') {
+      suite = line.back() == '.' ? line.substr(0, line.size() - 1) : std::string();
+      continue;
+    }
+    if (!suite.empty()) tests.push_back(suite + "." + line.substr(line.find_first_not_of(' ')));
+  }
+  return tests;
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,70 @@
+#include "result_files.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include <bankgate/gate/test_report.hpp>
+
+namespace bankgate::gtest {
+namespace {
+
+// Errors after which the CUDA context cannot be used again in this process.
+bool is_sticky(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+ResultFiles::ResultFiles(std::filesystem::path results_dir, std::filesystem::path running_file)
+    : results_dir_(std::move(results_dir)), running_file_(std::move(running_file)) {}
+
+void ResultFiles::OnTestStart(const ::testing::TestInfo& info) {
+  std::ofstream(running_file_, std::ios::trunc) << info.test_suite_name() << "." << info.name() << "\n";
+}
+
+void ResultFiles::OnTestEnd(const ::testing::TestInfo& info) {
+  const ::testing::TestResult& result = *info.result();
+  gate::TestReportEntry entry;
+  entry.suite = info.test_suite_name();
+  entry.test = info.name();
+  entry.seconds = static_cast<double>(result.elapsed_time()) / 1000.0;
+  entry.status = result.Failed() ? gate::TestReportEntry::Status::failed
+                 : result.Skipped() ? gate::TestReportEntry::Status::skipped
+                                    : gate::TestReportEntry::Status::passed;
+  for (int i = 0; i < result.total_part_count(); ++i) {
+    const ::testing::TestPartResult& part = result.GetTestPartResult(i);
+    if (part.failed() || part.skipped()) entry.messages.emplace_back(part.message());
+  }
+  for (int i = 0; i < result.test_property_count(); ++i)
+    entry.properties[result.GetTestProperty(i).key()] = result.GetTestProperty(i).value();
+  gate::write_test_report(results_dir_, entry);
+  std::error_code ec;
+  std::filesystem::remove(running_file_, ec);
+
+  // cudaPeekAtLastError does not create a context where the test made none, and returns a sticky error.
+  const cudaError_t state = cudaPeekAtLastError();
+  if (is_sticky(state)) {
+    std::cout << "[bankgate] " << entry.suite << "." << entry.test << " left the CUDA context unusable ("
+              << cudaGetErrorString(state) << "); the suite's remaining tests continue in a fresh process" << std::endl;
+    std::_Exit(exit_context_lost);
+  }
+}
+
+}  // namespace bankgate::gtest
