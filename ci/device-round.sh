@@ -66,10 +66,12 @@ for step in "$@"; do
       # A copy of the example with a second test whose kernel reads through an invalid pointer.
       fp=build/fault-project
       rm -rf "$fp" && cp -r examples/adopt "$fp"
-      cat >>"$fp/transpose_gate_test.cpp" <<'CPP'
-
-namespace {
-TEST_F(Transpose, IllegalAddress) {
+      # The faulting test comes first, so the healthy one after it must run in a fresh process.
+      python3 - "$fp/transpose_gate_test.cpp" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+fault = """TEST_F(Transpose, IllegalAddress) {
   DeviceFloats out(1024 * 2048);
   gate(bankgate::gtest::KernelCase{
       .kernel_name = "transposePadded",
@@ -78,8 +80,10 @@ TEST_F(Transpose, IllegalAddress) {
       .check_output = [&] { return ::testing::AssertionSuccess(); },
   });
 }
-}  // namespace
-CPP
+
+"""
+open(path, "w").write(text.replace("TEST_F(Transpose, PaddedTile) {", fault + "TEST_F(Transpose, PaddedTile) {", 1))
+PY
       cmake -S "$fp" -B "$fp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" >"$out/faults-build.log" 2>&1 &&
         cmake --build "$fp/build" >>"$out/faults-build.log" 2>&1
@@ -87,6 +91,7 @@ CPP
       row "faults: gate with an illegal-address test" "exit $? (${elapsed}s; 2 expected)"
       echo "== the gate with a faulting test"
       grep -E '^(Transpose|bankgate gate|  )' "$out/faults-gate.log" | grep -v '^  [A-Za-z]*:' | tail -n 12
+      grep -hE 'run-suite:|unusable|its process died' "$fp/build/Testing/Temporary/LastTest.log" | head -n 4
       # A suite under ncu without launch-only mode: the collector must say another profiler is attached.
       suite=build/gate/tests/suites/square_tile_suite
       [ -x "$suite" ] || { bash ci/gate.sh >/dev/null 2>&1; }
@@ -95,6 +100,32 @@ CPP
       row "faults: a suite under ncu, not launch-only" "exit $?"
       echo "== a suite under ncu"
       grep -m 3 -E 'profiler|Failure|FAILED' "$out/faults-ncu.log" ;;
+    gates=*)
+      # N gates of unchanged code against the committed baselines: wall time and timing false alarms.
+      n=${step#gates=}
+      built
+      for i in $(seq 1 "$n"); do
+        timed "$bankgate" gate --build build/gate --no-build >"$out/gate-$i.log" 2>&1
+        echo "$? $elapsed" >>"$out/gates.txt"
+        cp build/gate/bankgate/gate/summary.json "$out/gate-$i.json"
+      done
+      python3 - "$out" "$n" <<'PY' | tee "$out/gates-summary.txt"
+import json, sys
+out, n = sys.argv[1], int(sys.argv[2])
+runs = [line.split() for line in open(f"{out}/gates.txt")]
+slower = faster = counters = timed = 0
+for i in range(1, n + 1):
+    for t in json.load(open(f"{out}/gate-{i}.json"))["tests"]:
+        timed += "median_ns" in t.get("properties", {})
+        for c in t.get("changes", []):
+            slower += c.get("verdict") == "SLOWER"
+            faster += c.get("verdict") == "faster"
+            counters += c.get("verdict") == "CHANGED"
+walls = sorted(int(r[1]) for r in runs)
+print(f"{n} gates: exit codes {sorted(set(r[0] for r in runs))}, wall s min {walls[0]} median {walls[len(walls)//2]} max {walls[-1]}; "
+      f"{timed} timed tests: {slower} SLOWER (false alarms), {faster} faster, {counters} counter changes")
+PY
+      row "gates=$n of unchanged code" "$(tail -n 1 "$out/gates-summary.txt" | cut -c1-60)" ;;
     fresh)
       model=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | tr 'A-Z ' 'a-z-')
       rm -rf baselines/sm_*/"$model" examples/adopt/baselines/sm_*/"$model"
