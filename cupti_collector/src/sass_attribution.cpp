@@ -23,43 +23,25 @@ std::uint64_t metric_id(const std::string& chip, const char* name) {
   return p.metric.metricId;
 }
 
-// Configured and enabled for one call; disabled and unconfigured on every way out, so a failure leaves no
-// kernel patched for later launches.
+// Enabled for one call; disabled on every way out, so a failure leaves no kernel patched for later launches.
 class PatchingScope {
  public:
-  PatchingScope(CUcontext context, int device, std::vector<CUpti_SassMetrics_Config>& configs)
-      : context_(context), device_(device) {
-    CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
-    set.pConfigs = configs.data();
-    set.numOfMetricConfig = configs.size();
-    set.deviceIndex = static_cast<std::uint32_t>(device_);
-    BANKGATE_CUPTI(cuptiSassMetricsSetConfig(&set));
+  explicit PatchingScope(CUcontext context) : context_(context) {
     CUpti_SassMetricsEnable_Params enable{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
     enable.ctx = context_;
     enable.enableLazyPatching = 1;  // patch only what runs inside this scope
-    const CUptiResult enabled = cuptiSassMetricsEnable(&enable);
-    if (enabled != CUPTI_SUCCESS) {
-      unset();
-      BANKGATE_CUPTI(enabled);
-    }
+    BANKGATE_CUPTI(cuptiSassMetricsEnable(&enable));
   }
   ~PatchingScope() {
     CUpti_SassMetricsDisable_Params disable{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
     disable.ctx = context_;
     cuptiSassMetricsDisable(&disable);
-    unset();
   }
   PatchingScope(const PatchingScope&) = delete;
   PatchingScope& operator=(const PatchingScope&) = delete;
 
  private:
-  void unset() {
-    CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
-    unset.deviceIndex = static_cast<std::uint32_t>(device_);
-    cuptiSassMetricsUnsetConfig(&unset);
-  }
   CUcontext context_;
-  int device_;
 };
 
 }  // namespace
@@ -70,6 +52,22 @@ SassAttributor::SassAttributor(CUcontext context, int device_index, const std::s
   store_executions_ = metric_id(chip_name, "smsp__sass_inst_executed_op_shared_st");
   wavefronts_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
   ideal_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
+  // Configured once per collector: a second configuration of the device in one process fails
+  // (CUPTI_ERROR_OUT_OF_MEMORY on an H200), while enabling and disabling per call works.
+  std::vector<CUpti_SassMetrics_Config> configs;
+  for (const std::uint64_t id : {load_executions_, store_executions_, wavefronts_, ideal_})
+    configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+  CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+  set.pConfigs = configs.data();
+  set.numOfMetricConfig = configs.size();
+  set.deviceIndex = static_cast<std::uint32_t>(device_);
+  BANKGATE_CUPTI(cuptiSassMetricsSetConfig(&set));
+}
+
+SassAttributor::~SassAttributor() {
+  CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
+  unset.deviceIndex = static_cast<std::uint32_t>(device_);
+  cuptiSassMetricsUnsetConfig(&unset);
 }
 
 SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset) {
@@ -97,14 +95,10 @@ SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::st
 }
 
 std::vector<KernelSharedAccesses> SassAttributor::attribute(const std::function<void()>& launch) {
-  std::vector<CUpti_SassMetrics_Config> configs;
-  for (const std::uint64_t id : {load_executions_, store_executions_, wavefronts_, ideal_})
-    configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
-
   // (cubin CRC, function, pc offset) -> metric id -> value
   std::map<std::tuple<std::uint32_t, std::string, std::uint32_t>, std::map<std::uint64_t, std::uint64_t>> figures;
   {
-    const PatchingScope patching(context_, device_, configs);
+    const PatchingScope patching(context_);
     launch();
     BANKGATE_CUDA(cudaGetLastError());
     BANKGATE_CUDA(cudaDeviceSynchronize());

@@ -21,6 +21,9 @@ namespace bankgate::detail {
 class SassAttributor {
  public:
   SassAttributor(CUcontext context, int device_index, const std::string& chip_name, const ModuleCubins& cubins);
+  ~SassAttributor();
+  SassAttributor(const SassAttributor&) = delete;
+  SassAttributor& operator=(const SassAttributor&) = delete;
   std::vector<KernelSharedAccesses> attribute(const std::function<void()>& launch);
 
  private:
