@@ -28,7 +28,7 @@ timed() { local start=$SECONDS; "$@"; local rc=$?; elapsed=$((SECONDS - start));
 [ $# -gt 0 ] || set -- gate adopt
 bankgate=build/gate/cli/bankgate
 export BANKGATE_BUILD_DIR=build/gate  # refresh and gate share one build
-built() { mkdir -p build; [ -x "$bankgate" ] || { . ci/lib.sh && bankgate_ensure_dependencies && bankgate_build build/gate; } >"$out/build.log" 2>&1; }
+built() { mkdir -p build; { . ci/lib.sh && bankgate_ensure_dependencies && bankgate_build build/gate; } >"$out/build.log" 2>&1; }
 
 for step in "$@"; do
   case $step in
