@@ -11,6 +11,7 @@
 #   record=N[:FILTER] N recordings (no promote), then whether every counter read the same in all of them
 #   planted           the catalogue built with a bank conflict planted in one warp of one block of the transpose
 #                     kernels (BANKGATE_PLANTED_REGRESSION), gated: the failure and its report, kept as a fixture
+#   counters          host time of counter collection per kernel at 1, 12, 64 per call, against ncu (ci/bench-counters.sh)
 #   ncu               the ncu cross-check of every counter of every kernel (ci/ncu-crosscheck.sh, 2 ncu runs)
 #   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
@@ -149,6 +150,10 @@ PY
         tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
+    counters)
+      timed bash ci/bench-counters.sh "$out/counters" >"$out/bench-counters.log" 2>&1
+      row "counter cost bench" "exit $? (${elapsed}s)"
+      tail -n 8 "$out/bench-counters.log" ;;
     ncu)
       timed env BANKGATE_NCU_REPEATS=2 bash ci/ncu-crosscheck.sh >"$out/ncu-crosscheck.log" 2>&1
       row "ncu cross-check (2 ncu runs)" "exit $? (${elapsed}s)"

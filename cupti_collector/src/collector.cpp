@@ -1,6 +1,8 @@
 #include <bankgate/collector.hpp>
 
 #include <cupti.h>
+
+#include <chrono>
 #include <nvtx3/nvToolsExt.h>
 
 #include "activity_timer.hpp"
@@ -59,11 +61,15 @@ std::vector<KernelCounters> Collector::collect_counters(std::string_view label, 
                                                        const CounterOptions& options) {
   const NvtxRange range(label, "counters");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  const auto start = std::chrono::steady_clock::now();
   if (options.l2 == L2State::cold) {
     impl_->flusher->enqueue();
     BANKGATE_CUDA(cudaDeviceSynchronize());  // done before the profiler starts: never part of a range
   }
-  return impl_->profiler->collect(launch);
+  const double flush_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::vector<KernelCounters> counters = impl_->profiler->collect(launch);
+  impl_->profiler->note_flush(flush_ms);
+  return counters;
 }
 
 std::vector<KernelTiming> Collector::time_launches(std::string_view label, const std::function<void()>& launch,
@@ -86,6 +92,8 @@ std::vector<KernelSharedAccesses> Collector::attribute_shared_accesses(std::stri
   }
   return impl_->attributor->attribute(launch);
 }
+
+const CounterPhases& Collector::last_counter_phases() const { return impl_->profiler->last_phases(); }
 
 const DeviceInfo& Collector::device() const { return impl_->device; }
 const std::vector<std::string>& Collector::metrics() const { return impl_->options.metrics; }

@@ -6,6 +6,8 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
+#include <chrono>
+
 #include "check.hpp"
 
 namespace bankgate::detail {
@@ -79,6 +81,13 @@ RangeProfiler::~RangeProfiler() {
 
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
   std::vector<std::uint8_t>& counter_data = counter_data_;
+  phases_ = {};
+  auto mark = std::chrono::steady_clock::now();
+  const auto lap = [&](double& into) {
+    const auto now = std::chrono::steady_clock::now();
+    into += std::chrono::duration<double, std::milli>(now - mark).count();
+    mark = now;
+  };
 
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
@@ -86,6 +95,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   init.counterDataSize = counter_data.size();
   init.pCounterData = counter_data.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+  lap(phases_.image_ms);
 
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
@@ -101,22 +111,27 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   config.passIndex = 0;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
+  lap(phases_.set_config_ms);
 
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
+  lap(phases_.start_ms);
   launch();
   const cudaError_t launched = cudaGetLastError();
   const cudaError_t finished = cudaDeviceSynchronize();
+  lap(phases_.launch_ms);
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
+  lap(phases_.stop_ms);
   BANKGATE_CUDA(launched);
   BANKGATE_CUDA(finished);
 
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+  lap(phases_.decode_ms);
   if (decode.numOfRangeDropped > 0)
     throw CollectorError(ErrorKind::too_many_kernels,
                          "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
@@ -142,6 +157,8 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
     for (std::size_t m = 0; m < metrics_.size(); ++m) kernels[range].values[metrics_[m]] = values[m];
   }
+  lap(phases_.evaluate_ms);
+  phases_.kernels = kernels.size();
   return kernels;
 }
 

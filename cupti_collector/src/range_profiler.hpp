@@ -29,6 +29,8 @@ class RangeProfiler {
   std::vector<KernelCounters> collect(const std::function<void()>& launch);
   const std::string& chip_name() const { return chip_name_; }
   std::size_t passes() const { return config_->passes(); }
+  const CounterPhases& last_phases() const { return phases_; }
+  void note_flush(double ms) { phases_.flush_ms = ms; }
 
  private:
   CUcontext context_;
@@ -38,6 +40,7 @@ class RangeProfiler {
   std::vector<std::string> metrics_;
   std::size_t max_kernels_;
   std::unique_ptr<MetricConfig> config_;
+  CounterPhases phases_;
 };
 
 // The current CUDA context, obtained through the runtime's driver entry point so that no binary links

@@ -109,6 +109,9 @@ class Collector {
   std::vector<KernelSharedAccesses> attribute_shared_accesses(std::string_view label, const std::function<void()>& launch,
                                                               const CounterOptions& options = {});
 
+  // The phases of the last collect_counters call.
+  const CounterPhases& last_counter_phases() const;
+
   const DeviceInfo& device() const;
   const std::vector<std::string>& metrics() const;
   std::size_t passes() const;  // replay passes per kernel for the configured metrics

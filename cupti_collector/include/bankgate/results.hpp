@@ -65,6 +65,20 @@ struct KernelSharedAccesses {
   std::vector<SharedInstruction> instructions;  // in order of pc_offset; only instructions that touch shared memory
 };
 
+// Where the host time of one collect_counters call went, in milliseconds (for benchmarks: bench/).
+struct CounterPhases {
+  std::size_t kernels = 0;      // ranges (kernel launches) profiled in the call
+  double flush_ms = 0.0;        // L2 flush before counting (CounterOptions::l2 cold)
+  double image_ms = 0.0;        // counter-data image initialised
+  double set_config_ms = 0.0;   // configuration set for the call
+  double start_ms = 0.0;
+  double launch_ms = 0.0;       // the callable's launches and the device synchronisation (replay included)
+  double stop_ms = 0.0;
+  double decode_ms = 0.0;
+  double evaluate_ms = 0.0;     // metric values of every range
+  double total_ms() const { return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms; }
+};
+
 // The name a kernel is known by in results: "void ns::(anonymous namespace)::kern<32>(int*, float)" becomes
 // "kern<32>" (no return type, namespaces or parameters).
 std::string kernel_base_name(const std::string& demangled);

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Host time of counter collection per kernel: the collector at 1, 12 and 64 kernels per call (with where the
+# time goes, by phase) against Nsight Compute on the same binary and kernel, with the same metrics.
+#   ci/bench-counters.sh [OUT_DIR]     (needs a GPU and ncu; default OUT_DIR build/bench-counters)
+# Writes OUT_DIR/collector.json, ncu timings, and prints a table last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. ci/lib.sh
+out=${1:-build/bench-counters}
+mkdir -p "$out"
+build_dir=${BANKGATE_BUILD_DIR:-build/bench}
+bankgate_ensure_dependencies
+mkdir -p "$(dirname "$build_dir")"
+bankgate_build "$build_dir" >"$out/build.log" 2>&1 || { tail -20 "$out/build.log"; exit 3; }
+bench="$build_dir/bench/bankgate-counter-bench"
+metrics=$("$build_dir/cli/bankgate" metrics)
+"$bench" --batches 1,12,64 --calls 30 >"$out/collector.json" || bankgate_die "the collector bench failed"
+n=64
+now() { date +%s.%N; }
+t0=$(now); "$bench" --launch-only $n >"$out/plain.json"; t1=$(now)
+ncu --clock-control none --metrics "$metrics" "$bench" --launch-only $n >"$out/ncu.log" 2>&1 ||
+  bankgate_die "ncu failed (see $out/ncu.log)"
+t2=$(now)
+python3 - "$out" "$t0" "$t1" "$t2" "$n" <<'PY'
+import json, sys
+out, t0, t1, t2, n = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+c = json.load(open(f"{out}/collector.json"))
+ncu_ms = ((t2 - t1) - (t1 - t0)) * 1000.0 / n
+print(f"{c['device']}: {c['passes']} pass; collector set-up {c['setup_ms']:.1f} ms, first profiled kernel {c['first_call_ms']:.1f} ms")
+print(f"Nsight Compute on the same binary and kernel: {ncu_ms:.1f} ms of host time per profiled kernel ({n} kernels, less a plain run)")
+phases = list(c["batches"][0]["phase_ms_per_kernel"])
+print(f"{'kernels/call':>12} {'ms/kernel':>9} {'x cheaper than ncu':>18}  " + " ".join(f"{p:>10}" for p in phases) + "  identical")
+for b in c["batches"]:
+    ms = b["host_ms_per_kernel"]
+    print(f"{b['kernels_per_call']:>12} {ms:>9.3f} {ncu_ms / ms:>18.0f}  " +
+          " ".join(f"{b['phase_ms_per_kernel'][p]:>10.3f}" for p in phases) + f"  {b['counters_identical_to_the_first_call']}")
+json.dump({"ncu_ms_per_kernel": ncu_ms, **c}, open(f"{out}/summary.json", "w"), indent=2)
+PY
