@@ -30,6 +30,7 @@ class RangeProfiler {
   const std::string& chip_name() const { return chip_name_; }
   std::size_t passes() const { return config_->passes(); }
   const CounterPhases& last_phases() const { return phases_; }
+  bool single_pass() const { return config_->passes() == 1; }
   void note_flush(double ms) { phases_.flush_ms = ms; }
 
  private:
