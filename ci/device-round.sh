@@ -11,6 +11,8 @@
 #   record=N[:FILTER] N recordings (no promote), then whether every counter read the same in all of them
 #   planted           the catalogue built with a bank conflict planted in one warp of one block of the transpose
 #                     kernels (BANKGATE_PLANTED_REGRESSION), gated: the failure and its report, kept as a fixture
+#   gpus=N            N gates on every GPU of the machine (a resource spec, one suite per GPU at a time), then N
+#                     with CUDA_VISIBLE_DEVICES=0: wall times side by side
 #   counters          host time of counter collection per kernel at 1, 12, 64 per call, against ncu (ci/bench-counters.sh)
 #   ncu               the ncu cross-check of every counter of every kernel (ci/ncu-crosscheck.sh, 2 ncu runs)
 #   ci/device-round.sh gate adopt          (default: gate adopt)
@@ -150,6 +152,18 @@ PY
         tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
+    gpus=*)
+      n=${step#gpus=}
+      built
+      bash ci/write-resource-spec.sh "$out/spec.json" 2>"$out/spec.txt"
+      count=$(grep -o '"id"' "$out/spec.json" | wc -l)
+      for i in $(seq 1 "$n"); do
+        timed "$bankgate" gate --build build/gate --no-build --resource-spec "$out/spec.json" -j "$count" >"$out/gpus-all-$i.log" 2>&1
+        echo "all $count $? $elapsed" >>"$out/gpus.txt"
+        timed env CUDA_VISIBLE_DEVICES=0 "$bankgate" gate --build build/gate --no-build >"$out/gpus-one-$i.log" 2>&1
+        echo "one 1 $? $elapsed" >>"$out/gpus.txt"
+      done
+      row "gates on $count GPUs, then on one (exit, s)" "$(awk '{printf "%s:%s/%ss ", $1, $3, $4}' "$out/gpus.txt")" ;;
     counters)
       timed bash ci/bench-counters.sh "$out/counters" >"$out/bench-counters.log" 2>&1
       row "counter cost bench" "exit $? (${elapsed}s)"
