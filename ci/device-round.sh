@@ -18,6 +18,7 @@
 #   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
 # Logs, reports and a tarball of every baselines folder go to $OUT; a short table is printed last.
+# Give BANKGATE_GIT_COMMIT from the checkout that sent the tree: the lent machine's copy may carry a stale .git.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/device-round}
