@@ -19,7 +19,7 @@ metrics=$("$(dirname "$suite")/../../cli/bankgate" metrics)
 kernels=$("$suite" --gtest_list_tests | grep -c '^  ')
 
 # Each suite runs its tests `repeat` times in one process, as a suite binary run by hand does; under ctest
-# each test is its own process and pays the one-time set-up (first collect) once.
+# each suite is one process (bankgate run-suite) and pays the one-time set-up (first collect) once.
 repeat=3
 t0=$(now); BANKGATE_LAUNCH_ONLY=1 "$suite" --gtest_repeat=$repeat >"$work/plain.log" 2>&1; t1=$(now)
 BANKGATE_CANDIDATE_DIR="$work/candidates" "$suite" --gtest_repeat=$repeat >"$work/collector.log" 2>&1; t2=$(now)

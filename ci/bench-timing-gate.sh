@@ -43,7 +43,7 @@ row() { printf '%s\n' "$2" >"$out/parts/$1.row"; }
 wants() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 if wants suites; then
-  # Each run is a whole gate (`bankgate gate`, every test in its own process) on the unchanged tree; the
+  # Each run is a whole gate (`bankgate gate`, one process per suite) on the unchanged tree; the
   # verdicts come from the command's JSON: the review of each run's candidates against the committed
   # baselines (every duration row, faster ones included), and the summary's recorded timing cost per test.
   start=$(date +%s)
