@@ -53,10 +53,19 @@ void write_failure(const fs::path& results, const std::string& name, const std::
   g::write_test_report(results, entry);
 }
 
+// The suite's tests. A program that cannot list them (missing, not starting, failing) is a set-up error: its
+// tests must never vanish from ctest or pass unmeasured.
 std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter) {
+  if (!fs::exists(binary)) throw Refusal("no suite program at " + binary.string() + ": build the project first");
   std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
   if (!filter.empty()) argv.push_back("--gtest_filter=" + filter);
-  return g::parse_gtest_list(program_output(argv));
+  const std::string listing = program_output(argv);
+  if (listing.empty()) {
+    const int status = run_program(argv, "/dev/null");
+    if (status != 0)
+      throw Refusal(binary.string() + " --gtest_list_tests failed (" + describe_exit(status) + "); run it by hand to see why");
+  }
+  return g::parse_gtest_list(listing);
 }
 
 // A CMake bracket argument, whatever the text holds.
@@ -69,7 +78,6 @@ std::string bracket(const std::string& text) {
 }  // namespace
 
 int run_suite(const RunSuiteOptions& o) {
-  if (!fs::exists(o.binary)) throw Refusal("no suite program at " + o.binary.string() + ": build the project first");
   const char* filter_env = std::getenv("BANKGATE_SUITE_FILTER");
   const std::string filter = filter_env ? filter_env : "";
   const std::vector<std::string> tests = list_tests(o.binary, filter);

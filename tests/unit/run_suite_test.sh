@@ -32,5 +32,7 @@ check "discover writes one ctest entry per test, requiring the fixture, with eve
   "[ \$(grep -c '^add_test' '$work/tests.cmake') -eq 5 ] && grep -q 'FIXTURES_REQUIRED \[=\[bankgate.crashing\]=\] LABELS \[=\[gpu;nightly\]=\]' '$work/tests.cmake'"
 "$bankgate" run-suite --binary "$work/none" --results "$work/x" >/dev/null 2>&1
 check "a missing suite program is a set-up error (exit 3)" "[ $? -eq 3 ]"
+"$bankgate" discover --binary /bin/false --results "$work/x" --out "$work/none.cmake" --fixture f >"$work/false.log" 2>&1
+check "a program that cannot list its tests stops discovery (exit 3), never an empty list" "[ $? -eq 3 ] && [ ! -f '$work/none.cmake' ]"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
