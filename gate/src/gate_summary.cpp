@@ -12,6 +12,7 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/test_report.hpp>
 #include <bankgate/metrics.hpp>
 
 #include <nlohmann/json.hpp>
@@ -76,13 +77,10 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
       continue;  // a report cut short by a crash; the test's ctest record says it failed
     }
     for (const XmlElement* testcase : root.descendants("testcase")) {
-      GtestReport& r = reports[testcase->attribute("classname") + "." + testcase->attribute("name")];
-      for (const char* kind : {"failure", "error", "skipped"})
-        for (const XmlElement& c : testcase->children)
-          if (c.name == kind) r.messages.push_back(without_location(c.has_attribute("message") ? c.attribute("message") : c.text));
-      // GoogleTest 1.12+ writes recorded properties as <property> elements, older releases as attributes.
-      r.device = testcase->attribute("device");
-      for (const XmlElement* p : testcase->descendants("property")) r.properties[p->attribute("name")] = p->attribute("value");
+      const h::TestReportEntry entry = h::read_testcase(*testcase);
+      GtestReport& r = reports[entry.suite + "." + entry.test];
+      for (const std::string& m : entry.messages) r.messages.push_back(without_location(m));
+      r.properties = entry.properties;
       if (const auto d = r.properties.find("device"); d != r.properties.end()) r.device = d->second;
     }
   }

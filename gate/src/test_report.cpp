@@ -59,7 +59,10 @@ std::optional<TestReportEntry> read_test_report(const std::filesystem::path& pat
   const XmlElement root = read_xml_file(path);
   const auto cases = root.descendants("testcase");
   if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
-  const XmlElement& c = *cases.front();
+  return read_testcase(*cases.front());
+}
+
+TestReportEntry read_testcase(const XmlElement& c) {
   TestReportEntry e;
   e.suite = c.attribute("classname");
   e.test = c.attribute("name");
@@ -69,6 +72,8 @@ std::optional<TestReportEntry> read_test_report(const std::filesystem::path& pat
     if (child.name == "failure" || child.name == "error" || child.name == "skipped")
       e.messages.push_back(child.has_attribute("message") ? child.attribute("message") : child.text);
   }
+  // GoogleTest 1.12+ writes recorded properties as <property> elements, older releases as attributes.
+  if (c.has_attribute("device")) e.properties["device"] = c.attribute("device");
   for (const XmlElement* p : c.descendants("property")) e.properties[p->attribute("name")] = p->attribute("value");
   try {
     e.seconds = std::stod(c.attribute("time", "0"));

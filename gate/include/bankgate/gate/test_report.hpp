@@ -26,6 +26,10 @@ std::string render_test_report(const TestReportEntry& entry);
 std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test);
 // Written through a temporary file and a rename: a reader sees a whole report or none.
 void write_test_report(const std::filesystem::path& dir, const TestReportEntry& entry);
+struct XmlElement;
+// One <testcase> of a GoogleTest report (any release's: properties as elements or attributes), as an entry.
+TestReportEntry read_testcase(const XmlElement& testcase);
+
 // nullopt where there is no file; throws XmlError for a malformed one.
 std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path);
 
