@@ -54,8 +54,7 @@ resolve() {
   if [ -d "$spec" ]; then
     local dir; dir=$(cd "$spec" && pwd)
     [ -f "$dir/CMakeLists.txt" ] && [ -f "$dir/ci/lib.sh" ] || bankgate_die "$spec is a folder but not a checkout of this repository"
-    # The build folder's name for a source folder; ci/bench-timing-gate.sh derives the same name to share it.
-    echo "dir-$(printf '%s' "$dir" | cksum | cut -d' ' -f1) $dir"
+    echo "$(bankgate_folder_key "$dir") $dir"
     return
   fi
   git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 ||

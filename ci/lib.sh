@@ -65,6 +65,10 @@ bankgate_build() {
   cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
 }
 
+# bankgate_folder_key DIR: the name ci/compare-commits.sh gives the build of a source folder (under
+# $BANKGATE_COMPARE_DIR/build/); the bench scripts build this tree there too, so one build serves them all.
+bankgate_folder_key() { echo "dir-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"; }
+
 # bankgate_install_packages PACKAGE...: apt-get where we may (root on Debian/Ubuntu), otherwise stop and name the
 # packages. Used for the build's dependencies and for tools only some scripts need (clang for the fuzzer).
 bankgate_install_packages() {

@@ -13,7 +13,7 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   command.add_option("--resource-spec", run.resource_spec,
                      "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
       ->check(CLI::ExistingFile);
-  command.add_option("--parallel,-j", run.parallel, "tests at once (with --resource-spec: the number of GPUs)")
+  command.add_option("--parallel,-j", run.parallel, "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
       ->check(CLI::NonNegativeNumber);
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }

@@ -28,7 +28,7 @@ struct SuiteRun {
   bool no_build = false;              // run what is built, without cmake --build first
   std::string filter;                 // GoogleTest-style
   std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
-  int parallel = 0;                   // ctest --parallel; 0: one at a time unless a spec gives the GPU count
+  int parallel = 0;                   // ctest --parallel; 0: one at a time, or twice the GPUs of the resource spec
   std::vector<std::string> ctest_args;  // more ctest options, passed as they are
 };
 

@@ -16,7 +16,7 @@
 #include <sstream>
 
 #include <bankgate/gate/atomic_file.hpp>
-
+#include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/test_report.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
@@ -68,6 +68,25 @@ std::vector<std::string> list_tests(const fs::path& binary, const std::string& f
   return g::parse_gtest_list(listing);
 }
 
+// Shows the suite process only the GPU CTest gave this measuring run, as its device 0: CUDA then initialises
+// that GPU alone, not every GPU of the machine in every suite process at once. Left alone when the user chose
+// a device (BANKGATE_DEVICE) or CTest allocates nothing; an allocation the suite cannot use is reported by the
+// suite's own tests.
+void show_only_the_allotted_gpu() {
+  if (const char* chosen = std::getenv("BANKGATE_DEVICE"); chosen != nullptr && *chosen != '\0') return;
+  std::optional<int> gpu;
+  try {
+    gpu = g::ctest_assigned_gpu(g::process_environment);
+  } catch (const g::SettingsError&) {
+    return;
+  }
+  if (!gpu) return;
+  const auto visible = g::visible_devices_for(*gpu, g::process_environment("CUDA_VISIBLE_DEVICES"));
+  if (!visible) return;
+  setenv("CUDA_VISIBLE_DEVICES", visible->c_str(), 1);
+  setenv("BANKGATE_DEVICE", "0", 1);
+}
+
 // A CMake bracket argument, whatever the text holds.
 std::string bracket(const std::string& text) {
   std::string equals = "=";
@@ -94,6 +113,7 @@ int run_suite(const RunSuiteOptions& o) {
   }
   setenv("BANKGATE_RESULTS_DIR", o.results.c_str(), 1);
   setenv("BANKGATE_RUNNING_FILE", running.c_str(), 1);
+  show_only_the_allotted_gpu();
   const auto finished = [&](const std::string& name) {
     const auto [suite, test] = split_name(name);
     return fs::exists(g::test_report_path(o.results, suite, test));

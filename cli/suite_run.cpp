@@ -4,6 +4,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/test_filter.hpp>
@@ -31,6 +33,25 @@ void build_project(const fs::path& build) {
   if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
 }
 
+// The number of GPUs a CTest resource spec lists ({"local": [{"gpus": [{"id": "0", "slots": 1}, ...]}]}).
+int gpus_in_resource_spec(const fs::path& spec) {
+  const std::string how = "; write one with ci/write-resource-spec.sh, or see CTest's resource spec format";
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(std::ifstream(spec));
+  } catch (const nlohmann::json::exception& e) {
+    throw Refusal("the resource spec " + spec.string() + " is not JSON (" + e.what() + ")" + how);
+  }
+  const auto local = doc.find("local");
+  if (local == doc.end() || !local->is_array() || local->empty() || !(*local)[0].is_object())
+    throw Refusal("the resource spec " + spec.string() + " has no \"local\" list" + how);
+  const auto gpus = (*local)[0].find("gpus");
+  if (gpus == (*local)[0].end() || !gpus->is_array() || gpus->empty())
+    throw Refusal("the resource spec " + spec.string() + " lists no \"gpus\"; bankgate's GPU tests ask for RESOURCE_GROUPS "
+                  "\"gpus:1\"" + how);
+  return static_cast<int>(gpus->size());
+}
+
 // Runs the project's GPU tests ("gpu" label) with their measurements going to `candidates` and ctest's JUnit
 // report to `junit`; its output to `log` when given. Returns ctest's status: verdicts come from the files.
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
@@ -47,8 +68,14 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
                                  "--output-on-failure", "--output-junit", junit.string(),
                                  "-R", selected.include};
   if (!selected.exclude.empty()) ctest.insert(ctest.end(), {"-E", selected.exclude});
-  if (!run.resource_spec.empty()) ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
-  if (run.parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(run.parallel)});
+  int parallel = run.parallel;
+  if (!run.resource_spec.empty()) {
+    ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
+    // The spec holds the suites' measuring runs to one per GPU; the per-test verdict entries use no GPU and
+    // fill the other slots, so that a GPU never waits on them.
+    if (parallel == 0) parallel = 2 * gpus_in_resource_spec(run.resource_spec);
+  }
+  if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
   std::cout << "bankgate: running: " << as_command_line(ctest) << (log.empty() ? "" : " > " + log) << "\n";
   return run_program(ctest, log);
@@ -57,6 +84,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 // Builds (unless asked not to), clears this run's results and runs the GPU tests, measurements going to
 // <results>/candidates and ctest's report to <results>/ctest-junit.xml. `attribute`: with per-line figures.
 int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict, bool attribute) {
+  if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);  // refused before building or clearing
   if (!run.no_build) build_project(build);
   std::error_code ec;
   fs::remove_all(results, ec);

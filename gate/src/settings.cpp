@@ -19,6 +19,8 @@ int parse_device_index(const std::string& name, const std::string& value) {
   return std::stoi(value);
 }
 
+}  // namespace
+
 // CTest resource allocation (ctest --resource-spec-file; GPU tests ask for RESOURCE_GROUPS "gpus:1") gives each
 // test CTEST_RESOURCE_GROUP_COUNT=1 and its GPU in CTEST_RESOURCE_GROUP_0_GPUS="id:<gpu>,slots:<n>". CTest sets
 // the count only while allocation is active (and removes a parent ctest's), so the count decides: a group
@@ -53,6 +55,26 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
   if (!index) throw SettingsError(name + "='" + value + "': GPU id '" + *id + "' is not a CUDA device index" + hint);
   return std::stoi(*id);
 }
+
+std::optional<std::string> visible_devices_for(int index, const std::optional<std::string>& visible) {
+  if (index < 0) return std::nullopt;
+  if (!visible) return std::to_string(index);
+  std::size_t start = 0;
+  for (int entry = 0; start <= visible->size(); ++entry) {
+    const std::size_t end = std::min(visible->find(',', start), visible->size());
+    if (entry == index) {
+      std::string value = visible->substr(start, end - start);
+      value.erase(0, value.find_first_not_of(' '));
+      value.erase(value.find_last_not_of(' ') + 1);
+      if (value.empty()) return std::nullopt;
+      return value;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+namespace {
 
 std::filesystem::path directory_setting(const EnvLookup& lookup, const std::string& name,
                                         const std::filesystem::path& fallback) {

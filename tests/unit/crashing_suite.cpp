@@ -16,4 +16,8 @@ TEST(Crashing, Crashes) {
 }
 TEST(Crashing, Fails) { ADD_FAILURE() << "a plain failure"; }
 TEST(Crashing, Skips) { GTEST_SKIP() << "no GPU: a reason"; }
-TEST(Crashing, Last) {}
+// What the runner showed the process of its GPU, for the test of the runner's device choice.
+TEST(Crashing, Last) {
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "BANKGATE_DEVICE"})
+    if (const char* value = std::getenv(name)) RecordProperty(name, value);
+}

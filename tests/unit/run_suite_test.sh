@@ -27,6 +27,17 @@ check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) 
 BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
 check "BANKGATE_SUITE_FILTER runs only the selection" "[ -f '$work/filtered/Crashing.Last.xml' ] && [ ! -f '$work/filtered/Crashing.First.xml' ]"
 
+# CTest gave the measuring run GPU 1 of the two this process sees (CUDA_VISIBLE_DEVICES=4,7): the suite process
+# sees that GPU alone, as its device 0.
+CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:1,slots:1 CUDA_VISIBLE_DEVICES=4,7 BANKGATE_SUITE_FILTER='Crashing.Last' \
+  "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
+check "the suite process sees only the GPU CTest allotted, as device 0" \
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"0\"' '$work/allotted/Crashing.Last.xml'"
+BANKGATE_DEVICE=1 CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:0,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
+  BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
+check "a device the user chose (BANKGATE_DEVICE) is left as it is" \
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"1\"' '$work/chosen/Crashing.Last.xml'"
+
 "$bankgate" discover --binary "$suite" --results "$work/results" --out "$work/tests.cmake" --fixture bankgate.crashing --labels gpu --labels nightly >/dev/null 2>&1
 check "discover writes one ctest entry per test, requiring the fixture, with every label" \
   "[ \$(grep -c '^add_test' '$work/tests.cmake') -eq 5 ] && grep -q 'FIXTURES_REQUIRED \[=\[bankgate.crashing\]=\] LABELS \[=\[gpu;nightly\]=\]' '$work/tests.cmake'"
@@ -34,5 +45,16 @@ check "discover writes one ctest entry per test, requiring the fixture, with eve
 check "a missing suite program is a set-up error (exit 3)" "[ $? -eq 3 ]"
 "$bankgate" discover --binary /bin/false --results "$work/x" --out "$work/none.cmake" --fixture f >"$work/false.log" 2>&1
 check "a program that cannot list its tests stops discovery (exit 3), never an empty list" "[ $? -eq 3 ] && [ ! -f '$work/none.cmake' ]"
+# A resource spec spreads the measuring runs over its GPUs; by default twice as many ctest slots as GPUs, the
+# per-test entries using none. A spec that lists no GPU is refused before the results of the last run are cleared.
+mkdir -p "$work/build/bankgate/gate" && : >"$work/build/CTestTestfile.cmake" && : >"$work/build/bankgate/gate/kept"
+echo '{"version":{"major":1,"minor":0},"local":[{"gpus":[{"id":"0","slots":1},{"id":"1","slots":1}]}]}' >"$work/two.json"
+echo '{"version":{"major":1,"minor":0},"local":[{"cpus":[{"id":"0","slots":1}]}]}' >"$work/nogpu.json"
+"$bankgate" gate --build "$work/build" --no-build --resource-spec "$work/nogpu.json" >"$work/nogpu.log" 2>&1
+check "a spec without GPUs is refused (exit 3), naming it, and the last run's files stay" \
+  "[ $? -eq 3 ] && grep -q 'nogpu.json lists no \"gpus\"' '$work/nogpu.log' && [ -f '$work/build/bankgate/gate/kept' ]"
+"$bankgate" gate --build "$work/build" --no-build --resource-spec "$work/two.json" >"$work/two.log" 2>&1
+check "with a spec of 2 GPUs ctest runs 4 tests at once" "grep -q 'running: ctest .*--resource-spec-file .*two.json --parallel 4' '$work/two.log'"
+
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -219,3 +219,16 @@ TEST(Settings, LockTimeoutRejectsWhatIsNoNumberOfSeconds) {
 }
 
 }  // namespace
+
+// run-suite shows a suite process only its allotted GPU; the entry must name the same GPU the index did here.
+TEST(Settings, VisibleDevicesForAChildNameTheSameGpu) {
+  EXPECT_EQ(bankgate::gate::visible_devices_for(1, std::nullopt), "1");
+  EXPECT_EQ(bankgate::gate::visible_devices_for(0, std::nullopt), "0");
+  EXPECT_EQ(bankgate::gate::visible_devices_for(1, "2,3"), "3");
+  EXPECT_EQ(bankgate::gate::visible_devices_for(0, "GPU-8f1c, GPU-77aa"), "GPU-8f1c");
+  EXPECT_EQ(bankgate::gate::visible_devices_for(1, "GPU-8f1c, GPU-77aa"), "GPU-77aa");
+  EXPECT_EQ(bankgate::gate::visible_devices_for(2, "2,3"), std::nullopt);
+  EXPECT_EQ(bankgate::gate::visible_devices_for(0, ""), std::nullopt);
+  EXPECT_EQ(bankgate::gate::visible_devices_for(1, "4,,5"), std::nullopt);
+  EXPECT_EQ(bankgate::gate::visible_devices_for(-1, std::nullopt), std::nullopt);
+}

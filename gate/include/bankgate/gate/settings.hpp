@@ -39,6 +39,15 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
                        const std::filesystem::path& default_candidate_dir);
 std::optional<std::string> process_environment(const std::string& name);
 
+// The GPU CTest's resource allocation gave this test (CTEST_RESOURCE_GROUP_0_GPUS), when it allocates; throws
+// SettingsError for an allocation a GPU test cannot use.
+std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup);
+
+// The CUDA_VISIBLE_DEVICES value that shows a child process only device `index` of this process: the index-th
+// entry of `visible` (this process's CUDA_VISIBLE_DEVICES) when set, else the index itself. nullopt when
+// `visible` has no such entry.
+std::optional<std::string> visible_devices_for(int index, const std::optional<std::string>& visible);
+
 // "1", "true", "yes", "on" / "0", "false", "no", "off", or empty for unset; anything else is an error.
 bool parse_flag(const std::string& name, const std::optional<std::string>& value);
 

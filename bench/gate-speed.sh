@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# What a gate costs, measured on this machine's GPUs in one run (needs a GPU and ncu; the scaling rows need two
+# GPUs or more). bench/RESULTS-speed.md is its output, committed with the commit it measured.
+#   bench/gate-speed.sh
+#   1. the catalogue gate (`bankgate gate --no-build`, unchanged code, the committed baselines) on one GPU, GATES
+#      times (default 20): wall time, each suite's measuring run, timing false alarms and counter changes
+#   2. the same gate spread over every GPU (a resource spec), MULTI times (default 5), each right after a
+#      one-GPU gate, so that a drift of the machine weighs on both alike
+#   3. host ms per profiled kernel at 1, 12 and 64 kernels per call against Nsight Compute (ci/bench-counters.sh)
+#   4. the timing phase per test, and the per-process start-up, as the tests of the one-GPU gates recorded them
+#   5. the timing gate's false alarms and sensitivity (ci/bench-timing-gate.sh, parts compare and sensitivity;
+#      ROUNDS default 2, TRIALS default 40)
+# One build serves every part. Logs go to $OUT (default build/gate-speed); $OUT/RESULTS-speed.md is printed last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. ci/lib.sh
+out=${OUT:-build/gate-speed}
+gates=${GATES:-20}
+multi=${MULTI:-5}
+mkdir -p "$out/gates" "$out/logs"
+out=$(cd "$out" && pwd)
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+bankgate_ensure_dependencies
+
+export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
+build="$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
+mkdir -p "$BANKGATE_COMPARE_DIR/build"
+start=$(now)
+bankgate_build "$build" >"$out/logs/build.log" 2>&1 || { tail -n 30 "$out/logs/build.log"; exit 3; }
+echo "== build: $(since "$start") s"
+nvidia-smi --query-gpu=index,name,driver_version,persistence_mode,clocks.sm,clocks.max.sm --format=csv >"$out/gpus.csv" 2>&1
+bankgate="$build/cli/bankgate"
+
+# One GPU: the first CUDA shows. All GPUs: a resource spec of every GPU CUDA shows.
+one_gpu=${CUDA_VISIBLE_DEVICES:-0}
+one_gpu=${one_gpu%%,*}
+gpus=1
+if bash ci/write-resource-spec.sh "$out/spec.json" 2>"$out/logs/spec.txt"; then
+  gpus=$(grep -o '"id"' "$out/spec.json" | wc -l)
+fi
+gate() {  # gate KIND I ARGS...: one gate, its wall time, its summary and ctest's JUnit report kept
+  local kind=$1 i=$2
+  shift 2
+  local t0 rc
+  t0=$(now)
+  "$@" gate --build "$build" --no-build >"$out/logs/gate-$kind-$i.log" 2>&1
+  rc=$?
+  echo "$kind $i $rc $(since "$t0")" >>"$out/gates/walls.txt"
+  cp "$build/bankgate/gate/summary.json" "$out/gates/$kind-$i.json" 2>/dev/null
+  cp "$build/bankgate/gate/ctest-junit.xml" "$out/gates/$kind-$i.xml" 2>/dev/null
+}
+rm -f "$out/gates/walls.txt"
+start=$(now)
+for i in $(seq 1 "$gates"); do
+  gate one "$i" env CUDA_VISIBLE_DEVICES="$one_gpu" "$bankgate"
+  if [ "$gpus" -gt 1 ] && [ "$i" -le "$multi" ]; then
+    gate all "$i" "$bankgate" --resource-spec "$out/spec.json"
+  fi
+done
+echo "== gates: $(since "$start") s"
+python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" || echo "(the gates' table failed)" >"$out/gates.md"
+
+start=$(now)
+BANKGATE_BUILD_DIR=$build bash ci/bench-counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
+echo "exit $?" >>"$out/logs/counters.log"
+echo "== counters: $(since "$start") s"
+
+start=$(now)
+OUT="$out/timing" PARTS="compare sensitivity" ROUNDS=${ROUNDS:-2} TRIALS=${TRIALS:-40} bash ci/bench-timing-gate.sh \
+  >"$out/logs/timing.log" 2>&1
+echo "== timing gate: $(since "$start") s"
+
+{
+  echo "# What a gate costs: $(sed -n 2p "$out/gpus.csv" | cut -d, -f2,3 | sed 's/^ //') ($gpus GPU(s) on the machine)"
+  echo
+  echo "Produced by bench/gate-speed.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)'); GPUs as found (nvidia-smi):"
+  echo
+  echo '```'
+  cat "$out/gpus.csv"
+  echo '```'
+  echo
+  cat "$out/gates.md"
+  echo
+  echo "## Counters: host ms per profiled kernel against Nsight Compute (ci/bench-counters.sh)"
+  echo
+  echo '```'
+  sed -n '/: [0-9]* pass; collector set-up/,$p' "$out/logs/counters.log"
+  echo '```'
+  echo
+  echo "## The timing gate: false alarms and sensitivity (ci/bench-timing-gate.sh)"
+  echo
+  sed -e '1d' -e 's/^## /### /' "$out/timing/RESULTS.md" 2>/dev/null || echo "(no results: see logs/timing.log)"
+} >"$out/RESULTS-speed.md"
+echo
+cat "$out/RESULTS-speed.md"

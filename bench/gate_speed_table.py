@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The gates part of bench/gate-speed.sh as markdown: wall times on one GPU and on all, each suite's measuring
+run, the per-process start-up and per-test phases the tests recorded, and the verdicts of every gate.
+
+    gate_speed_table.py GATES_FOLDER GPUS
+
+GATES_FOLDER holds walls.txt ("one|all I EXIT SECONDS" per gate) and, per gate, the command's summary.json
+(KIND-I.json) and ctest's JUnit report (KIND-I.xml)."""
+
+import collections
+import json
+import pathlib
+import statistics
+import sys
+import xml.etree.ElementTree as ET
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spread(values, unit, digits=1):
+    if not values:
+        return "none"
+    return (f"median {statistics.median(values):.{digits}f} {unit}, min {min(values):.{digits}f}, "
+            f"max {max(values):.{digits}f}")
+
+
+def measuring_runs(xml_path):
+    """{suite program: seconds} of the bankgate.measure.* tests, and ctest's whole time, from its JUnit report."""
+    if not xml_path.exists():
+        return {}, None
+    root = ET.parse(xml_path).getroot()
+    suite = root if root.tag == "testsuite" else root.find("testsuite")
+    runs = {case.get("name")[len("bankgate.measure."):]: float(case.get("time", "nan"))
+            for case in root.iter("testcase") if case.get("name", "").startswith("bankgate.measure.")}
+    return runs, float(suite.get("time")) if suite is not None and suite.get("time") else None
+
+
+def main(folder, gpus):
+    folder = pathlib.Path(folder)
+    walls = collections.defaultdict(dict)
+    codes = collections.defaultdict(set)
+    for line in (folder / "walls.txt").read_text().split("\n"):
+        if line.strip():
+            kind, i, code, seconds = line.split()
+            walls[kind][int(i)] = float(seconds)
+            codes[kind].add(code)
+
+    print("## The catalogue gate's wall time\n")
+    print("`bankgate gate --no-build` of unchanged code against the committed baselines; wall time of the command, "
+          "ctest's part of it, and the sum of the suites' measuring runs (bankgate.measure.*, one process per suite).\n")
+    print("| GPUs | gates | exit codes | tests per gate | wall time | ctest | sum of measuring runs |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    per_suite = collections.defaultdict(lambda: collections.defaultdict(list))
+    tests_per_gate = {}
+    for kind, label in (("one", "1"), ("all", str(gpus))):
+        if not walls[kind]:
+            continue
+        ctest_times, sums = [], []
+        for i in walls[kind]:
+            runs, ctest_time = measuring_runs(folder / f"{kind}-{i}.xml")
+            for suite, seconds in runs.items():
+                per_suite[suite][kind].append(seconds)
+            if ctest_time is not None:
+                ctest_times.append(ctest_time)
+            sums.append(sum(runs.values()))
+            summary = folder / f"{kind}-{i}.json"
+            if summary.exists():
+                tests_per_gate[kind] = len(json.loads(summary.read_text())["tests"])
+        print(f"| {label} | {len(walls[kind])} | {', '.join(sorted(codes[kind]))} | {tests_per_gate.get(kind, '?')} | "
+              f"{spread(list(walls[kind].values()), 's', 2)} | {spread(ctest_times, 's', 2)} | {spread(sums, 's', 2)} |")
+    paired = [walls["one"][i] / walls["all"][i] for i in walls["all"] if i in walls["one"]]
+    if paired:
+        print(f"\nSpeed-up on {gpus} GPUs, gate by gate against the one-GPU gate just before it: "
+              f"{spread(paired, 'x', 2)} (linear: {gpus}x).")
+
+    print("\n### Each suite's measuring run (median seconds over the gates)\n")
+    header = "| suite program | 1 GPU |" + (f" {gpus} GPUs |" if walls["all"] else "")
+    print(header + "\n" + "| --- " * (header.count("|") - 1) + "|")
+    tests_of = collections.Counter()
+    first = folder / "one-1.json"
+    if first.exists():
+        for t in json.loads(first.read_text())["tests"]:
+            tests_of[t["suite"]] += 1
+    for suite in sorted(per_suite):
+        row = f"| {suite} | {statistics.median(per_suite[suite]['one']):.2f} |"
+        if walls["all"]:
+            row += f" {statistics.median(per_suite[suite]['all']):.2f} |" if per_suite[suite]["all"] else " |"
+        print(row)
+    print(f"\nTests per GoogleTest suite: {', '.join(f'{s} {n}' for s, n in sorted(tests_of.items()))}.")
+
+    print("\n## Per process and per test (the tests' own records, every one-GPU gate)\n")
+    props = collections.defaultdict(list)
+    verdicts = collections.Counter()
+    outcomes = collections.Counter()
+    timed = 0
+    for kind in ("one", "all"):
+        for i in walls[kind]:
+            summary = folder / f"{kind}-{i}.json"
+            if not summary.exists():
+                outcomes["no summary"] += 1
+                continue
+            for t in json.loads(summary.read_text())["tests"]:
+                outcomes[t["outcome"]] += 1
+                timed += "median_ns" in t.get("properties", {})
+                for change in t.get("changes", []):
+                    verdicts[change.get("verdict", "?")] += 1
+                if kind != "one":
+                    continue
+                p = t.get("properties", {})
+                for name in ("collector_setup_ms", "counter_host_ms", "timing_host_ms"):
+                    if name in p:
+                        props[name].append(float(p[name]))
+                if "collector_setup_ms" in p and "counter_host_ms" in p:
+                    props["first_counters_ms"].append(float(p["counter_host_ms"]))
+                elif "counter_host_ms" in p:
+                    props["later_counters_ms"].append(float(p["counter_host_ms"]))
+    rows = [("collector set-up, once per suite process", "collector_setup_ms"),
+            ("counters of the first test of a process (first profiled kernel)", "first_counters_ms"),
+            ("counters of every other test", "later_counters_ms"),
+            ("timing phase per test", "timing_host_ms")]
+    print("| host time | n | median ms | p90 ms | max ms |\n| --- | --- | --- | --- | --- |")
+    for label, key in rows:
+        v = props[key]
+        if v:
+            print(f"| {label} | {len(v)} | {statistics.median(v):.1f} | {quantile(v, 0.9):.1f} | {max(v):.1f} |")
+
+    all_gates = len(walls["one"]) + len(walls["all"])
+    print(f"\n## Verdicts of all {all_gates} gates\n")
+    print(f"Test outcomes: {', '.join(f'{k} {n}' for k, n in sorted(outcomes.items()))}. "
+          f"Timed tests: {timed}; timing false alarms (SLOWER): **{verdicts['SLOWER']}**; faster: {verdicts['faster']}; "
+          f"counter changes: **{verdicts['CHANGED']}**"
+          + (f"; other findings: {', '.join(f'{k} {n}' for k, n in sorted(verdicts.items()) if k not in ('SLOWER', 'faster', 'CHANGED'))}"
+             if set(verdicts) - {"SLOWER", "faster", "CHANGED"} else "") + ".")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], int(sys.argv[2]))
