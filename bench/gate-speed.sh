@@ -10,6 +10,7 @@
 #   4. the timing phase per test, and the per-process start-up, as the tests of the one-GPU gates recorded them
 #   5. the timing gate's false alarms and sensitivity (ci/bench-timing-gate.sh, parts compare and sensitivity;
 #      ROUNDS default 2, TRIALS default 40)
+# PARTS picks parts (default "gates counters timing": 1, 2 and 4 are gates; 3 counters; 5 timing).
 # One build serves every part. Logs go to $OUT (default build/gate-speed); $OUT/RESULTS-speed.md is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-build/gate-speed}
 gates=${GATES:-20}
 multi=${MULTI:-5}
+parts=" ${PARTS:-gates counters timing} "
 mkdir -p "$out/gates" "$out/logs"
 out=$(cd "$out" && pwd)
 now() { date +%s.%N; }
@@ -39,35 +41,40 @@ gpus=1
 if bash ci/write-resource-spec.sh "$out/spec.json" 2>"$out/logs/spec.txt"; then
   gpus=$(grep -o '"id"' "$out/spec.json" | wc -l)
 fi
-gate() {  # gate KIND I ARGS...: one gate, its wall time, its summary and ctest's JUnit report kept
-  local kind=$1 i=$2
+gate() {  # gate KIND I [ENV=VALUE...] [-- GATE OPTIONS...]: one gate, its wall time, summary and ctest's JUnit report
+  local kind=$1 i=$2 t0 rc
   shift 2
-  local t0 rc
+  local env=() options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && options=("$@")
+  rm -f "$build/bankgate/gate/summary.json" "$build/bankgate/gate/ctest-junit.xml"  # no earlier gate answers for this one
   t0=$(now)
-  "$@" gate --build "$build" --no-build >"$out/logs/gate-$kind-$i.log" 2>&1
+  env "${env[@]}" "$bankgate" gate --build "$build" --no-build "${options[@]}" >"$out/logs/gate-$kind-$i.log" 2>&1
   rc=$?
   echo "$kind $i $rc $(since "$t0")" >>"$out/gates/walls.txt"
   cp "$build/bankgate/gate/summary.json" "$out/gates/$kind-$i.json" 2>/dev/null
   cp "$build/bankgate/gate/ctest-junit.xml" "$out/gates/$kind-$i.xml" 2>/dev/null
 }
-rm -f "$out/gates/walls.txt"
 start=$(now)
+[[ $parts == *" gates "* ]] || gates=0
+rm -rf "$out/gates" && mkdir -p "$out/gates" && : >"$out/gates/walls.txt"
 for i in $(seq 1 "$gates"); do
-  gate one "$i" env CUDA_VISIBLE_DEVICES="$one_gpu" "$bankgate"
+  gate one "$i" CUDA_VISIBLE_DEVICES="$one_gpu"
   if [ "$gpus" -gt 1 ] && [ "$i" -le "$multi" ]; then
-    gate all "$i" "$bankgate" --resource-spec "$out/spec.json"
+    gate all "$i" -- --resource-spec "$out/spec.json"
   fi
 done
 echo "== gates: $(since "$start") s"
-python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" || echo "(the gates' table failed)" >"$out/gates.md"
+python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" 2>"$out/logs/gates-table.txt" ||
+  echo "(the gates' table failed: logs/gates-table.txt)" >"$out/gates.md"
 
 start=$(now)
-BANKGATE_BUILD_DIR=$build bash ci/bench-counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
+[[ $parts == *" counters "* ]] && BANKGATE_BUILD_DIR=$build bash ci/bench-counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
 echo "exit $?" >>"$out/logs/counters.log"
 echo "== counters: $(since "$start") s"
 
 start=$(now)
-OUT="$out/timing" PARTS="compare sensitivity" ROUNDS=${ROUNDS:-2} TRIALS=${TRIALS:-40} bash ci/bench-timing-gate.sh \
+[[ $parts == *" timing "* ]] && OUT="$out/timing" PARTS="compare sensitivity" ROUNDS=${ROUNDS:-2} TRIALS=${TRIALS:-40} bash ci/bench-timing-gate.sh \
   >"$out/logs/timing.log" 2>&1
 echo "== timing gate: $(since "$start") s"
 

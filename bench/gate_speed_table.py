@@ -5,11 +5,12 @@ run, the per-process start-up and per-test phases the tests recorded, and the ve
     gate_speed_table.py GATES_FOLDER GPUS
 
 GATES_FOLDER holds walls.txt ("one|all I EXIT SECONDS" per gate) and, per gate, the command's summary.json
-(KIND-I.json) and ctest's JUnit report (KIND-I.xml)."""
+(KIND-I.json) and ctest's JUnit report (KIND-I.xml); the gates' console logs are ../logs/gate-KIND-I.log."""
 
 import collections
 import json
 import pathlib
+import re
 import statistics
 import sys
 import xml.etree.ElementTree as ET
@@ -28,14 +29,18 @@ def spread(values, unit, digits=1):
 
 
 def measuring_runs(xml_path):
-    """{suite program: seconds} of the bankgate.measure.* tests, and ctest's whole time, from its JUnit report."""
+    """{measuring run: seconds} of the bankgate.measure.* tests, from ctest's JUnit report."""
     if not xml_path.exists():
-        return {}, None
+        return {}
     root = ET.parse(xml_path).getroot()
-    suite = root if root.tag == "testsuite" else root.find("testsuite")
-    runs = {case.get("name")[len("bankgate.measure."):]: float(case.get("time", "nan"))
+    return {case.get("name")[len("bankgate.measure."):]: float(case.get("time", "nan"))
             for case in root.iter("testcase") if case.get("name", "").startswith("bankgate.measure.")}
-    return runs, float(suite.get("time")) if suite is not None and suite.get("time") else None
+
+
+def ctest_seconds(log_path):
+    """ctest's "Total Test time (real)" in the gate's log (its JUnit report rounds the total to whole seconds)."""
+    found = re.search(r"Total Test time \(real\) =\s*([0-9.]+) sec", log_path.read_text()) if log_path.exists() else None
+    return float(found.group(1)) if found else None
 
 
 def main(folder, gpus):
@@ -50,7 +55,7 @@ def main(folder, gpus):
 
     print("## The catalogue gate's wall time\n")
     print("`bankgate gate --no-build` of unchanged code against the committed baselines; wall time of the command, "
-          "ctest's part of it, and the sum of the suites' measuring runs (bankgate.measure.*, one process per suite).\n")
+          "ctest's part of it, and the sum of the suites' measuring runs (bankgate.measure.*, one process per suite, or per shard).\n")
     print("| GPUs | gates | exit codes | tests per gate | wall time | ctest | sum of measuring runs |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     per_suite = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -60,7 +65,8 @@ def main(folder, gpus):
             continue
         ctest_times, sums = [], []
         for i in walls[kind]:
-            runs, ctest_time = measuring_runs(folder / f"{kind}-{i}.xml")
+            runs = measuring_runs(folder / f"{kind}-{i}.xml")
+            ctest_time = ctest_seconds(folder.parent / "logs" / f"gate-{kind}-{i}.log")
             for suite, seconds in runs.items():
                 per_suite[suite][kind].append(seconds)
             if ctest_time is not None:
@@ -71,13 +77,13 @@ def main(folder, gpus):
                 tests_per_gate[kind] = len(json.loads(summary.read_text())["tests"])
         print(f"| {label} | {len(walls[kind])} | {', '.join(sorted(codes[kind]))} | {tests_per_gate.get(kind, '?')} | "
               f"{spread(list(walls[kind].values()), 's', 2)} | {spread(ctest_times, 's', 2)} | {spread(sums, 's', 2)} |")
-    paired = [walls["one"][i] / walls["all"][i] for i in walls["all"] if i in walls["one"]]
+    paired = [walls["one"][i] / walls["all"][i] for i in walls["all"] if i in walls["one"] and walls["all"][i] > 0]
     if paired:
         print(f"\nSpeed-up on {gpus} GPUs, gate by gate against the one-GPU gate just before it: "
               f"{spread(paired, 'x', 2)} (linear: {gpus}x).")
 
     print("\n### Each suite's measuring run (median seconds over the gates)\n")
-    header = "| suite program | 1 GPU |" + (f" {gpus} GPUs |" if walls["all"] else "")
+    header = "| measuring run | 1 GPU |" + (f" {gpus} GPUs |" if walls["all"] else "")
     print(header + "\n" + "| --- " * (header.count("|") - 1) + "|")
     tests_of = collections.Counter()
     first = folder / "one-1.json"

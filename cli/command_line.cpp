@@ -114,6 +114,9 @@ void define_command_line(CLI::App& app, Invocation& in) {
                                                       "test charged and the rest continued in a fresh process (ctest runs it)");
   in.run_suite_cmd->add_option("--binary", in.run_suite.binary, "the suite program")->required();
   in.run_suite_cmd->add_option("--results", in.run_suite.results, "folder of the per-test result files")->required();
+  in.run_suite_cmd->add_option("--shards", in.run_suite.shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")
+      ->check(CLI::Range(1, 1024));
+  in.run_suite_cmd->add_option("--shard", in.run_suite.shard, "which of them this is, from 0")->check(CLI::NonNegativeNumber);
   in.verdict_cmd = app.add_subcommand("verdict", "one test's result from its suite's run: exit 0 passed or skipped, 1 failed");
   in.verdict_cmd->add_option("--results", in.verdict.results, "folder of the per-test result files")->required();
   in.verdict_cmd->add_option("--test", in.verdict.test, "Suite.test")->required();

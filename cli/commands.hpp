@@ -109,6 +109,10 @@ void refuse_in_ci(bool force, bool dry_run);
 struct RunSuiteOptions {
   std::filesystem::path binary;   // the suite program
   std::filesystem::path results;  // where each test's result file goes (<build>/bankgate/gtest-results)
+  // The suite's tests split over `shards` measuring runs, of which this is number `shard`; as many are used as
+  // there are GPUs (BANKGATE_GPUS), the rest have nothing to do.
+  int shards = 1;
+  int shard = 0;
 };
 int run_suite(const RunSuiteOptions& options);
 struct VerdictOptions {

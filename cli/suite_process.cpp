@@ -99,13 +99,31 @@ std::string bracket(const std::string& text) {
 int run_suite(const RunSuiteOptions& o) {
   const char* filter_env = std::getenv("BANKGATE_SUITE_FILTER");
   const std::string filter = filter_env ? filter_env : "";
-  const std::vector<std::string> tests = list_tests(o.binary, filter);
+  std::vector<std::string> tests = list_tests(o.binary, filter);
+  if (o.shards > 1) {
+    if (o.shard >= o.shards) throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
+    int used = 0;
+    try {
+      used = std::min(o.shards, g::gpus_of_the_run(g::process_environment));
+    } catch (const g::SettingsError& e) {
+      throw Refusal(e.what());
+    }
+    if (o.shard >= used) {
+      std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
+                << used << " GPU(s) in this run (BANKGATE_GPUS), so " << used << " of its " << o.shards << " shards measure\n";
+      return exit_ok;
+    }
+    // Every shard lists the same tests in the same order, so taking every used-th one splits them exactly.
+    std::vector<std::string> mine;
+    for (std::size_t i = o.shard; i < tests.size(); i += used) mine.push_back(tests[i]);
+    tests = std::move(mine);
+  }
   if (tests.empty()) {
     std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
     return exit_ok;
   }
   fs::create_directories(o.results);
-  const fs::path running = o.results / ("." + o.binary.filename().string() + ".running");
+  const fs::path running = o.results / ("." + o.binary.filename().string() + "." + std::to_string(o.shard) + ".running");
   for (const std::string& name : tests) {
     const auto [suite, test] = split_name(name);
     std::error_code ec;
@@ -154,7 +172,8 @@ int run_suite(const RunSuiteOptions& o) {
       break;
     }
   }
-  std::cout << "bankgate run-suite: " << tests.size() << " tests of " << o.binary.filename().string() << " in " << processes
+  std::cout << "bankgate run-suite: " << tests.size() << " tests of " << o.binary.filename().string()
+            << (o.shards > 1 ? " (shard " + std::to_string(o.shard) + ")" : std::string()) << " in " << processes
             << " process(es)" << (crashes ? ", " + std::to_string(crashes) + " crashed" : std::string()) << "\n";
   return exit_ok;
 }

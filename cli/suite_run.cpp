@@ -73,7 +73,9 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
     ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
     // The spec holds the suites' measuring runs to one per GPU; the per-test verdict entries use no GPU and
     // fill the other slots, so that a GPU never waits on them.
-    if (parallel == 0) parallel = 2 * gpus_in_resource_spec(run.resource_spec);
+    const int gpus = gpus_in_resource_spec(run.resource_spec);
+    if (parallel == 0) parallel = 2 * gpus;
+    setenv("BANKGATE_GPUS", std::to_string(gpus).c_str(), 1);  // a suite split into shards measures on all of them
   }
   if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());

@@ -1,7 +1,8 @@
 # bankgate_add_gpu_suite(): a project's GPU suite, gated by bankgate. Shipped with the package
 # (find_package(bankgate), FetchContent, add_subdirectory all define it).
 #
-#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds of the suite's run])
+#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds of the suite's run]
+#                          [SHARDS n])
 #
 # Builds executable NAME from SOURCES (GoogleTest suites deriving from bankgate::gtest::GateTest; CUDA sources
 # may be among them) and registers each of its tests with the project's ctest, labelled "gpu" and the LABELS.
@@ -13,18 +14,28 @@
 # Each suite's measuring run takes a whole GPU: RESOURCE_GROUPS "gpus:1". Given a resource spec listing the
 # machine's GPUs, `ctest --resource-spec-file FILE -j N` runs N suites at once, never two on one GPU, and tells
 # each its GPU in CTEST_RESOURCE_GROUP_0_GPUS. Without a spec every suite uses device 0 and bankgate's device
-# lock lets one process at a time measure there. Each test's result is a one-test GoogleTest XML report in
+# lock lets one process at a time measure there.
+#
+# SHARDS n (default 1) splits a large suite over up to n GPUs: n measuring tests, each taking every k-th test,
+# where k is the number of GPUs of the run (BANKGATE_GPUS, which `bankgate gate --resource-spec` sets; 1 when
+# unset). Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS. Each test's result is a one-test GoogleTest XML report in
 # <build>/bankgate/gtest-results/, which `bankgate gate` reads for failure messages.
 include_guard(GLOBAL)
 
 function(bankgate_add_gpu_suite name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT" "SOURCES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT;SHARDS" "SOURCES;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}; "
-                        "use SOURCES, BASELINES, LABELS, TIMEOUT")
+                        "use SOURCES, BASELINES, LABELS, TIMEOUT, SHARDS")
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SOURCES is required")
+  endif()
+  if(NOT DEFINED arg_SHARDS)
+    set(arg_SHARDS 1)
+  endif()
+  if(NOT arg_SHARDS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SHARDS '${arg_SHARDS}' is not a positive whole number")
   endif()
   if(NOT arg_BASELINES)
     set(arg_BASELINES "${PROJECT_SOURCE_DIR}/baselines")
@@ -66,11 +77,18 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   endif()
   set(fixture "bankgate.${name}")
   set(labels gpu ${arg_LABELS})
-  add_test(NAME "bankgate.measure.${name}"
-           COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
-                   --results "${results}/gtest-results")
-  set_tests_properties("bankgate.measure.${name}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
-                       LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
+  math(EXPR last_shard "${arg_SHARDS} - 1")
+  foreach(shard RANGE ${last_shard})
+    set(measure "bankgate.measure.${name}")
+    if(arg_SHARDS GREATER 1)
+      string(APPEND measure ".${shard}")
+    endif()
+    add_test(NAME "${measure}"
+             COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
+                     --results "${results}/gtest-results" --shards ${arg_SHARDS} --shard ${shard})
+    set_tests_properties("${measure}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
+                         LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
+  endforeach()
 
   # The per-test entries, listed after each build (listing never touches CUDA) into a file ctest includes.
   set(tests_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_bankgate_tests.cmake")

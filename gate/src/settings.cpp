@@ -56,6 +56,16 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
   return std::stoi(*id);
 }
 
+int gpus_of_the_run(const EnvLookup& lookup) {
+  const auto value = lookup("BANKGATE_GPUS");
+  if (!value || value->empty()) return 1;
+  const bool digits = value->size() <= 4 && std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits || std::stoi(*value) == 0)
+    throw SettingsError("BANKGATE_GPUS='" + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
+                        "such as 2, or unset it");
+  return std::stoi(*value);
+}
+
 std::optional<std::string> visible_devices_for(int index, const std::optional<std::string>& visible) {
   if (index < 0) return std::nullopt;
   if (!visible) return std::to_string(index);

@@ -45,6 +45,21 @@ check "discover writes one ctest entry per test, requiring the fixture, with eve
 check "a missing suite program is a set-up error (exit 3)" "[ $? -eq 3 ]"
 "$bankgate" discover --binary /bin/false --results "$work/x" --out "$work/none.cmake" --fixture f >"$work/false.log" 2>&1
 check "a program that cannot list its tests stops discovery (exit 3), never an empty list" "[ $? -eq 3 ] && [ ! -f '$work/none.cmake' ]"
+# A suite split into shards (bankgate_add_gpu_suite SHARDS): as many shards measure as the run has GPUs, each
+# every k-th test of the same listing, so that together they run each test once.
+BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards" --shards 3 --shard 0 >"$work/shard0.log" 2>&1
+BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards" --shards 3 --shard 1 >"$work/shard1.log" 2>&1
+BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards" --shards 3 --shard 2 >"$work/shard2.log" 2>&1
+check "with 2 GPUs, shard 0 of 3 runs the 1st, 3rd and 5th tests" \
+  "grep -q '3 tests of crashing_suite (shard 0) in 1 process' '$work/shard0.log' && [ -f '$work/shards/Crashing.First.xml' ] && [ -f '$work/shards/Crashing.Fails.xml' ] && [ -f '$work/shards/Crashing.Last.xml' ]"
+check "shard 1 runs the 2nd and 4th" \
+  "grep -q '2 tests of crashing_suite (shard 1)' '$work/shard1.log' && [ -f '$work/shards/Crashing.Crashes.xml' ] && [ -f '$work/shards/Crashing.Skips.xml' ]"
+check "shard 2 has nothing to do with 2 GPUs" "grep -q 'shard 2 of crashing_suite has nothing to do: 2 GPU(s)' '$work/shard2.log'"
+"$bankgate" run-suite --binary "$suite" --results "$work/one-gpu" --shards 2 --shard 1 >"$work/one-gpu.log" 2>&1
+check "without BANKGATE_GPUS only shard 0 measures" "grep -q 'nothing to do: 1 GPU' '$work/one-gpu.log' && [ ! -d '$work/one-gpu' ]"
+BANKGATE_GPUS=two "$bankgate" run-suite --binary "$suite" --results "$work/bad" --shards 2 --shard 0 >"$work/bad-gpus.log" 2>&1
+check "a malformed BANKGATE_GPUS is refused (exit 3), naming it" "[ $? -eq 3 ] && grep -q \"BANKGATE_GPUS='two'\" '$work/bad-gpus.log'"
+
 # A resource spec spreads the measuring runs over its GPUs; by default twice as many ctest slots as GPUs, the
 # per-test entries using none. A spec that lists no GPU is refused before the results of the last run are cleared.
 mkdir -p "$work/build/bankgate/gate" && : >"$work/build/CTestTestfile.cmake" && : >"$work/build/bankgate/gate/kept"

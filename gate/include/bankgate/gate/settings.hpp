@@ -43,6 +43,10 @@ std::optional<std::string> process_environment(const std::string& name);
 // SettingsError for an allocation a GPU test cannot use.
 std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup);
 
+// BANKGATE_GPUS: how many GPUs the ctest run spreads the suites over (`bankgate gate --resource-spec` sets it
+// from the spec); a suite split into shards uses that many of them. 1 when unset; throws SettingsError.
+int gpus_of_the_run(const EnvLookup& lookup);
+
 // The CUDA_VISIBLE_DEVICES value that shows a child process only device `index` of this process: the index-th
 // entry of `visible` (this process's CUDA_VISIBLE_DEVICES) when set, else the index itself. nullopt when
 // `visible` has no such entry.
