@@ -116,14 +116,15 @@ def main(folder, gpus):
                 if kind != "one":
                     continue
                 p = t.get("properties", {})
-                for name in ("collector_setup_ms", "counter_host_ms", "timing_host_ms"):
+                for name in ("device_probe_ms", "collector_setup_ms", "counter_host_ms", "timing_host_ms"):
                     if name in p:
                         props[name].append(float(p[name]))
                 if "collector_setup_ms" in p and "counter_host_ms" in p:
                     props["first_counters_ms"].append(float(p["counter_host_ms"]))
                 elif "counter_host_ms" in p:
                     props["later_counters_ms"].append(float(p["counter_host_ms"]))
-    rows = [("collector set-up, once per suite process", "collector_setup_ms"),
+    rows = [("CUDA driver initialisation and device probe, once per suite process", "device_probe_ms"),
+            ("collector set-up, once per suite process", "collector_setup_ms"),
             ("counters of the first test of a process (first profiled kernel)", "first_counters_ms"),
             ("counters of every other test", "later_counters_ms"),
             ("timing phase per test", "timing_host_ms")]
@@ -132,6 +133,29 @@ def main(folder, gpus):
         v = props[key]
         if v:
             print(f"| {label} | {len(v)} | {statistics.median(v):.1f} | {quantile(v, 0.9):.1f} | {max(v):.1f} |")
+
+    # The set-up of each suite process by phase, one GPU against all at once: what grows when processes start
+    # together on several GPUs.
+    phases = {kind: collections.defaultdict(list) for kind in ("one", "all")}
+    for kind in phases:
+        for i in walls[kind]:
+            summary = folder / f"{kind}-{i}.json"
+            tests = json.loads(summary.read_text())["tests"] if summary.exists() else []
+            for t in tests:
+                if "device_probe_ms" in t.get("properties", {}):
+                    phases[kind]["device probe (before the collector)"].append(float(t["properties"]["device_probe_ms"]))
+                for part in t.get("properties", {}).get("collector_setup_phases_ms", "").split(","):
+                    if part.strip():
+                        name, value = part.split()
+                        phases[kind][name].append(float(value))
+    if phases["one"]:
+        print("\nStart-up by phase, median ms per suite process (1 GPU" + (f"; {gpus} GPUs at once" if phases["all"] else "") + "):\n")
+        print("| phase | 1 GPU |" + (f" {gpus} GPUs |" if phases["all"] else "") + "\n| --- | --- |" + (" --- |" if phases["all"] else ""))
+        for name in phases["one"]:
+            row = f"| {name} | {statistics.median(phases['one'][name]):.1f} |"
+            if phases["all"].get(name):
+                row += f" {statistics.median(phases['all'][name]):.1f} |"
+            print(row)
 
     all_gates = len(walls["one"]) + len(walls["all"])
     print(f"\n## Verdicts of all {all_gates} gates\n")

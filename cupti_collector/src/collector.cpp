@@ -37,22 +37,34 @@ struct Collector::Impl {
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
   std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
+  SetupPhases setup;
 };
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
+  auto mark = std::chrono::steady_clock::now();
+  const auto lap = [&mark](double& phase) {
+    const auto now = std::chrono::steady_clock::now();
+    phase = std::chrono::duration<double, std::milli>(now - mark).count();
+    mark = now;
+  };
   DeviceProbe probe = probe_device(impl_->options.device);
   if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
   impl_->device = probe.info;
+  lap(impl_->setup.probe_ms);
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   impl_->cubins = std::make_unique<detail::ModuleCubins>();
   BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
+  lap(impl_->setup.context_ms);
   BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
                                                             impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
+  lap(impl_->setup.profiler_ms);
   impl_->flusher = std::make_unique<detail::L2Flusher>(impl_->options.device);
+  lap(impl_->setup.flusher_ms);
   impl_->timer = std::make_unique<detail::ActivityTimer>(impl_->device.pci_bus_id, *impl_->flusher);
+  lap(impl_->setup.timer_ms);
 }
 
 Collector::~Collector() = default;
@@ -94,6 +106,7 @@ std::vector<KernelSharedAccesses> Collector::attribute_shared_accesses(std::stri
 }
 
 const CounterPhases& Collector::last_counter_phases() const { return impl_->profiler->last_phases(); }
+const SetupPhases& Collector::setup_phases() const { return impl_->setup; }
 
 const DeviceInfo& Collector::device() const { return impl_->device; }
 const std::vector<std::string>& Collector::metrics() const { return impl_->options.metrics; }

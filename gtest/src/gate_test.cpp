@@ -136,7 +136,12 @@ void GateTest::SetUp() {
   if (!s.settings) GTEST_FAIL() << "bad bankgate setting: " << s.settings_error;
   const Settings& config = *s.settings;
 
-  if (!s.probe) s.probe = probe_device(config.device);
+  if (!s.probe) {
+    const auto start = std::chrono::steady_clock::now();
+    s.probe = probe_device(config.device);  // the process's first CUDA call: the driver's initialisation
+    const double probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    RecordProperty("device_probe_ms", format_number(probe_ms));
+  }
   if (!s.probe->available) {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
     GTEST_SKIP() << "no GPU: " << s.probe->reason;
@@ -157,6 +162,11 @@ void GateTest::SetUp() {
       const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
       RecordProperty("collector_setup_ms", format_number(setup_ms));  // the first test of a process pays it
+      const SetupPhases& phases = s.collector->setup_phases();
+      RecordProperty("collector_setup_phases_ms", "probe " + format_number(phases.probe_ms) + ", context " +
+                                                      format_number(phases.context_ms) + ", profiler " +
+                                                      format_number(phases.profiler_ms) + ", flusher " +
+                                                      format_number(phases.flusher_ms) + ", timer " + format_number(phases.timer_ms));
     } catch (const CollectorError& e) {
       s.collector_error = e;
     }

@@ -111,6 +111,8 @@ class Collector {
 
   // The phases of the last collect_counters call.
   const CounterPhases& last_counter_phases() const;
+  // The phases of this collector's construction.
+  const SetupPhases& setup_phases() const;
 
   const DeviceInfo& device() const;
   const std::vector<std::string>& metrics() const;

@@ -79,6 +79,16 @@ struct CounterPhases {
   double total_ms() const { return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms; }
 };
 
+// Where the host time of making a Collector went, in milliseconds: the start-up a suite process pays once.
+struct SetupPhases {
+  double probe_ms = 0.0;     // the device found and its properties read (CUDA driver initialisation)
+  double context_ms = 0.0;   // module capture subscribed, primary context created
+  double profiler_ms = 0.0;  // CUPTI's profiler: chip, metric configuration, counter-data image, session
+  double flusher_ms = 0.0;   // the L2 flush buffer allocated
+  double timer_ms = 0.0;     // CUPTI activity tracing for kernel durations
+  double total_ms() const { return probe_ms + context_ms + profiler_ms + flusher_ms + timer_ms; }
+};
+
 // The name a kernel is known by in results: "void ns::(anonymous namespace)::kern<32>(int*, float)" becomes
 // "kern<32>" (no return type, namespaces or parameters).
 std::string kernel_base_name(const std::string& demangled);
