@@ -26,7 +26,7 @@ gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, 
   rm -rf "${out:?}/$name"
   cp -r "$BANKGATE_BUILD_DIR/bankgate/gate" "$out/$name"
   local gpus; gpus=$(grep -o '"id"' "$BANKGATE_BUILD_DIR/bankgate/resources.json" 2>/dev/null | wc -l)
-  rows+=("$(printf '%-10s GPUs %-3s ctest -j%-3s exit %-3s wall %6ss' "$name" "$gpus" "$gpus" "$status" "$wall")")
+  rows+=("$(printf '%-10s GPUs %-3s exit %-3s wall %6ss' "$name" "$gpus" "$status" "$wall")")
 }
 gate_run all-gpus
 gate_run one-gpu CUDA_VISIBLE_DEVICES="$(echo "${CUDA_VISIBLE_DEVICES:-0}" | cut -d, -f1)"

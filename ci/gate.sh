@@ -10,7 +10,7 @@
 #
 #   ci/gate.sh [--no-build]      (--no-build: use the existing build in BANKGATE_BUILD_DIR as it is)
 #
-# On a machine with several GPUs the GPU tests are spread over all of them, one test per GPU at a time (a
+# On a machine with several GPUs the suites are spread over all of them, one measuring run per GPU at a time (a
 # CTest resource spec from ci/write-resource-spec.sh). Reports in <build>/bankgate/gate/: junit.xml (failure
 # reasons in each failure's message), summary.json, summary.md, candidates/; where $GITHUB_STEP_SUMMARY is set,
 # the markdown summary is appended to it. BANKGATE_CTEST_ARGS adds ctest options (e.g. "-R ^SquareTile\.").
@@ -39,7 +39,7 @@ args=(gate --build "$build_dir" --no-build)
 spec="$build_dir/bankgate/resources.json"
 mkdir -p "$build_dir/bankgate"
 if gpus=$(bash ci/write-resource-spec.sh "$spec" 2>&1); then
-  args+=(--resource-spec "$spec" --parallel "$(grep -o '"id"' "$spec" | wc -l)")
+  args+=(--resource-spec "$spec")  # one measuring run per GPU at a time; the command sets ctest's parallelism
   echo "$gpus"
 else
   echo "$gpus (the GPU tests will say why they cannot measure)"
