@@ -70,7 +70,7 @@ python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" 2>"$out/
 
 start=$(now)
 [[ $parts == *" counters "* ]] && BANKGATE_BUILD_DIR=$build bash ci/bench-counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
-echo "exit $?" >>"$out/logs/counters.log"
+[[ $parts == *" counters "* ]] && echo "exit $?" >>"$out/logs/counters.log"
 echo "== counters: $(since "$start") s"
 
 start=$(now)
@@ -81,7 +81,7 @@ echo "== timing gate: $(since "$start") s"
 {
   echo "# What a gate costs: $(sed -n 2p "$out/gpus.csv" | cut -d, -f2,3 | sed 's/^ //') ($gpus GPU(s) on the machine)"
   echo
-  echo "Produced by bench/gate-speed.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)'); GPUs as found (nvidia-smi):"
+  echo "Produced by bench/gate-speed.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)'); parts:$parts; GPUs as found (nvidia-smi):"
   echo
   echo '```'
   cat "$out/gpus.csv"
@@ -89,15 +89,19 @@ echo "== timing gate: $(since "$start") s"
   echo
   cat "$out/gates.md"
   echo
-  echo "## Counters: host ms per profiled kernel against Nsight Compute (ci/bench-counters.sh)"
-  echo
-  echo '```'
-  sed -n '/: [0-9]* pass; collector set-up/,$p' "$out/logs/counters.log"
-  echo '```'
-  echo
-  echo "## The timing gate: false alarms and sensitivity (ci/bench-timing-gate.sh)"
-  echo
-  sed -e '1d' -e 's/^## /### /' "$out/timing/RESULTS.md" 2>/dev/null || echo "(no results: see logs/timing.log)"
+  if [[ $parts == *" counters "* ]]; then
+    echo "## Counters: host ms per profiled kernel against Nsight Compute (ci/bench-counters.sh)"
+    echo
+    echo '```'
+    sed -n '/: [0-9]* pass; collector set-up/,$p' "$out/logs/counters.log"
+    echo '```'
+    echo
+  fi
+  if [[ $parts == *" timing "* ]]; then
+    echo "## The timing gate: false alarms and sensitivity (ci/bench-timing-gate.sh)"
+    echo
+    sed -e '1d' -e 's/^## /### /' "$out/timing/RESULTS.md" 2>/dev/null || echo "(no results: see logs/timing.log)"
+  fi
 } >"$out/RESULTS-speed.md"
 echo
 cat "$out/RESULTS-speed.md"
