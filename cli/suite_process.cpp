@@ -68,8 +68,9 @@ std::vector<std::string> list_tests(const fs::path& binary, const std::string& f
   return g::parse_gtest_list(listing);
 }
 
-// Shows the suite process only the GPU CTest gave this measuring run, as its device 0: CUDA then initialises
-// that GPU alone, not every GPU of the machine in every suite process at once. Left alone when the user chose
+// Shows the suite process only the GPU CTest gave this measuring run, as its device 0: its kernels are timed with
+// the GPU visibility of a one-GPU machine (where baselines are usually taken), and CUDA initialises that GPU
+// alone. Left alone when the user chose
 // a device (BANKGATE_DEVICE) or CTest allocates nothing; an allocation the suite cannot use is reported by the
 // suite's own tests.
 void show_only_the_allotted_gpu() {
