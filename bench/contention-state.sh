@@ -16,7 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/gate}
-suite="$build/tests/suites/async_copy_suite"
+suite="$build/tests/suites/catalogue_suite"
 [ -x "$suite" ] || { echo "no $suite: build first (ci/gate.sh)" >&2; exit 3; }
 log=${LOG_DIR:-build/contention-state}
 mkdir -p "$log"
@@ -59,7 +59,7 @@ metrics=$("$build/cli/bankgate" metrics --set hardware)
 for cache in all none; do
   sleep 5
   BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --cache-control "$cache" --metrics "$metrics" --csv --page raw \
-    --print-units base --print-kernel-base function "$suite" >"$log/ncu-$cache.csv" 2>"$log/ncu-$cache.log"
+    --print-units base --print-kernel-base function "$suite" --gtest_filter='AsyncCopy.*' >"$log/ncu-$cache.csv" 2>"$log/ncu-$cache.log"
   python3 - "$log/ncu-$cache.csv" "$cache" <<'PY'
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if r]

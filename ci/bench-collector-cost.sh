@@ -1,33 +1,35 @@
 #!/usr/bin/env bash
 # What collecting counters costs: the in-process collector against ncu on the same suite binary and kernels.
-#   ci/bench-collector-cost.sh [SUITE_BINARY]   (needs a GPU and ncu; builds first when no binary is given)
+#   ci/bench-collector-cost.sh [SUITE_BINARY [FILTER]]   (needs a GPU and ncu; builds first when no binary is given)
+# FILTER (a --gtest_filter, default SquareTile.*) picks the kernels: the catalogue is one suite program.
 # Prints host milliseconds per profiled kernel for both, and the wall time of a whole suite each way.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
 build_dir=${BANKGATE_BUILD_DIR:-build/bench}
 suite=${1:-}
+filter=--gtest_filter=${2:-SquareTile.*}
 if [ -z "$suite" ]; then
   bankgate_ensure_dependencies
   mkdir -p "$(dirname "$build_dir")"
   bankgate_build "$build_dir"
-  suite="$build_dir/tests/suites/square_tile_suite"
+  suite="$build_dir/tests/suites/catalogue_suite"
 fi
 work=$(mktemp -d)
 now() { date +%s.%N; }
 metrics=$("$(dirname "$suite")/../../cli/bankgate" metrics)
-kernels=$("$suite" --gtest_list_tests | grep -c '^  ')
+kernels=$("$suite" "$filter" --gtest_list_tests | grep -c '^  ')
 
 # Each suite runs its tests `repeat` times in one process, as a suite binary run by hand does; under ctest
 # each suite is one process (bankgate run-suite) and pays the one-time set-up (first collect) once.
 repeat=3
-t0=$(now); BANKGATE_LAUNCH_ONLY=1 "$suite" --gtest_repeat=$repeat >"$work/plain.log" 2>&1; t1=$(now)
-BANKGATE_CANDIDATE_DIR="$work/candidates" "$suite" --gtest_repeat=$repeat >"$work/collector.log" 2>&1; t2=$(now)
-BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --metrics "$metrics" "$suite" --gtest_repeat=$repeat >"$work/ncu.log" 2>&1; t3=$(now)
+t0=$(now); BANKGATE_LAUNCH_ONLY=1 "$suite" "$filter" --gtest_repeat=$repeat >"$work/plain.log" 2>&1; t1=$(now)
+BANKGATE_CANDIDATE_DIR="$work/candidates" "$suite" "$filter" --gtest_repeat=$repeat >"$work/collector.log" 2>&1; t2=$(now)
+BANKGATE_LAUNCH_ONLY=1 ncu --clock-control none --metrics "$metrics" "$suite" "$filter" --gtest_repeat=$repeat >"$work/ncu.log" 2>&1; t3=$(now)
 
 # Per-kernel host cost from GoogleTest's JSON report of a fresh process (one pass over the suite): the first
 # test records the collector's set-up and pays the first profiled kernel; the rest are steady state.
-BANKGATE_CANDIDATE_DIR="$work/candidates-once" "$suite" --gtest_output="json:$work/once.json" >"$work/once.log" 2>&1
+BANKGATE_CANDIDATE_DIR="$work/candidates-once" "$suite" "$filter" --gtest_output="json:$work/once.json" >"$work/once.log" 2>&1
 echo "collector run (one pass, fresh process): $work/once.json"
 python3 - "$t0" "$t1" "$t2" "$t3" "$kernels" "$repeat" "$work/once.json" <<'PY'
 import json, statistics, sys

@@ -97,7 +97,7 @@ PY
       grep -E '^(Transpose|bankgate gate|  )' "$out/faults-gate.log" | grep -v '^  [A-Za-z]*:' | tail -n 12
       grep -hE 'run-suite:|unusable|its process died' "$fp/build/Testing/Temporary/LastTest.log" | head -n 4
       # A suite under ncu without launch-only mode: the collector must say another profiler is attached.
-      suite=build/gate/tests/suites/square_tile_suite
+      suite=build/gate/tests/suites/catalogue_suite
       [ -x "$suite" ] || { bash ci/gate.sh >/dev/null 2>&1; }
       BANKGATE_REQUIRE_GPU=1 BANKGATE_CANDIDATE_DIR="$out/ncu-candidates" timeout 300 ncu --clock-control none \
         "$suite" --gtest_filter=SquareTile.setRowReadRow >"$out/faults-ncu.log" 2>&1

@@ -65,7 +65,7 @@ for part in $parts; do
       cmake --build "$build_dir" >>"$out/logs/planted-build.log" 2>&1 ;;
     sass) step sass 0 ci/sass-report.sh "$build_dir" ;;
     ncu) step ncu-crosscheck 0 ci/ncu-crosscheck.sh ;;
-    cost) step collector-cost 0 ci/bench-collector-cost.sh "$build_dir/tests/suites/square_tile_suite" ;;
+    cost) step collector-cost 0 ci/bench-collector-cost.sh "$build_dir/tests/suites/catalogue_suite" ;;
     *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost)" ;;
   esac
 done

@@ -100,10 +100,11 @@ std::string bracket(const std::string& text) {
 int run_suite(const RunSuiteOptions& o) {
   const char* filter_env = std::getenv("BANKGATE_SUITE_FILTER");
   const std::string filter = filter_env ? filter_env : "";
-  std::vector<std::string> tests = list_tests(o.binary, filter);
+  // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
+  // nothing for the idle ones.
+  int used = 1;
   if (o.shards > 1) {
     if (o.shard >= o.shards) throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
-    int used = 0;
     try {
       used = std::min(o.shards, g::gpus_of_the_run(g::process_environment));
     } catch (const g::SettingsError& e) {
@@ -114,6 +115,9 @@ int run_suite(const RunSuiteOptions& o) {
                 << used << " GPU(s) in this run (BANKGATE_GPUS), so " << used << " of its " << o.shards << " shards measure\n";
       return exit_ok;
     }
+  }
+  std::vector<std::string> tests = list_tests(o.binary, filter);
+  if (used > 1) {
     // Every shard lists the same tests in the same order, so taking every used-th one splits them exactly.
     std::vector<std::string> mine;
     for (std::size_t i = o.shard; i < tests.size(); i += used) mine.push_back(tests[i]);
