@@ -26,8 +26,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 bankgate_ensure_dependencies
 
 export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
-build="$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
-mkdir -p "$BANKGATE_COMPARE_DIR/build"
+build=$(bankgate_bench_build_dir)
 start=$(now)
 bankgate_build "$build" >"$out/logs/build.log" 2>&1 || { tail -n 30 "$out/logs/build.log"; exit 3; }
 echo "== build: $(since "$start") s"

@@ -116,7 +116,8 @@ def main(folder, gpus):
                 if kind != "one":
                     continue
                 p = t.get("properties", {})
-                for name in ("device_probe_ms", "collector_setup_ms", "counter_host_ms", "timing_host_ms"):
+                for name in ("device_probe_ms", "collector_setup_ms", "counter_host_ms", "timing_host_ms", "prepare_ms",
+                             "output_check_ms", "gate_rules_ms"):
                     if name in p:
                         props[name].append(float(p[name]))
                 if "collector_setup_ms" in p and "counter_host_ms" in p:
@@ -127,7 +128,10 @@ def main(folder, gpus):
             ("collector set-up, once per suite process", "collector_setup_ms"),
             ("counters of the first test of a process (first profiled kernel)", "first_counters_ms"),
             ("counters of every other test", "later_counters_ms"),
-            ("timing phase per test", "timing_host_ms")]
+            ("timing phase per test", "timing_host_ms"),
+            ("the test's own preparation (inputs, buffers, CPU reference) per test", "prepare_ms"),
+            ("output check (one launch, compared with the reference) per test", "output_check_ms"),
+            ("candidate, baseline comparison and report per test", "gate_rules_ms")]
     print("| host time | n | median ms | p90 ms | max ms |\n| --- | --- | --- | --- | --- |")
     for label, key in rows:
         v = props[key]

@@ -28,8 +28,7 @@ bankgate_ensure_dependencies
 
 # The build ci/compare-commits.sh makes of this tree (folder "."), so that part 2 does not build it again.
 export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
-build_dir="$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
-mkdir -p "$BANKGATE_COMPARE_DIR/build"
+build_dir=$(bankgate_bench_build_dir)
 start=$(date +%s)
 bankgate_build "$build_dir" >"$out/logs/build.log" 2>&1 || { tail -n 30 "$out/logs/build.log"; exit 3; }
 echo "== build: $(( $(date +%s) - start )) s ($build_dir)"

@@ -69,6 +69,13 @@ bankgate_build() {
 # $BANKGATE_COMPARE_DIR/build/); the bench scripts build this tree there too, so one build serves them all.
 bankgate_folder_key() { echo "dir-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"; }
 
+# bankgate_bench_build_dir: where the bench scripts build this tree, the folder ci/compare-commits.sh builds it in
+# ($BANKGATE_COMPARE_DIR, which the caller exports so that the scripts it runs find the same build).
+bankgate_bench_build_dir() {
+  mkdir -p "$BANKGATE_COMPARE_DIR/build"
+  echo "$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
+}
+
 # bankgate_install_packages PACKAGE...: apt-get where we may (root on Debian/Ubuntu), otherwise stop and name the
 # packages. Used for the build's dependencies and for tools only some scripts need (clang for the fuzzer).
 bankgate_install_packages() {

@@ -18,7 +18,10 @@
 #
 # SHARDS n (default 1) splits a large suite over up to n GPUs: n measuring tests, each taking every k-th test,
 # where k is the number of GPUs of the run (BANKGATE_GPUS, which `bankgate gate --resource-spec` sets; 1 when
-# unset). Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS. Each test's result is a one-test GoogleTest XML report in
+# unset). Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS.
+# Each shard pays a suite process's start-up (about 0.5 s on an H200), and start-ups on different GPUs of one
+# host do not overlap, so a shard is worth it when it carries several seconds of measuring.
+# Each test's result is a one-test GoogleTest XML report in
 # <build>/bankgate/gtest-results/, which `bankgate gate` reads for failure messages.
 include_guard(GLOBAL)
 

@@ -41,6 +41,18 @@ Session& session() {
   return s;
 }
 
+// Runs a function when the scope ends, whichever way it ends (GoogleTest's fatal assertions return early).
+class RunOnExit {
+ public:
+  explicit RunOnExit(std::function<void()> run) : run_(std::move(run)) {}
+  ~RunOnExit() { run_(); }
+  RunOnExit(const RunOnExit&) = delete;
+  RunOnExit& operator=(const RunOnExit&) = delete;
+
+ private:
+  std::function<void()> run_;
+};
+
 const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
 
 // A collector instruction as one entry of the per-line figures. Its file is relative to the project's sources,
@@ -124,6 +136,11 @@ RefreshContext how_to_refresh() {
 const Settings& GateTest::settings() const { return *session().settings; }
 
 void GateTest::SetUp() {
+  join_session();
+  set_up_at_ = std::chrono::steady_clock::now();
+}
+
+void GateTest::join_session() {
   Session& s = session();
   if (!s.settings && s.settings_error.empty()) {
     try {
@@ -184,9 +201,14 @@ void GateTest::gate(const KernelCase& kc) {
   const std::string test = info->name();
   const Settings& config = settings();
 
+  const auto entered = std::chrono::steady_clock::now();
+  const auto ms_between = [](auto from, auto to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
+  RecordProperty("prepare_ms", format_number(ms_between(set_up_at_, entered)));
   kc.poison_output();
   kc.launch();
   const ::testing::AssertionResult output_ok = kc.check_output();
+  const auto checked = std::chrono::steady_clock::now();
+  RecordProperty("output_check_ms", format_number(ms_between(entered, checked)));
   EXPECT_TRUE(output_ok) << suite << "." << test << ": kernel " << kc.kernel_name << " produced wrong output";
   if (config.launch_only)
     GTEST_SKIP() << "launch-only mode (BANKGATE_LAUNCH_ONLY=1): the kernel ran for an external profiler; nothing was gated";
@@ -211,6 +233,10 @@ void GateTest::gate(const KernelCase& kc) {
   } catch (const CollectorError& e) {
     GTEST_FAIL() << label << ": measurement failed: " << e.what();
   }
+  // What the rest costs (candidate, baseline comparison, report), however the test ends.
+  const RunOnExit record_rules_time{[&, measured_at = std::chrono::steady_clock::now()] {
+    RecordProperty("gate_rules_ms", format_number(ms_between(measured_at, std::chrono::steady_clock::now())));
+  }};
   ASSERT_EQ(counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";

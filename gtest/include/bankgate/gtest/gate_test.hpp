@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -41,6 +42,11 @@ class GateTest : public ::testing::Test {
   void SetUp() override;
   void gate(const KernelCase& kernel_case);
   const Settings& settings() const;
+
+ private:
+  void join_session();
+  // When SetUp ended: the time from here to gate() is the test's own preparation (inputs, buffers, references).
+  std::chrono::steady_clock::time_point set_up_at_{};
 };
 
 }  // namespace bankgate::gtest

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Where a suite process's time goes when it runs alone and when one runs on each of two GPUs at once (needs two
+# GPUs). The catalogue's tests are split in two halves (every other test, as two shards are):
+#   alone-all    all tests, GPU 0 alone
+#   alone-half   each half, GPU 0, one after the other
+#   pair-half    the two halves at once, one per GPU (each process sees only its GPU, as under a resource spec)
+# REPEAT (default 1) runs each process's tests that many times (--gtest_repeat), as a project with that many
+# times the kernels would: the start-up stays the same and the measuring grows. With REPEAT 1 the table also
+# splits each process's time into parts.
+# ROUNDS (default 3) rounds of each; per-test phases come from the tests' own records (GoogleTest JSON),
+# process start-up and exit from the wall time less the tests' own. Logs go to $OUT (default build/concurrent-suites);
+# the table is printed last and written to $OUT/concurrent-suites.md.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. ci/lib.sh
+out=${OUT:-build/concurrent-suites}
+rounds=${ROUNDS:-3}
+repeat=${REPEAT:-1}
+mkdir -p "$out/runs"
+out=$(cd "$out" && pwd)
+bankgate_ensure_dependencies
+export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
+build=$(bankgate_bench_build_dir)
+bankgate_build "$build" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
+suite="$build/tests/suites/catalogue_suite"
+[ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || bankgate_die "two GPUs are needed"
+
+mapfile -t tests < <("$suite" --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }')
+half() { local i joined=""; for ((i = $1; i < ${#tests[@]}; i += 2)); do joined+="${joined:+:}${tests[$i]}"; done; echo "$joined"; }
+first_half=$(half 0)
+second_half=$(half 1)
+
+run() {  # run NAME GPU FILTER: one suite process, its wall time in NAME.wall
+  local name=$1 gpu=$2 filter=$3 t0
+  t0=$(date +%s.%N)
+  CUDA_VISIBLE_DEVICES=$gpu BANKGATE_DEVICE=0 BANKGATE_REQUIRE_GPU=1 BANKGATE_ATTRIBUTE=0 \
+    BANKGATE_CANDIDATE_DIR="$out/candidates/$name" "$suite" --gtest_filter="$filter" --gtest_repeat="$repeat" \
+    --gtest_output="json:$out/runs/$name.json" >"$out/runs/$name.log" 2>&1
+  echo "$t0 $(date +%s.%N) $?" >"$out/runs/$name.wall"
+}
+for r in $(seq 1 "$rounds"); do
+  run "alone-all-$r" 0 "$(IFS=:; echo "${tests[*]}")"
+  run "alone-half0-$r" 0 "$first_half"
+  run "alone-half1-$r" 0 "$second_half"
+  run "pair-half0-$r" 0 "$first_half" &
+  run "pair-half1-$r" 1 "$second_half" &
+  wait
+done
+python3 bench/concurrent_suites_table.py "$out/runs" "$repeat" | tee "$out/concurrent-suites.md"
