@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Where a suite process's time goes when it runs alone and when one runs on each of two GPUs at once (needs two
-# GPUs). The catalogue's tests are split in two halves (every other test, as two shards are):
-#   alone-all    all tests, GPU 0 alone
-#   alone-half   each half, GPU 0, one after the other
-#   pair-half    the two halves at once, one per GPU (each process sees only its GPU, as under a resource spec)
-# REPEAT (default 1) runs each process's tests that many times (--gtest_repeat), as a project with that many
-# times the kernels would: the start-up stays the same and the measuring grows. With REPEAT 1 the table also
-# splits each process's time into parts.
+# Where a suite process's time goes when it runs alone and when one runs on each of several GPUs at once (needs
+# two GPUs or more). The catalogue's tests are split in as many parts as GPUs (every k-th test, as shards are):
+#   alone-all     all tests, GPU 0 alone
+#   alone-part0   the first part alone on GPU 0
+#   together-<i>  every part at once, part i on GPU i (each process sees only its GPU, as under a resource spec)
+# GPUS (default: every GPU nvidia-smi lists) picks how many. REPEAT (default 1) runs each process's tests that
+# many times (--gtest_repeat), as a project with that many times the kernels would: the start-up stays the same
+# and the measuring grows. With REPEAT 1 the table also splits each process's time into parts.
 # ROUNDS (default 3) rounds of each; per-test phases come from the tests' own records (GoogleTest JSON),
-# process start-up and exit from the wall time less the tests' own. Logs go to $OUT (default build/concurrent-suites);
-# the table is printed last and written to $OUT/concurrent-suites.md.
+# process start-up and exit from the wall time less the tests' own. Logs go to $OUT (default
+# build/concurrent-suites); the table is printed last and written to $OUT/concurrent-suites.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
@@ -23,12 +23,15 @@ export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
 build=$(bankgate_bench_build_dir)
 bankgate_build "$build" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
 suite="$build/tests/suites/catalogue_suite"
-[ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || bankgate_die "two GPUs are needed"
+gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
+[ "$gpus" -ge 2 ] || bankgate_die "two GPUs or more are needed (nvidia-smi lists $gpus)"
 
 mapfile -t tests < <("$suite" --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }')
-half() { local i joined=""; for ((i = $1; i < ${#tests[@]}; i += 2)); do joined+="${joined:+:}${tests[$i]}"; done; echo "$joined"; }
-first_half=$(half 0)
-second_half=$(half 1)
+part() {  # part I [STEP]: the filter of every STEP-th test (default: one per GPU) from the I-th
+  local i joined="" step=${2:-$gpus}
+  for ((i = $1; i < ${#tests[@]}; i += step)); do joined+="${joined:+:}${tests[$i]}"; done
+  echo "$joined"
+}
 
 run() {  # run NAME GPU FILTER: one suite process, its wall time in NAME.wall
   local name=$1 gpu=$2 filter=$3 t0
@@ -39,11 +42,9 @@ run() {  # run NAME GPU FILTER: one suite process, its wall time in NAME.wall
   echo "$t0 $(date +%s.%N) $?" >"$out/runs/$name.wall"
 }
 for r in $(seq 1 "$rounds"); do
-  run "alone-all-$r" 0 "$(IFS=:; echo "${tests[*]}")"
-  run "alone-half0-$r" 0 "$first_half"
-  run "alone-half1-$r" 0 "$second_half"
-  run "pair-half0-$r" 0 "$first_half" &
-  run "pair-half1-$r" 1 "$second_half" &
+  run "alone-all-$r" 0 "$(part 0 1)"
+  run "alone-part0-$r" 0 "$(part 0)"
+  for ((g = 0; g < gpus; ++g)); do run "together-$g-$r" "$g" "$(part "$g")" & done
   wait
 done
 python3 bench/concurrent_suites_table.py "$out/runs" "$repeat" | tee "$out/concurrent-suites.md"

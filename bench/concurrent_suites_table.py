@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of bench/concurrent-suites.sh: per kind of run, the median over rounds of each part of a suite
-process's wall time, and the speed-up of the pair over one process. Usage: concurrent_suites_table.py RUNS_DIR [REPEAT]
-With REPEAT > 1 GoogleTest's report holds the last repetition only, so only wall times are shown."""
+process's wall time, and the speed-up of one process per GPU over one process for all.
+Usage: concurrent_suites_table.py RUNS_DIR [REPEAT]. With REPEAT > 1 GoogleTest's report holds the last repetition only, so only wall times are shown."""
 import collections
 import json
 import pathlib
@@ -41,7 +41,8 @@ def main():
         kind = re.sub(r"-\d+$", "", json_file.stem)
         runs[kind].append(one_run(json_file))
     repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    kinds = [k for k in ["alone-all", "alone-half0", "alone-half1", "pair-half0", "pair-half1"] if k in runs]
+    together = sorted((k for k in runs if k.startswith("together-")), key=lambda k: int(k.split("-")[1]))
+    kinds = [k for k in ["alone-all", "alone-part0"] if k in runs] + together
     rows = ["wall"]
     if repeat == 1:
         rows += ["outside the tests (process start and exit)", "tests' time (GoogleTest)",
@@ -54,13 +55,13 @@ def main():
     print("| --- |" + " --- |" * len(kinds))
     for row in rows:
         print(f"| {row} | " + " | ".join(f"{statistics.median(p[row] for _, _, p in runs[k]):.3f}" for k in kinds) + " |")
-    if all(k in runs for k in ["alone-all", "pair-half0", "pair-half1"]):
-        speedups = [alone[2]["wall"] / max(a[2]["wall"], b[2]["wall"])
-                    for alone, a, b in zip(runs["alone-all"], runs["pair-half0"], runs["pair-half1"])]
+    if "alone-all" in runs and together:
+        speedups = [alone[2]["wall"] / max(runs[k][i][2]["wall"] for k in together)
+                    for i, alone in enumerate(runs["alone-all"])]
         print()
-        print(f"Two GPUs against one, round by round (all tests in one process against the slower of the pair): "
-              f"median {statistics.median(speedups):.2f} x, min {min(speedups):.2f}, max {max(speedups):.2f} (linear: 2x)")
-
+        print(f"{len(together)} GPUs against one, round by round (all tests in one process against the slowest of the "
+              f"{len(together)} at once): median {statistics.median(speedups):.2f} x, min {min(speedups):.2f}, "
+              f"max {max(speedups):.2f} (linear: {len(together)}x)")
 
 if __name__ == "__main__":
     main()
