@@ -4,6 +4,8 @@
 #   alone-all     all tests, GPU 0 alone
 #   alone-part0   the first part alone on GPU 0
 #   together-<i>  every part at once, part i on GPU i (each process sees only its GPU, as under a resource spec)
+#   shared-<i>    one process per GPU at once, each given every test, sharing them out as they go (claims,
+#                 start-ups taking turns), as the shards of a suite do in a `bankgate gate --resource-spec`
 # GPUS (default: every GPU nvidia-smi lists) picks how many. REPEAT (default 1) runs each process's tests that
 # many times (--gtest_repeat), as a project with that many times the kernels would: the start-up stays the same
 # and the measuring grows. With REPEAT 1 the table also splits each process's time into parts.
@@ -33,10 +35,11 @@ part() {  # part I [STEP]: the filter of every STEP-th test (default: one per GP
   echo "$joined"
 }
 
-run() {  # run NAME GPU FILTER: one suite process, its wall time in NAME.wall
+run() {  # run NAME GPU FILTER [ENV=VALUE...]: one suite process, its wall time in NAME.wall
   local name=$1 gpu=$2 filter=$3 t0
+  shift 3
   t0=$(date +%s.%N)
-  CUDA_VISIBLE_DEVICES=$gpu BANKGATE_DEVICE=0 BANKGATE_REQUIRE_GPU=1 BANKGATE_ATTRIBUTE=0 \
+  env "$@" CUDA_VISIBLE_DEVICES="$gpu" BANKGATE_DEVICE=0 BANKGATE_REQUIRE_GPU=1 BANKGATE_ATTRIBUTE=0 \
     BANKGATE_CANDIDATE_DIR="$out/candidates/$name" "$suite" --gtest_filter="$filter" --gtest_repeat="$repeat" \
     --gtest_output="json:$out/runs/$name.json" >"$out/runs/$name.log" 2>&1
   echo "$t0 $(date +%s.%N) $?" >"$out/runs/$name.wall"
@@ -45,6 +48,11 @@ for r in $(seq 1 "$rounds"); do
   run "alone-all-$r" 0 "$(part 0 1)"
   run "alone-part0-$r" 0 "$(part 0)"
   for ((g = 0; g < gpus; ++g)); do run "together-$g-$r" "$g" "$(part "$g")" & done
+  wait
+  for ((g = 0; g < gpus; ++g)); do
+    run "shared-$g-$r" "$g" "$(part 0 1)" BANKGATE_CLAIMS_DIR="$out/claims/$r" BANKGATE_SHARD="$g" \
+      BANKGATE_RESULTS_DIR="$out/results/$r" BANKGATE_RUNNING_FILE="$out/results/$r/.running-$g" &
+  done
   wait
 done
 python3 bench/concurrent_suites_table.py "$out/runs" "$repeat" | tee "$out/concurrent-suites.md"

@@ -32,7 +32,8 @@ def one_run(json_file):
     # GoogleTest's timestamps have whole seconds: what lies outside the tests is the wall time less theirs.
     parts["outside the tests (process start and exit)"] = ended - started - parts["tests' time (GoogleTest)"]
     parts["wall"] = ended - started
-    return len(tests), int(status), parts
+    measured = sum(1 for t in tests if "timing_host_ms" in t)
+    return measured, int(status), parts
 
 
 def main():
@@ -41,8 +42,10 @@ def main():
         kind = re.sub(r"-\d+$", "", json_file.stem)
         runs[kind].append(one_run(json_file))
     repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    together = sorted((k for k in runs if k.startswith("together-")), key=lambda k: int(k.split("-")[1]))
-    kinds = [k for k in ["alone-all", "alone-part0"] if k in runs] + together
+    def per_gpu(prefix):
+        return sorted((k for k in runs if k.startswith(prefix + "-")), key=lambda k: int(k.split("-")[1]))
+    together, shared = per_gpu("together"), per_gpu("shared")
+    kinds = [k for k in ["alone-all", "alone-part0"] if k in runs] + together + shared
     rows = ["wall"]
     if repeat == 1:
         rows += ["outside the tests (process start and exit)", "tests' time (GoogleTest)",
@@ -51,17 +54,19 @@ def main():
     print(f"Median seconds per suite process over {rounds} rounds, each process running its tests {repeat} time(s); "
           "exit statuses: " + ", ".join(f"{k} {sorted({s for _, s, _ in runs[k]})}" for k in kinds))
     print()
-    print("| part | " + " | ".join(f"{k} ({runs[k][0][0]} tests)" for k in kinds) + " |")
+    print("| part | " + " | ".join(f"{k} ({runs[k][0][0]} tests measured)" for k in kinds) + " |")
     print("| --- |" + " --- |" * len(kinds))
     for row in rows:
         print(f"| {row} | " + " | ".join(f"{statistics.median(p[row] for _, _, p in runs[k]):.3f}" for k in kinds) + " |")
-    if "alone-all" in runs and together:
-        speedups = [alone[2]["wall"] / max(runs[k][i][2]["wall"] for k in together)
+    for label, group in (("each a fixed share", together), ("sharing the tests out as they go", shared)):
+        if "alone-all" not in runs or not group:
+            continue
+        speedups = [alone[2]["wall"] / max(runs[k][i][2]["wall"] for k in group)
                     for i, alone in enumerate(runs["alone-all"])]
         print()
-        print(f"{len(together)} GPUs against one, round by round (all tests in one process against the slowest of the "
-              f"{len(together)} at once): median {statistics.median(speedups):.2f} x, min {min(speedups):.2f}, "
-              f"max {max(speedups):.2f} (linear: {len(together)}x)")
+        print(f"{len(group)} GPUs, {label}, against one GPU, round by round (all tests in one process against the "
+              f"slowest of the {len(group)} at once): median {statistics.median(speedups):.2f} x, "
+              f"min {min(speedups):.2f}, max {max(speedups):.2f} (linear: {len(group)}x)")
 
 if __name__ == "__main__":
     main()

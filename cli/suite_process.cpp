@@ -6,6 +6,7 @@
 // A test that crashes its process, or leaves the CUDA context unusable, costs no other test its verdict: the
 // runner charges the crash to the test that was running and continues the rest in a fresh process.
 
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,7 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/test_claims.hpp>
 #include <bankgate/gate/test_report.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
@@ -88,6 +90,16 @@ void show_only_the_allotted_gpu() {
   setenv("BANKGATE_DEVICE", "0", 1);
 }
 
+// The folder where the shards of this command's run claim the suite's tests, or nullopt outside a command's
+// run (BANKGATE_RUN_ID unset: plain ctest), where nothing would clear claims left by an earlier run.
+std::optional<fs::path> claims_folder(const RunSuiteOptions& o) {
+  const auto run = g::process_environment("BANKGATE_RUN_ID");
+  if (!run || run->empty()) return std::nullopt;
+  if (!std::all_of(run->begin(), run->end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; }))
+    throw Refusal("BANKGATE_RUN_ID='" + *run + "' is not a run id (letters, digits, '-', '_'); the bankgate command sets it, leave it unset");
+  return o.results / ".claims" / (o.binary.filename().string() + "." + *run);
+}
+
 // A CMake bracket argument, whatever the text holds.
 std::string bracket(const std::string& text) {
   std::string equals = "=";
@@ -117,8 +129,10 @@ int run_suite(const RunSuiteOptions& o) {
     }
   }
   std::vector<std::string> tests = list_tests(o.binary, filter);
-  if (used > 1) {
-    // Every shard lists the same tests in the same order, so taking every used-th one splits them exactly.
+  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/test_claims.hpp);
+  // otherwise each takes every used-th test, which every shard can work out alone.
+  const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
+  if (used > 1 && !claims) {
     std::vector<std::string> mine;
     for (std::size_t i = o.shard; i < tests.size(); i += used) mine.push_back(tests[i]);
     tests = std::move(mine);
@@ -129,19 +143,42 @@ int run_suite(const RunSuiteOptions& o) {
   }
   fs::create_directories(o.results);
   const fs::path running = o.results / ("." + o.binary.filename().string() + "." + std::to_string(o.shard) + ".running");
-  for (const std::string& name : tests) {
-    const auto [suite, test] = split_name(name);
-    std::error_code ec;
-    fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
+  if (!claims) {
+    for (const std::string& name : tests) {
+      const auto [suite, test] = split_name(name);
+      std::error_code ec;
+      fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
+    }
+  } else {  // a shard removes a test's old result as it claims the test
+    setenv("BANKGATE_CLAIMS_DIR", claims->c_str(), 1);
+    setenv("BANKGATE_SHARD", std::to_string(o.shard).c_str(), 1);
   }
   setenv("BANKGATE_RESULTS_DIR", o.results.c_str(), 1);
   setenv("BANKGATE_RUNNING_FILE", running.c_str(), 1);
   show_only_the_allotted_gpu();
+  const auto held_by = [&](const std::string& name) -> std::optional<int> {
+    try {
+      return claims ? g::test_claimant(*claims, name) : std::optional<int>(o.shard);
+    } catch (const g::ClaimError& e) {
+      throw Refusal(e.what());
+    }
+  };
   const auto finished = [&](const std::string& name) {
+    const auto holder = held_by(name);
+    if (holder && *holder != o.shard) return true;  // another shard's test: its verdict is that shard's concern
     const auto [suite, test] = split_name(name);
-    return fs::exists(g::test_report_path(o.results, suite, test));
+    return holder && fs::exists(g::test_report_path(o.results, suite, test));
   };
 
+  // Writes a failure as `name`'s result; where shards claim tests, only for a test this shard holds or can take.
+  const auto charge = [&](const std::string& name, const std::string& message) {
+    try {
+      if (claims && !g::claim_test(*claims, name, o.shard)) return;
+    } catch (const g::ClaimError& e) {
+      throw Refusal(e.what());
+    }
+    write_failure(o.results, name, message);
+  };
   std::vector<std::string> remaining = tests;
   int processes = 0, crashes = 0;
   while (!remaining.empty()) {
@@ -158,13 +195,12 @@ int run_suite(const RunSuiteOptions& o) {
     std::ifstream(running) >> culprit;
     if (status == 0) {
       for (const std::string& name : remaining)
-        write_failure(o.results, name, "the suite process ended (exit status 0) without running this test");
+        charge(name, "the suite process ended (exit status 0) without running this test");
       break;
     }
     if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
       ++crashes;
-      write_failure(o.results, culprit,
-                    "the suite process died during this test (" + describe_exit(status) +
+      charge(culprit, "the suite process died during this test (" + describe_exit(status) +
                         "); the suite's other tests kept their verdicts, and those after it ran in a fresh process");
       std::cout << "[bankgate] " << culprit << ": its process died (" << describe_exit(status)
                 << "); continuing the suite's remaining tests in a fresh process\n";
@@ -173,11 +209,12 @@ int run_suite(const RunSuiteOptions& o) {
     }
     if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
       for (const std::string& name : remaining)
-        write_failure(o.results, name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
+        charge(name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
       break;
     }
   }
-  std::cout << "bankgate run-suite: " << tests.size() << " tests of " << o.binary.filename().string()
+  const auto measured_here = std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o.shard; });
+  std::cout << "bankgate run-suite: " << measured_here << " tests of " << o.binary.filename().string()
             << (o.shards > 1 ? " (shard " + std::to_string(o.shard) + ")" : std::string()) << " in " << processes
             << " process(es)" << (crashes ? ", " + std::to_string(crashes) + " crashed" : std::string()) << "\n";
   return exit_ok;

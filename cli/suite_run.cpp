@@ -1,5 +1,8 @@
 // gate, record, refresh: the subcommands that build a project and run its GPU suites through ctest.
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -60,6 +63,9 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   setenv("BANKGATE_ATTRIBUTE", attribute ? "1" : "0", 1);
   setenv("BANKGATE_SUITE_FILTER", run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
   fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
+  // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  setenv("BANKGATE_RUN_ID", (std::to_string(::getpid()) + "-" + std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now).count())).c_str(), 1);
   setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
   setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
 

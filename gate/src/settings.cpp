@@ -12,11 +12,18 @@ std::string lower(std::string text) {
   return text;
 }
 
-int parse_device_index(const std::string& name, const std::string& value) {
-  const bool digits = !value.empty() && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
-  if (!digits || value.size() > 4)
-    throw SettingsError(name + "='" + value + "' is not a GPU index; set it to a whole number such as 0 or 1");
+// A whole number of at most `max_digits` digits, or nullopt for anything else (signs, spaces, too long).
+std::optional<int> whole_number(const std::string& value, std::size_t max_digits) {
+  const bool digits = !value.empty() && value.size() <= max_digits &&
+                      std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits) return std::nullopt;
   return std::stoi(value);
+}
+
+int parse_device_index(const std::string& name, const std::string& value) {
+  const auto index = whole_number(value, 4);
+  if (!index) throw SettingsError(name + "='" + value + "' is not a GPU index; set it to a whole number such as 0 or 1");
+  return *index;
 }
 
 }  // namespace
@@ -59,11 +66,19 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
 int gpus_of_the_run(const EnvLookup& lookup) {
   const auto value = lookup("BANKGATE_GPUS");
   if (!value || value->empty()) return 1;
-  const bool digits = value->size() <= 4 && std::all_of(value->begin(), value->end(), [](unsigned char c) { return std::isdigit(c); });
-  if (!digits || std::stoi(*value) == 0)
+  const auto gpus = whole_number(*value, 4);
+  if (!gpus || *gpus == 0)
     throw SettingsError("BANKGATE_GPUS='" + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
                         "such as 2, or unset it");
-  return std::stoi(*value);
+  return *gpus;
+}
+
+int shard_of_this_process(const EnvLookup& lookup) {
+  const auto value = lookup("BANKGATE_SHARD");
+  if (!value || value->empty()) return 0;
+  const auto shard = whole_number(*value, 4);
+  if (!shard) throw SettingsError("BANKGATE_SHARD='" + *value + "' is not a shard number; bankgate run-suite sets it, leave it unset");
+  return *shard;
 }
 
 std::optional<std::string> visible_devices_for(int index, const std::optional<std::string>& visible) {
@@ -123,10 +138,10 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
   s.baseline_dir = directory_setting(lookup, "BANKGATE_BASELINE_DIR", default_baseline_dir);
   s.candidate_dir = directory_setting(lookup, "BANKGATE_CANDIDATE_DIR", default_candidate_dir);
   if (const auto timeout = lookup("BANKGATE_LOCK_TIMEOUT"); timeout && !timeout->empty()) {
-    const bool digits = timeout->size() <= 6 && std::all_of(timeout->begin(), timeout->end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!digits || std::stoi(*timeout) == 0)
+    const auto seconds = whole_number(*timeout, 6);
+    if (!seconds || *seconds == 0)
       throw SettingsError("BANKGATE_LOCK_TIMEOUT='" + *timeout + "' is not a number of seconds; set it to a whole number such as 240");
-    s.lock_timeout_s = std::stoi(*timeout);
+    s.lock_timeout_s = *seconds;
   }
   return s;
 }

@@ -41,6 +41,16 @@ Session& session() {
   return s;
 }
 
+// Where several shards of a suite start at once, one per GPU of this host (BANKGATE_CLAIMS_DIR), their CUDA
+// start-ups take turns. The driver serialises much of a start-up across processes anyway; taking turns lets
+// the first shard measure, and claim tests, while the next starts, instead of every shard finishing its
+// start-up late and together.
+std::optional<DeviceLock> take_start_up_turn(std::chrono::seconds timeout) {
+  const auto claims = process_environment("BANKGATE_CLAIMS_DIR");
+  if (!claims || claims->empty()) return std::nullopt;
+  return DeviceLock::acquire(default_device_lock_dir(), "host-start-up", DeviceLock::Wait::until_free, timeout);
+}
+
 // Runs a function when the scope ends, whichever way it ends (GoogleTest's fatal assertions return early).
 class RunOnExit {
  public:
@@ -153,6 +163,14 @@ void GateTest::join_session() {
   if (!s.settings) GTEST_FAIL() << "bad bankgate setting: " << s.settings_error;
   const Settings& config = *s.settings;
 
+  std::optional<DeviceLock> start_up_turn;  // held until the collector is made, then released with this scope
+  if (!s.probe) {
+    try {
+      start_up_turn = take_start_up_turn(std::chrono::seconds(config.lock_timeout_s));
+    } catch (const DeviceLockError& e) {
+      GTEST_FAIL() << "cannot measure: " << e.what();
+    }
+  }
   if (!s.probe) {
     const auto start = std::chrono::steady_clock::now();
     s.probe = probe_device(config.device);  // the process's first CUDA call: the driver's initialisation

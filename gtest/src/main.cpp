@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <optional>
 
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
@@ -21,8 +22,17 @@ int main(int argc, char** argv) {
   }
   if (const auto results = bankgate::gate::process_environment("BANKGATE_RESULTS_DIR"); results && !results->empty()) {
     const auto running = bankgate::gate::process_environment("BANKGATE_RUNNING_FILE");
-    ::testing::UnitTest::GetInstance()->listeners().Append(
-        new bankgate::gtest::ResultFiles(*results, running && !running->empty() ? *running : *results + "/.running"));
+    std::optional<bankgate::gtest::ShardClaims> claims;
+    if (const auto dir = bankgate::gate::process_environment("BANKGATE_CLAIMS_DIR"); dir && !dir->empty()) {
+      try {
+        claims = bankgate::gtest::ShardClaims{*dir, bankgate::gate::shard_of_this_process(bankgate::gate::process_environment)};
+      } catch (const bankgate::gate::SettingsError& e) {
+        std::cerr << "bad bankgate setting: " << e.what() << "\n";
+        return 1;
+      }
+    }
+    ::testing::UnitTest::GetInstance()->listeners().Append(new bankgate::gtest::ResultFiles(
+        *results, running && !running->empty() ? *running : *results + "/.running", std::move(claims)));
   }
   return RUN_ALL_TESTS();
 }

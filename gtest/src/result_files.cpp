@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <bankgate/gate/test_claims.hpp>
 #include <bankgate/gate/test_report.hpp>
 
 namespace bankgate::gtest {
@@ -32,14 +33,32 @@ bool is_sticky(cudaError_t e) {
 
 }  // namespace
 
-ResultFiles::ResultFiles(std::filesystem::path results_dir, std::filesystem::path running_file)
-    : results_dir_(std::move(results_dir)), running_file_(std::move(running_file)) {}
+ResultFiles::ResultFiles(std::filesystem::path results_dir, std::filesystem::path running_file, std::optional<ShardClaims> claims)
+    : results_dir_(std::move(results_dir)), running_file_(std::move(running_file)), claims_(std::move(claims)) {}
+
+void ResultFiles::OnTestIterationStart(const ::testing::UnitTest&, int iteration) { iteration_ = iteration; }
 
 void ResultFiles::OnTestStart(const ::testing::TestInfo& info) {
-  std::ofstream(running_file_, std::ios::trunc) << info.test_suite_name() << "." << info.name() << "\n";
+  const std::string name = std::string(info.test_suite_name()) + "." + info.name();
+  held_elsewhere_ = false;
+  if (claims_) {
+    const std::string claim = iteration_ == 0 ? name : name + "#" + std::to_string(iteration_);
+    try {
+      held_elsewhere_ = !gate::claim_test(claims_->dir, claim, claims_->shard);
+    } catch (const gate::ClaimError& e) {
+      ADD_FAILURE() << "cannot take this test for shard " << claims_->shard << ": " << e.what();
+      return;
+    }
+    // A skip recorded before the fixture is made keeps the test's body, SetUp included, from running.
+    if (held_elsewhere_) GTEST_SKIP() << "measured by another shard of this suite";
+    std::error_code ec;
+    std::filesystem::remove(gate::test_report_path(results_dir_, info.test_suite_name(), info.name()), ec);
+  }
+  std::ofstream(running_file_, std::ios::trunc) << name << "\n";
 }
 
 void ResultFiles::OnTestEnd(const ::testing::TestInfo& info) {
+  if (held_elsewhere_) return;  // its own shard writes its result
   const ::testing::TestResult& result = *info.result();
   gate::TestReportEntry entry;
   entry.suite = info.test_suite_name();

@@ -3,21 +3,40 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <thread>
 
 #include <bankgate/gtest/suite_config.hpp>
 
 bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() { return {}; }
 
-TEST(Crashing, First) { RecordProperty("median_ns", "1000"); }
+// CRASHING_SUITE_DELAY_MS makes each test take that long, so that two shards started together both take some.
+void take_time() {
+  if (const char* ms = std::getenv("CRASHING_SUITE_DELAY_MS"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+}
+
+TEST(Crashing, First) {
+  take_time();
+  RecordProperty("median_ns", "1000");
+}
 TEST(Crashing, Crashes) {
+  take_time();
   if (std::getenv("CRASHING_SUITE_CRASH")) std::raise(SIGSEGV);
 }
-TEST(Crashing, Fails) { ADD_FAILURE() << "a plain failure"; }
-TEST(Crashing, Skips) { GTEST_SKIP() << "no GPU: a reason"; }
+TEST(Crashing, Fails) {
+  take_time();
+  ADD_FAILURE() << "a plain failure";
+}
+TEST(Crashing, Skips) {
+  take_time();
+  GTEST_SKIP() << "no GPU: a reason";
+}
 // What the runner showed the process of its GPU, for the test of the runner's device choice.
 TEST(Crashing, Last) {
+  take_time();
   for (const char* name : {"CUDA_VISIBLE_DEVICES", "BANKGATE_DEVICE"})
     if (const char* value = std::getenv(name)) RecordProperty(name, value);
 }

@@ -4,6 +4,7 @@
 #   run_suite_test.sh BANKGATE CRASHING_SUITE
 set -uo pipefail
 bankgate=$1 suite=$2
+unset BANKGATE_RUN_ID  # plain runs first: the command sets it for the shards of its runs
 work=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-run-suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failures=0 checks=0
@@ -59,6 +60,29 @@ check "shard 2 has nothing to do with 2 GPUs" "grep -q 'shard 2 of crashing_suit
 check "without BANKGATE_GPUS only shard 0 measures" "grep -q 'nothing to do: 1 GPU' '$work/one-gpu.log' && [ ! -d '$work/one-gpu' ]"
 BANKGATE_GPUS=two "$bankgate" run-suite --binary "$suite" --results "$work/bad" --shards 2 --shard 0 >"$work/bad-gpus.log" 2>&1
 check "a malformed BANKGATE_GPUS is refused (exit 3), naming it" "[ $? -eq 3 ] && grep -q \"BANKGATE_GPUS='two'\" '$work/bad-gpus.log'"
+
+# Shards of one command's run (BANKGATE_RUN_ID) claim tests as they go: a test another shard holds is passed by
+# without a result written for it, and each test runs once, whichever shard takes it.
+claims="$work/claimed/.claims/crashing_suite.run1"
+mkdir -p "$claims" && echo 1 >"$claims/Crashing.Fails.claim"
+BANKGATE_GPUS=2 BANKGATE_RUN_ID=run1 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" \
+  --shards 2 --shard 0 >"$work/claim0.log" 2>&1
+check "shard 0 takes every test but the one shard 1 holds, and charges the crash to its test" \
+  "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.xml' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.xml' && [ -f '$work/claimed/Crashing.Last.xml' ]"
+BANKGATE_GPUS=2 BANKGATE_RUN_ID=run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
+check "shard 1 then runs only the test it holds" \
+  "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.xml'"
+for shard in 0 1; do
+  CRASHING_SUITE_DELAY_MS=150 BANKGATE_GPUS=2 BANKGATE_RUN_ID=run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \
+    --shards 2 --shard "$shard" >"$work/race$shard.log" 2>&1 &
+done
+wait
+taken=$(( $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 0).*/\1/p' "$work/race0.log") + \
+          $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 1).*/\1/p' "$work/race1.log") ))
+check "two shards started together run each test once: 5 claims, 5 results, 5 taken in all" \
+  "[ \$(ls '$work/race/.claims/crashing_suite.run2' | wc -l) -eq 5 ] && [ \$(ls '$work/race'/*.xml | wc -l) -eq 5 ] && [ '$taken' -eq 5 ]"
+BANKGATE_GPUS=2 BANKGATE_RUN_ID='../x' "$bankgate" run-suite --binary "$suite" --results "$work/badrun" --shards 2 --shard 0 >"$work/badrun.log" 2>&1
+check "a run id that is not one is refused (exit 3), naming it" "[ $? -eq 3 ] && grep -q \"BANKGATE_RUN_ID='../x'\" '$work/badrun.log'"
 
 # A resource spec spreads the measuring runs over its GPUs; by default twice as many ctest slots as GPUs, the
 # per-test entries using none. A spec that lists no GPU is refused before the results of the last run are cleared.

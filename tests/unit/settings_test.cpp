@@ -188,6 +188,19 @@ TEST(Settings, CTestCountOtherThanOneIsRejected) {
   }
 }
 
+TEST(Settings, ShardOfThisProcessIsZeroUnlessSet) {
+  EXPECT_EQ(shard_of_this_process(lookup_in({})), 0);
+  EXPECT_EQ(shard_of_this_process(lookup_in({{"BANKGATE_SHARD", "3"}})), 3);
+  for (const char* bad : {"-1", "one", "1 ", "123456"}) {
+    try {
+      shard_of_this_process(lookup_in({{"BANKGATE_SHARD", bad}}));
+      ADD_FAILURE() << "accepted BANKGATE_SHARD=" << bad;
+    } catch (const SettingsError& e) {
+      EXPECT_NE(std::string(e.what()).find("BANKGATE_SHARD='" + std::string(bad) + "'"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Settings, FolderVariablesOverrideDefaults) {
   const Settings s = load({{"BANKGATE_BASELINE_DIR", "/elsewhere/baselines"}, {"BANKGATE_CANDIDATE_DIR", "/tmp/cand"}});
   EXPECT_EQ(s.baseline_dir, std::filesystem::path("/elsewhere/baselines"));

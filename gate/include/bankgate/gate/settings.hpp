@@ -47,6 +47,10 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup);
 // from the spec); a suite split into shards uses that many of them. 1 when unset; throws SettingsError.
 int gpus_of_the_run(const EnvLookup& lookup);
 
+// BANKGATE_SHARD: which shard of its suite this process measures for (bankgate run-suite sets it where several
+// shards claim tests at once, BANKGATE_CLAIMS_DIR); 0 when unset; throws SettingsError.
+int shard_of_this_process(const EnvLookup& lookup);
+
 // The CUDA_VISIBLE_DEVICES value that shows a child process only device `index` of this process: the index-th
 // entry of `visible` (this process's CUDA_VISIBLE_DEVICES) when set, else the index itself. nullopt when
 // `visible` has no such entry.
