@@ -16,13 +16,16 @@
 # each its GPU in CTEST_RESOURCE_GROUP_0_GPUS. Without a spec every suite uses device 0 and bankgate's device
 # lock lets one process at a time measure there.
 #
-# SHARDS n (default 1) splits a large suite over up to n GPUs: n measuring tests, each taking every k-th test,
-# where k is the number of GPUs of the run (BANKGATE_GPUS, which `bankgate gate --resource-spec` sets; 1 when
-# unset). Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS.
-# Each shard pays a suite process's start-up (about 0.5 s on an H200), and start-ups on different GPUs of one
-# host do not overlap, so a shard is worth it when it carries several seconds of measuring.
-# Each test's result is a one-test GoogleTest XML report in
-# <build>/bankgate/gtest-results/, which `bankgate gate` reads for failure messages.
+# SHARDS n (default 1) splits a large suite over up to n GPUs: n measuring tests, of which k measure, k being
+# the number of GPUs of the run (BANKGATE_GPUS, which `bankgate gate --resource-spec` sets; 1 when unset).
+# Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS. In the
+# command's runs the k shards share the tests out as they go (bankgate/gate/test_claims.hpp); under plain ctest
+# each takes every k-th test. Each shard pays a suite process's start-up (about 0.5 s on an H200), and
+# start-ups on different GPUs of one host do not overlap, so a shard is worth it when it carries several
+# seconds of measuring.
+#
+# Each test's result is a one-test GoogleTest XML report in <build>/bankgate/gtest-results/, which
+# `bankgate gate` reads for failure messages.
 include_guard(GLOBAL)
 
 function(bankgate_add_gpu_suite name)
