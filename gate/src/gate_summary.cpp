@@ -77,10 +77,10 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
       continue;  // a report cut short by a crash; the test's ctest record says it failed
     }
     for (const XmlElement* testcase : root.descendants("testcase")) {
-      const h::TestReportEntry entry = h::read_testcase(*testcase);
-      GtestReport& r = reports[entry.suite + "." + entry.test];
-      for (const std::string& m : entry.messages) r.messages.push_back(without_location(m));
-      r.properties = entry.properties;
+      const h::TestReportEntry test = h::read_testcase(*testcase);
+      GtestReport& r = reports[test.suite + "." + test.test];
+      for (const std::string& m : test.messages) r.messages.push_back(without_location(m));
+      r.properties = test.properties;
       if (const auto d = r.properties.find("device"); d != r.properties.end()) r.device = d->second;
     }
   }
