@@ -28,7 +28,12 @@ suite="$build/tests/suites/catalogue_suite"
 gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 [ "$gpus" -ge 2 ] || bankgate_die "two GPUs or more are needed (nvidia-smi lists $gpus)"
 
-mapfile -t tests < <("$suite" --gtest_list_tests | awk '/^[^ ]/ { s = $1 } /^  / { print s $1 }')
+"$suite" --gtest_list_tests --gtest_output="json:$out/tests.json" >/dev/null ||
+  bankgate_die "$suite could not list its tests"
+mapfile -t tests < <(python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["testsuites"]:
+    for t in s["testsuite"]:
+        print(s["name"] + "." + t["name"])' "$out/tests.json")
 part() {  # part I [STEP]: the filter of every STEP-th test (default: one per GPU) from the I-th
   local i joined="" step=${2:-$gpus}
   for ((i = $1; i < ${#tests[@]}; i += step)); do joined+="${joined:+:}${tests[$i]}"; done
