@@ -64,8 +64,9 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   setenv("BANKGATE_SUITE_FILTER", run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
   fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
   // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  setenv("BANKGATE_RUN_ID", (std::to_string(::getpid()) + "-" + std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(now).count())).c_str(), 1);
+  const auto now = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
+  const std::string run_id = std::to_string(::getpid()) + "-" + std::to_string(now.count());
+  setenv("BANKGATE_RUN_ID", run_id.c_str(), 1);
   setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
   setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
 

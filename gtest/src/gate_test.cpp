@@ -170,8 +170,6 @@ void GateTest::join_session() {
     } catch (const DeviceLockError& e) {
       GTEST_FAIL() << "cannot measure: " << e.what();
     }
-  }
-  if (!s.probe) {
     const auto start = std::chrono::steady_clock::now();
     s.probe = probe_device(config.device);  // the process's first CUDA call: the driver's initialisation
     const double probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
