@@ -1,4 +1,5 @@
 #include <bankgate/gate/test_claims.hpp>
+#include <bankgate/gate/test_report.hpp>
 
 #include <unistd.h>
 
@@ -9,10 +10,7 @@
 namespace bankgate::gate {
 
 std::filesystem::path claim_path(const std::filesystem::path& dir, const std::string& test) {
-  std::string name = test;
-  for (char& c : name)
-    if (c == '/') c = '_';
-  return dir / (name + ".claim");
+  return dir / (test_file_name(test) + ".claim");
 }
 
 bool claim_test(const std::filesystem::path& dir, const std::string& test, int shard) {

@@ -40,11 +40,15 @@ std::string render_test_report(const TestReportEntry& e) {
   return out.str();
 }
 
-std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test) {
-  std::string name = suite + "." + test;
+std::string test_file_name(const std::string& suite_dot_test) {
+  std::string name = suite_dot_test;
   for (char& c : name)
-    if (c == '/') c = '_';  // parameterised names: one file, not a folder
-  return dir / (name + ".xml");
+    if (c == '/') c = '_';
+  return name;
+}
+
+std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test) {
+  return dir / (test_file_name(suite + "." + test) + ".xml");
 }
 
 void write_test_report(const std::filesystem::path& dir, const TestReportEntry& entry) {

@@ -16,7 +16,7 @@ class ClaimError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The claim file of a test ("Suite.Test"; a parameterised name's '/' becomes '_', as in result files).
+// The claim file of a test ("Suite.Test"), named as its result file is (test_file_name).
 std::filesystem::path claim_path(const std::filesystem::path& dir, const std::string& test);
 
 // Claims `test` for `shard` unless another shard holds it. Returns true when `shard` holds it (now or from an

@@ -22,6 +22,9 @@ struct TestReportEntry {
 };
 
 std::string render_test_report(const TestReportEntry& entry);
+// The name of a test's files in a run's folders ("Suite.Test"; a parameterised name's '/' becomes '_', so that
+// each test is one file, not a folder).
+std::string test_file_name(const std::string& suite_dot_test);
 // <dir>/<Suite.test>.xml
 std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test);
 // Written through a temporary file and a rename: a reader sees a whole report or none.
