@@ -8,6 +8,7 @@
 #include "activity_timer.hpp"
 #include "check.hpp"
 #include "l2_flusher.hpp"
+#include "lap_timer.hpp"
 #include "module_cubins.hpp"
 #include "range_profiler.hpp"
 #include "sass_attribution.hpp"
@@ -42,29 +43,25 @@ struct Collector::Impl {
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
-  auto mark = std::chrono::steady_clock::now();
-  const auto lap = [&mark](double& phase) {
-    const auto now = std::chrono::steady_clock::now();
-    phase = std::chrono::duration<double, std::milli>(now - mark).count();
-    mark = now;
-  };
+  detail::LapTimer laps;
   DeviceProbe probe = probe_device(impl_->options.device);
   if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
   impl_->device = probe.info;
-  lap(impl_->setup.probe_ms);
+  laps.add_lap(impl_->setup.probe_ms);
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   impl_->cubins = std::make_unique<detail::ModuleCubins>();
   BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
-  lap(impl_->setup.context_ms);
+  laps.add_lap(impl_->setup.context_ms);
   BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
                                                             impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
-  lap(impl_->setup.profiler_ms);
+  laps.add_lap(impl_->setup.profiler_ms);
+  impl_->profiler->add_setup_parts(impl_->setup);
   impl_->flusher = std::make_unique<detail::L2Flusher>(impl_->options.device);
-  lap(impl_->setup.flusher_ms);
+  laps.add_lap(impl_->setup.flusher_ms);
   impl_->timer = std::make_unique<detail::ActivityTimer>(impl_->device.pci_bus_id, *impl_->flusher);
-  lap(impl_->setup.timer_ms);
+  laps.add_lap(impl_->setup.timer_ms);
 }
 
 Collector::~Collector() = default;

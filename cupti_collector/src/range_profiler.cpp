@@ -6,9 +6,9 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#include <chrono>
 
 #include "check.hpp"
+#include "lap_timer.hpp"
 
 namespace bankgate::detail {
 namespace {
@@ -41,6 +41,7 @@ CUcontext current_context() {
 RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
                              std::size_t max_kernels_per_call)
     : context_(context), metrics_(metrics), max_kernels_(max_kernels_per_call) {
+  LapTimer laps;
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   BANKGATE_CUPTI(cuptiProfilerInitialize(&init));
 
@@ -48,8 +49,12 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   chip.deviceIndex = static_cast<std::size_t>(device_index);
   BANKGATE_CUPTI(cuptiDeviceGetChipName(&chip));
   chip_name_ = chip.pChipName;
+  laps.add_lap(initialize_ms_);
 
-  config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, counter_availability(context_));
+  std::vector<std::uint8_t> availability = counter_availability(context_);
+  laps.add_lap(availability_ms_);
+  config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, std::move(availability));
+  laps.add_lap(metric_config_ms_);
 
   // Enabling costs about 200 ms, so it happens once here and not per collect(): only kernels launched
   // between Start and Stop are profiled, launches outside (the timing phase) run as usual.
@@ -66,6 +71,14 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
   BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
   counter_data_.resize(size.counterDataSize);
+  laps.add_lap(enable_ms_);
+}
+
+void RangeProfiler::add_setup_parts(SetupPhases& setup) const {
+  setup.profiler_initialize_ms = initialize_ms_;
+  setup.counter_availability_ms = availability_ms_;
+  setup.metric_config_ms = metric_config_ms_;
+  setup.profiler_enable_ms = enable_ms_;
 }
 
 RangeProfiler::~RangeProfiler() {
@@ -82,12 +95,7 @@ RangeProfiler::~RangeProfiler() {
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
   std::vector<std::uint8_t>& counter_data = counter_data_;
   phases_ = {};
-  auto mark = std::chrono::steady_clock::now();
-  const auto lap = [&](double& into) {
-    const auto now = std::chrono::steady_clock::now();
-    into += std::chrono::duration<double, std::milli>(now - mark).count();
-    mark = now;
-  };
+  LapTimer laps;
 
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
@@ -95,7 +103,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   init.counterDataSize = counter_data.size();
   init.pCounterData = counter_data.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
-  lap(phases_.image_ms);
+  laps.add_lap(phases_.image_ms);
 
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
@@ -114,20 +122,20 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   config.passIndex = 0;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
-  lap(phases_.set_config_ms);
+  laps.add_lap(phases_.set_config_ms);
 
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
-  lap(phases_.start_ms);
+  laps.add_lap(phases_.start_ms);
   launch();
   const cudaError_t launched = cudaGetLastError();
   const cudaError_t finished = cudaDeviceSynchronize();
-  lap(phases_.launch_ms);
+  laps.add_lap(phases_.launch_ms);
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
-  lap(phases_.stop_ms);
+  laps.add_lap(phases_.stop_ms);
   if (!stop.isAllPassSubmitted)
     throw CollectorError(ErrorKind::cupti_failure, "the range profiler wants another pass after a single-pass collection; "
                                                    "report this with the metric list");
@@ -137,7 +145,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decode));
-  lap(phases_.decode_ms);
+  laps.add_lap(phases_.decode_ms);
   if (decode.numOfRangeDropped > 0)
     throw CollectorError(ErrorKind::too_many_kernels,
                          "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
@@ -163,7 +171,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
     for (std::size_t m = 0; m < metrics_.size(); ++m) kernels[range].values[metrics_[m]] = values[m];
   }
-  lap(phases_.evaluate_ms);
+  laps.add_lap(phases_.evaluate_ms);
   phases_.kernels = kernels.size();
   return kernels;
 }

@@ -32,6 +32,8 @@ class RangeProfiler {
   const CounterPhases& last_phases() const { return phases_; }
   bool single_pass() const { return config_->passes() == 1; }
   void note_flush(double ms) { phases_.flush_ms = ms; }
+  // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
+  void add_setup_parts(SetupPhases& setup) const;
 
  private:
   CUcontext context_;
@@ -42,6 +44,7 @@ class RangeProfiler {
   std::size_t max_kernels_;
   std::unique_ptr<MetricConfig> config_;
   CounterPhases phases_;
+  double initialize_ms_ = 0.0, availability_ms_ = 0.0, metric_config_ms_ = 0.0, enable_ms_ = 0.0;
 };
 
 // The current CUDA context, obtained through the runtime's driver entry point so that no binary links

@@ -81,6 +81,12 @@ int shard_of_this_process(const EnvLookup& lookup) {
   return *shard;
 }
 
+std::optional<std::string> cuda_connections_to_set(const EnvLookup& lookup) {
+  const auto chosen = lookup("CUDA_DEVICE_MAX_CONNECTIONS");
+  if (chosen && !chosen->empty()) return std::nullopt;
+  return "1";
+}
+
 std::optional<std::string> visible_devices_for(int index, const std::optional<std::string>& visible) {
   if (index < 0) return std::nullopt;
   if (!visible) return std::to_string(index);

@@ -198,7 +198,11 @@ void GateTest::join_session() {
       const SetupPhases& phases = s.collector->setup_phases();
       RecordProperty("collector_setup_phases_ms", "probe " + format_number(phases.probe_ms) + ", context " +
                                                       format_number(phases.context_ms) + ", profiler " +
-                                                      format_number(phases.profiler_ms) + ", flusher " +
+                                                      format_number(phases.profiler_ms) + ", profiler_initialise " +
+                                                      format_number(phases.profiler_initialize_ms) + ", counter_availability " +
+                                                      format_number(phases.counter_availability_ms) + ", metric_config " +
+                                                      format_number(phases.metric_config_ms) + ", profiler_enable " +
+                                                      format_number(phases.profiler_enable_ms) + ", flusher " +
                                                       format_number(phases.flusher_ms) + ", timer " + format_number(phases.timer_ms));
     } catch (const CollectorError& e) {
       s.collector_error = e;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -13,6 +14,9 @@
 #include "result_files.hpp"
 
 int main(int argc, char** argv) {
+  // Before any CUDA call: the driver reads it when the process's first context is made.
+  if (const auto connections = bankgate::gate::cuda_connections_to_set(bankgate::gate::process_environment))
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", connections->c_str(), 1);
   ::testing::InitGoogleTest(&argc, argv);
   // Listing (ctest's discovery at build time) prints nothing else: its output is parsed.
   if (!::testing::GTEST_FLAG(list_tests)) {

@@ -34,9 +34,10 @@ TEST(Crashing, Skips) {
   take_time();
   GTEST_SKIP() << "no GPU: a reason";
 }
-// What the runner showed the process of its GPU, for the test of the runner's device choice.
+// What the runner showed the process of its GPU, for the test of the runner's device choice, and what
+// bankgate's main() set before CUDA starts.
 TEST(Crashing, Last) {
   take_time();
-  for (const char* name : {"CUDA_VISIBLE_DEVICES", "BANKGATE_DEVICE"})
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "BANKGATE_DEVICE", "CUDA_DEVICE_MAX_CONNECTIONS"})
     if (const char* value = std::getenv(name)) RecordProperty(name, value);
 }

@@ -30,14 +30,16 @@ check "BANKGATE_SUITE_FILTER runs only the selection" "[ -f '$work/filtered/Cras
 
 # CTest gave the measuring run GPU 1 of the two this process sees (CUDA_VISIBLE_DEVICES=4,7): the suite process
 # sees that GPU alone, as its device 0.
-CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:1,slots:1 CUDA_VISIBLE_DEVICES=4,7 BANKGATE_SUITE_FILTER='Crashing.Last' \
-  "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
+env -u CUDA_DEVICE_MAX_CONNECTIONS CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:1,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
+  BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
 check "the suite process sees only the GPU CTest allotted, as device 0" \
   "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"0\"' '$work/allotted/Crashing.Last.xml'"
 BANKGATE_DEVICE=1 CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:0,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
-  BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
+  CUDA_DEVICE_MAX_CONNECTIONS=8 BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
 check "a device the user chose (BANKGATE_DEVICE) is left as it is" \
   "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"1\"' '$work/chosen/Crashing.Last.xml'"
+check "a suite process makes one hardware queue per context unless the user chose a number" \
+  "grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"1\"' '$work/allotted/Crashing.Last.xml' && grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"8\"' '$work/chosen/Crashing.Last.xml'"
 
 "$bankgate" discover --binary "$suite" --results "$work/results" --out "$work/tests.cmake" --fixture bankgate.crashing --labels gpu --labels nightly >/dev/null 2>&1
 check "discover writes one ctest entry per test, requiring the fixture, with every label" \

@@ -201,6 +201,12 @@ TEST(Settings, ShardOfThisProcessIsZeroUnlessSet) {
   }
 }
 
+TEST(Settings, SuiteProcessesUseOneHardwareQueueUnlessTheUserChose) {
+  EXPECT_EQ(cuda_connections_to_set(lookup_in({})), "1");
+  EXPECT_EQ(cuda_connections_to_set(lookup_in({{"CUDA_DEVICE_MAX_CONNECTIONS", ""}})), "1");
+  EXPECT_EQ(cuda_connections_to_set(lookup_in({{"CUDA_DEVICE_MAX_CONNECTIONS", "8"}})), std::nullopt);
+}
+
 TEST(Settings, FolderVariablesOverrideDefaults) {
   const Settings s = load({{"BANKGATE_BASELINE_DIR", "/elsewhere/baselines"}, {"BANKGATE_CANDIDATE_DIR", "/tmp/cand"}});
   EXPECT_EQ(s.baseline_dir, std::filesystem::path("/elsewhere/baselines"));

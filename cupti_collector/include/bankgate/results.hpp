@@ -84,6 +84,12 @@ struct SetupPhases {
   double probe_ms = 0.0;     // the device found and its properties read (CUDA driver initialisation)
   double context_ms = 0.0;   // module capture subscribed, primary context created
   double profiler_ms = 0.0;  // CUPTI's profiler: chip, metric configuration, counter-data image, session
+  // profiler_ms in parts: CUPTI's profiler initialised and the chip named; the counters the device offers
+  // read; the metric configuration (configuration image: host work); the range profiler enabled on the context.
+  double profiler_initialize_ms = 0.0;
+  double counter_availability_ms = 0.0;
+  double metric_config_ms = 0.0;
+  double profiler_enable_ms = 0.0;
   double flusher_ms = 0.0;   // the L2 flush buffer allocated
   double timer_ms = 0.0;     // CUPTI activity tracing for kernel durations
   double total_ms() const { return probe_ms + context_ms + profiler_ms + flusher_ms + timer_ms; }

@@ -51,6 +51,12 @@ int gpus_of_the_run(const EnvLookup& lookup);
 // shards claim tests at once, BANKGATE_CLAIMS_DIR); 0 when unset; throws SettingsError.
 int shard_of_this_process(const EnvLookup& lookup);
 
+// The CUDA_DEVICE_MAX_CONNECTIONS a suite process sets before its first CUDA call: "1" (one hardware queue per
+// context instead of CUDA's 8) unless the user set it. Each queue costs its context's creation time, which the
+// CUDA driver serialises across the processes of a host (bench/RESULTS-start-up.md), and the gate launches on
+// one stream at a time. nullopt: leave the user's value.
+std::optional<std::string> cuda_connections_to_set(const EnvLookup& lookup);
+
 // The CUDA_VISIBLE_DEVICES value that shows a child process only device `index` of this process: the index-th
 // entry of `visible` (this process's CUDA_VISIBLE_DEVICES) when set, else the index itself. nullopt when
 // `visible` has no such entry.
