@@ -57,4 +57,8 @@ if command -v strace >/dev/null 2>&1; then
 else
   echo "strace is not installed: no system-call figures" >"$out/strace-alone.txt"
 fi
-python3 bench/start_up_contention_table.py "$out" | tee "$out/start-up-contention.md"
+{
+  echo "Produced by bench/start-up-contention.sh (ROUNDS=$rounds) on $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${BANKGATE_GIT_COMMIT:-unknown}, on:"
+  echo; nvidia-smi --query-gpu=index,name,driver_version,persistence_mode --format=csv | sed 's/^/    /'; echo
+  python3 bench/start_up_contention_table.py "$out"
+} | tee "$out/start-up-contention.md"

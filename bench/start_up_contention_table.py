@@ -37,7 +37,6 @@ def main(out):
             for kind, value in figures.items():
                 if kind.endswith("_ms"):
                     table.setdefault(name, {}).setdefault(kind, []).append(value)
-    print("# A measuring process's start-up, alone and two at once (bench/start-up-contention.sh)\n")
     print("Median ms over every process of a case (two per round where two run at once): wall / user CPU / system CPU.\n")
     for variant in sorted({v for v, _ in rows}):
         print(f"## {variant}\n")
