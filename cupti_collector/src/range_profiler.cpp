@@ -6,7 +6,6 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-
 #include "check.hpp"
 #include "lap_timer.hpp"
 
@@ -24,9 +23,9 @@ std::vector<std::uint8_t> counter_availability(CUcontext context) {
 }
 
 // Whether CUPTI's host library was released knowing `chip`. The counter-availability image only matters for a
-// chip it does not know (CUPTI's documentation: "required for future chip support"); reading it costs about
-// 120 ms of driver time per process, which the driver serialises across the processes of a host
-// (bench/RESULTS-start-up.md), so it is read only for such a chip.
+// chip it does not know (CUPTI's documentation: "required for future chip support"). Reading it takes about
+// 120 ms of driver time, which the driver serialises across the processes of a host; skipping it saves about
+// 100 ms of a process's start-up, the rest moving to the first profiled kernel (bench/RESULTS-start-up.md).
 bool host_library_knows(const std::string& chip) {
   CUpti_Profiler_Host_GetSupportedChips_Params p{CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
   BANKGATE_CUPTI(cuptiProfilerHostGetSupportedChips(&p));
@@ -69,8 +68,8 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, std::move(availability));
   laps.add_lap(metric_config_ms_);
 
-  // Enabling costs about 200 ms, so it happens once here and not per collect(): only kernels launched
-  // between Start and Stop are profiled, launches outside (the timing phase) run as usual.
+  // Enabled once here, not per collect(): only kernels launched between Start and Stop are profiled, launches
+  // outside (the timing phase) run as usual.
   CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   enable.ctx = context_;
   BANKGATE_CUPTI(cuptiRangeProfilerEnable(&enable));

@@ -196,14 +196,14 @@ void GateTest::join_session() {
       std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
       RecordProperty("collector_setup_ms", format_number(setup_ms));  // the first test of a process pays it
       const SetupPhases& phases = s.collector->setup_phases();
-      RecordProperty("collector_setup_phases_ms", "probe " + format_number(phases.probe_ms) + ", context " +
-                                                      format_number(phases.context_ms) + ", profiler " +
-                                                      format_number(phases.profiler_ms) + ", profiler_initialise " +
-                                                      format_number(phases.profiler_initialize_ms) + ", counter_availability " +
-                                                      format_number(phases.counter_availability_ms) + ", metric_config " +
-                                                      format_number(phases.metric_config_ms) + ", profiler_enable " +
-                                                      format_number(phases.profiler_enable_ms) + ", flusher " +
-                                                      format_number(phases.flusher_ms) + ", timer " + format_number(phases.timer_ms));
+      std::string parts;  // "probe 0.1, context 70.2, ...": one name and value per phase
+      for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms}, {"context", phases.context_ms},
+                                     {"profiler", phases.profiler_ms}, {"profiler_initialise", phases.profiler_initialize_ms},
+                                     {"counter_availability", phases.counter_availability_ms},
+                                     {"metric_config", phases.metric_config_ms}, {"profiler_enable", phases.profiler_enable_ms},
+                                     {"flusher", phases.flusher_ms}, {"timer", phases.timer_ms}})
+        parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + format_number(ms);
+      RecordProperty("collector_setup_phases_ms", parts);
     } catch (const CollectorError& e) {
       s.collector_error = e;
     }
