@@ -69,7 +69,7 @@ for step in "$@"; do
     faults)
       # A copy of the example with a second test whose kernel reads through an invalid pointer.
       fp=build/fault-project
-      rm -rf "$fp" && cp -r examples/adopt "$fp"
+      rm -rf "$fp" && mkdir -p build && cp -r examples/adopt "$fp"
       # The faulting test comes first, so the healthy one after it must run in a fresh process.
       python3 - "$fp/transpose_gate_test.cpp" <<'PY'
 import sys
