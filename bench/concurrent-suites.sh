@@ -20,10 +20,8 @@ rounds=${ROUNDS:-3}
 repeat=${REPEAT:-1}
 mkdir -p "$out/runs"
 out=$(cd "$out" && pwd)
-bankgate_ensure_dependencies
-export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
-build=$(bankgate_bench_build_dir)
-bankgate_build "$build" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
+bankgate_bench_build "$out/build.log"
+build=$BANKGATE_BENCH_BUILD
 suite="$build/tests/suites/catalogue_suite"
 gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 [ "$gpus" -ge 2 ] || bankgate_die "two GPUs or more are needed (nvidia-smi lists $gpus)"

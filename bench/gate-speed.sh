@@ -23,12 +23,9 @@ mkdir -p "$out/gates" "$out/logs"
 out=$(cd "$out" && pwd)
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-bankgate_ensure_dependencies
-
-export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
-build=$(bankgate_bench_build_dir)
 start=$(now)
-bankgate_build "$build" >"$out/logs/build.log" 2>&1 || { tail -n 30 "$out/logs/build.log"; exit 3; }
+bankgate_bench_build "$out/logs/build.log"
+build=$BANKGATE_BENCH_BUILD
 echo "== build: $(since "$start") s"
 nvidia-smi --query-gpu=index,name,driver_version,persistence_mode,clocks.sm,clocks.max.sm --format=csv >"$out/gpus.csv" 2>&1
 bankgate="$build/cli/bankgate"

@@ -19,10 +19,8 @@ out=${OUT:-build/start-up-contention}
 rounds=${ROUNDS:-5}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-bankgate_ensure_dependencies
-export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
-build=$(bankgate_bench_build_dir)
-bankgate_build "$build" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
+bankgate_bench_build "$out/build.log"
+build=$BANKGATE_BENCH_BUILD
 bench="$build/bench/bankgate-start-up-bench"
 [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ] || bankgate_die "two GPUs are needed"
 runs="$out/runs.jsonl"

@@ -76,6 +76,16 @@ bankgate_bench_build_dir() {
   echo "$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
 }
 
+# bankgate_bench_build LOG: what every bench script does first: the dependencies found or installed,
+# BANKGATE_COMPARE_DIR exported (default build/compare), this tree built in bankgate_bench_build_dir with its
+# output in LOG; sets BANKGATE_BENCH_BUILD to that folder. A failed build shows the log's end and exits 3.
+bankgate_bench_build() {
+  bankgate_ensure_dependencies
+  export BANKGATE_COMPARE_DIR=${BANKGATE_COMPARE_DIR:-$PWD/build/compare}
+  BANKGATE_BENCH_BUILD=$(bankgate_bench_build_dir)
+  bankgate_build "$BANKGATE_BENCH_BUILD" >"$1" 2>&1 || { tail -n 30 "$1"; exit 3; }
+}
+
 # bankgate_install_packages PACKAGE...: apt-get where we may (root on Debian/Ubuntu), otherwise stop and name the
 # packages. Used for the build's dependencies and for tools only some scripts need (clang for the fuzzer).
 bankgate_install_packages() {
