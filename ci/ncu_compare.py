@@ -83,7 +83,9 @@ def judge_with_the_gate(command, candidates, nearest_values, work):
             record.pop("timing", None)
             record.pop("samples_ns", None)
             for metric, entry in record["counters"].items():
-                entry["value"] = nearest_values.get((suite, test, metric), entry["value"])
+                # ncu reports counts as decimals ("70439.0"); a baseline holds them as whole numbers.
+                value = nearest_values.get((suite, test, metric), entry["value"])
+                entry["value"] = int(value) if float(value).is_integer() else value
         merged = suites.setdefault((arch, model, suite), document)
         merged["tests"].update(document["tests"])
     for (arch, model, suite), document in suites.items():

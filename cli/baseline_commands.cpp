@@ -12,11 +12,13 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/baseline_review.hpp>
 #include <bankgate/gate/baseline_transaction.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/run_comparison.hpp>
 #include <bankgate/gate/settings.hpp>
@@ -51,28 +53,57 @@ g::GpuKey candidate_gpu(const fs::path& candidates, const std::string& wanted) {
   }
 }
 
-// Where a suite's baselines are: --baselines when given, else the folder its candidates name.
-fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate) {
-  if (!override_dir.empty()) return override_dir;
-  if (!candidate.baseline_dir.empty()) return candidate.baseline_dir;
-  throw Refusal("the candidates of suite " + candidate.suite + " do not say which baselines folder they belong to "
-                "(written by an older bankgate); pass --baselines DIR");
+// Whether `folder` lies inside `project` once every link of both is resolved.
+bool lies_inside(const fs::path& folder, const fs::path& project) {
+  std::error_code ec;
+  const fs::path resolved_project = fs::canonical(project, ec);
+  if (ec) return false;
+  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(resolved_project);
+  return !ec && !relative.empty() && *relative.begin() != "..";
 }
 
-std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir, const g::GpuKey& gpu,
+// Where a suite's baselines are: --baselines when given, else the folder its candidates name. A candidate is
+// a file in the build folder that anything may have written, so the folder it names is taken only when it lies
+// inside the project that build was configured from: a candidate cannot send a promotion anywhere else.
+fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate, const fs::path& project) {
+  if (!override_dir.empty()) return override_dir;
+  const fs::path& named = candidate.baseline_dir;
+  if (named.empty())
+    throw Refusal("the candidates of suite " + candidate.suite + " do not say which baselines folder they belong to "
+                  "(written by an older bankgate); pass --baselines DIR");
+  if (project.empty())
+    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder " + named.string() +
+                  ", but without the build folder that recorded them bankgate cannot check that it belongs to the project: "
+                  "pass --build DIR, or --baselines DIR");
+  if (!named.is_absolute() || !lies_inside(named, project))
+    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder '" + named.string() +
+                  "', which is not inside the project " + project.string() +
+                  " (a candidate cannot choose where baselines are written); pass --baselines DIR to name the folder yourself");
+  return named;
+}
+
+// The baselines each candidate suite is shown against, read from their folders (a folder half-written by an
+// interrupted promotion is refused with the recovery command).
+std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir, const fs::path& project, const g::GpuKey& gpu,
                                                    const std::map<std::string, g::SuiteFile>& candidates) {
   const auto known = known_metrics();
   std::map<std::string, g::SuiteFile> baselines;
-  for (const auto& [suite, candidate] : candidates) {
-    const fs::path path = g::suite_file_path(destination(override_dir, candidate), gpu, suite);
-    if (fs::exists(path)) baselines.emplace(suite, g::read_suite_file(path, &known));
-  }
+  for (const auto& [suite, candidate] : candidates)
+    if (auto file = g::BaselineFolder(destination(override_dir, candidate, project)).read(gpu, suite, &known))
+      baselines.emplace(suite, std::move(*file));
   return baselines;
 }
 
 void write_text(const fs::path& path, const std::string& text) {
   if (path.empty()) return;
   g::write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+// Report data as JSON text. Its names and messages come from outside; the readers make them UTF-8 as they read
+// them, and should a byte that is not slip through, it becomes U+FFFD here rather than an exception that loses
+// the report (nlohmann::json refuses to dump anything but UTF-8 by default).
+void write_json(const fs::path& path, const nlohmann::json& data) {
+  write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace
@@ -87,7 +118,7 @@ int review(const ReviewOptions& o) {
   const fs::path dir = candidates_folder(o.candidates, o.build);
   const g::GpuKey gpu = candidate_gpu(dir, o.gpu);
   const auto candidates = g::read_candidates(dir, gpu);
-  const auto baselines = read_baselines(o.baselines, gpu, candidates);
+  const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);
   const auto rows = g::review(candidates, baselines);
   std::cout << "GPU " << gpu.arch << "/" << gpu.model << ": measured (new) in " << dir.string() << " against the baselines (old)\n"
             << g::render(rows, o.changes_only);
@@ -109,86 +140,123 @@ void refuse_in_ci(bool force, bool dry_run) {
                   "Run the refresh on a GPU machine, review, commit; --force overrides");
 }
 
-int promote(const PromoteOptions& o) {
-  refuse_in_ci(o.force, o.dry_run);
-  const fs::path dir = candidates_folder(o.candidates, o.build);
-  const g::GpuKey gpu = candidate_gpu(dir, o.gpu);
-  const auto candidates = g::read_candidates(dir, gpu);
-  if (candidates.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + dir.string());
-  for (const auto& [suite, candidate] : candidates) {
-    const fs::path gpu_dir = destination(o.baselines, candidate) / gpu.relative_dir();
-    if (!fs::is_directory(gpu_dir) && !o.new_gpu && !o.dry_run)
-      throw Refusal("no baselines for " + gpu.arch + "/" + gpu.model + " in " + destination(o.baselines, candidate).string() +
-                    "; this is a GPU without baselines: pass --new-gpu to create them");
-  }
-  const auto baselines = read_baselines(o.baselines, gpu, candidates);
+namespace {
 
-  std::map<std::string, g::SuiteFile> selected;
-  std::vector<std::string> wrong_output;
+// The baselines folders a promotion writes, each with its suites, keyed by the folder's resolved path (one
+// folder however its path is spelt).
+struct Destination {
+  fs::path root;
+  std::vector<std::string> suites;
+};
+std::map<fs::path, Destination> destinations(const PromoteOptions& o, const std::map<std::string, g::SuiteFile>& candidates,
+                                             const g::GpuKey& gpu) {
+  const fs::path project = configured_source_dir(o.build);
+  std::map<fs::path, Destination> folders;
   for (const auto& [suite, candidate] : candidates) {
-    g::SuiteFile chosen = candidate;
-    chosen.tests.clear();
+    const fs::path root = destination(o.baselines, candidate, project);
+    std::error_code ec;
+    if (!fs::is_directory(root / gpu.relative_dir(), ec) && !o.new_gpu && !o.dry_run)
+      throw Refusal("no baselines for " + gpu.arch + "/" + gpu.model + " in " + root.string() +
+                    "; this is a GPU without baselines: pass --new-gpu to create them");
+    Destination& d = folders[fs::weakly_canonical(fs::absolute(root))];
+    d.root = root;
+    d.suites.push_back(suite);
+  }
+  return folders;
+}
+
+// What a promotion writes: the tests the filter selects whose output matched the CPU reference, per suite.
+struct Selection {
+  std::map<std::string, g::SuiteFile> suites;
+  std::vector<std::string> wrong_output;
+};
+Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidates, const std::map<std::string, g::SuiteFile>& baselines,
+                            const PromoteOptions& o) {
+  Selection chosen;
+  for (const auto& [suite, candidate] : candidates) {
+    g::SuiteFile tests = candidate;
+    tests.tests.clear();
     for (const auto& [test, record] : candidate.tests) {
       if (!g::matches_filter(suite + "." + test, o.filter)) continue;
-      if (!record.correct) {
-        wrong_output.push_back(suite + "." + test);
-        continue;
-      }
-      chosen.tests[test] = record;
+      if (record.correct) tests.tests[test] = record;
+      else chosen.wrong_output.push_back(suite + "." + test);
     }
     if (const auto b = baselines.find(suite);
         b != baselines.end() && b->second.provenance.gpu_name != candidate.provenance.gpu_name && !o.new_gpu)
-      throw Refusal(g::suite_file_path(destination(o.baselines, candidate), gpu, suite).string() + " was measured on '" +
-                    b->second.provenance.gpu_name + "', the candidates on '" + candidate.provenance.gpu_name +
-                    "'; pass --new-gpu to replace it");
-    if (!chosen.tests.empty()) selected.emplace(suite, chosen);
+      throw Refusal("the baseline of " + suite + " was measured on '" + b->second.provenance.gpu_name + "', the candidates on '" +
+                    candidate.provenance.gpu_name + "'; pass --new-gpu to replace it");
+    if (!tests.tests.empty()) chosen.suites.emplace(suite, tests);
   }
-  if (selected.empty())
+  if (chosen.suites.empty())
     throw Refusal("no candidate test matches the filter '" + o.filter + "' with a correct output; nothing to promote");
+  return chosen;
+}
 
-  std::cout << g::render(g::review(selected, baselines), false);
-  for (const auto& name : wrong_output) std::cout << "not promoted (output differs from the CPU reference): " << name << "\n";
-  if (o.dry_run) {
-    std::cout << "dry run: nothing written\n";
-    return exit_ok;
+void show(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines) {
+  std::cout << g::render(g::review(chosen.suites, baselines), false);
+  for (const auto& name : chosen.wrong_output) std::cout << "not promoted (output differs from the CPU reference): " << name << "\n";
+}
+
+// Every folder locked before any of its baselines is read, in one order (two promotions cannot deadlock);
+// what recovery did on the way is printed.
+std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> lock_folders(const std::map<fs::path, Destination>& folders) {
+  std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> locked;
+  for (const auto& [key, d] : folders) {
+    auto& transaction = locked[key] = std::make_unique<g::BaselineTransaction>(d.root);
+    for (const std::string& line : transaction->recovered()) std::cout << "recovered: " << line << "\n";
   }
+  return locked;
+}
 
-  // Build every file first, so a bad one stops the promotion before anything is written.
-  const std::string commit = g::process_environment("BANKGATE_GIT_COMMIT").value_or("unknown");
-  const bool dirty = g::parse_flag("BANKGATE_GIT_DIRTY", g::process_environment("BANKGATE_GIT_DIRTY"));
+std::map<std::string, g::SuiteFile> read_locked_baselines(const std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
+                                                          const std::map<fs::path, Destination>& folders, const g::GpuKey& gpu) {
   const auto known = known_metrics();
-  struct Write {
-    fs::path root, path;
-    g::SuiteFile file;
-  };
-  std::vector<Write> writes;
-  for (const auto& [suite, candidate] : selected) {
-    g::Provenance p = candidate.provenance;
-    p.git_commit = commit;
-    p.git_dirty = dirty;
-    p.date = g::utc_now_iso8601();
-    p.command = o.invocation;
-    std::vector<std::string> tests;
-    for (const auto& [test, unused] : candidate.tests) tests.push_back(test);
-    const auto b = baselines.find(suite);
-    const g::SuiteFile merged = g::promote(b == baselines.end() ? nullptr : &b->second, candidate, tests, p);
-    g::parse_suite_file(g::serialize_suite_file(merged, g::Samples::drop), suite, &known);  // readable by the gate
-    const fs::path root = destination(o.baselines, candidate);
-    writes.push_back({root, g::suite_file_path(root, gpu, suite), merged});
+  std::map<std::string, g::SuiteFile> baselines;
+  for (const auto& [key, d] : folders) {
+    const g::ConfinedFolder& folder = locked.at(key)->folder();
+    for (const std::string& suite : d.suites) {
+      const fs::path relative = g::suite_file_relative(gpu, suite);
+      if (folder.kind(relative)) baselines.emplace(suite, g::read_suite_file(folder, relative, &known));
+    }
   }
-  // One transaction per baselines folder (however its path is spelt): every file of it is written, or none.
-  std::map<fs::path, std::vector<std::pair<fs::path, const g::SuiteFile*>>> by_root;
-  for (const Write& w : writes) by_root[fs::weakly_canonical(fs::absolute(w.root))].emplace_back(w.path, &w.file);
-  std::vector<std::unique_ptr<g::BaselineTransaction>> transactions;
-  for (const auto& [root, files] : by_root) {
-    transactions.push_back(std::make_unique<g::BaselineTransaction>(root));
-    for (const std::string& line : transactions.back()->recovered()) std::cout << "recovered: " << line << "\n";
-    for (const auto& [path, file] : files) transactions.back()->stage(path, g::serialize_suite_file(*file, g::Samples::drop));
-  }
-  // Suites gated against different folders (BASELINES) are committed folder by folder; a failure in a later
-  // folder says which earlier ones were already changed.
+  return baselines;
+}
+
+// Each suite's new baseline, merged and stamped, staged in its folder's transaction. Every file is built and
+// read back first, so a bad one stops the promotion before anything is visible.
+void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines, const g::GpuKey& gpu,
+           const std::map<fs::path, Destination>& folders, std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
+           const PromoteOptions& o) {
+  const auto known = known_metrics();
+  g::Provenance stamp;
+  stamp.git_commit = g::process_environment("BANKGATE_GIT_COMMIT").value_or("unknown");
+  stamp.git_dirty = g::parse_flag("BANKGATE_GIT_DIRTY", g::process_environment("BANKGATE_GIT_DIRTY"));
+  stamp.date = g::utc_now_iso8601();
+  stamp.command = o.invocation;
+  for (const auto& [key, d] : folders)
+    for (const std::string& suite : d.suites) {
+      const auto candidate = chosen.suites.find(suite);
+      if (candidate == chosen.suites.end()) continue;
+      g::Provenance p = candidate->second.provenance;
+      p.git_commit = stamp.git_commit;
+      p.git_dirty = stamp.git_dirty;
+      p.date = stamp.date;
+      p.command = stamp.command;
+      std::vector<std::string> tests;
+      for (const auto& [test, unused] : candidate->second.tests) tests.push_back(test);
+      const auto b = baselines.find(suite);
+      const g::SuiteFile merged = g::promote(b == baselines.end() ? nullptr : &b->second, candidate->second, tests, p);
+      const std::string text = g::serialize_suite_file(merged, g::Samples::drop);
+      g::parse_suite_file(text, suite, &known);  // readable by the gate
+      locked.at(key)->stage(g::suite_file_relative(gpu, suite), text);
+    }
+}
+
+// Suites gated against different folders (BASELINES) are committed folder by folder; a failure in a later
+// folder says which earlier ones were already changed.
+void commit(std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked) {
   std::vector<std::string> committed;
-  for (auto& transaction : transactions) {
+  for (auto& [key, transaction] : locked) {
     try {
       for (const auto& change : transaction->commit())
         std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
@@ -201,16 +269,57 @@ int promote(const PromoteOptions& o) {
     }
     committed.push_back(transaction->root().string());
   }
+}
+
+}  // namespace
+
+// One locked transaction per baselines folder, from reading its baselines to the commit: two promotions of one
+// folder at once each merge into what the other wrote, never into what it read before.
+int promote(const PromoteOptions& o) {
+  refuse_in_ci(o.force, o.dry_run);
+  const fs::path dir = candidates_folder(o.candidates, o.build);
+  const g::GpuKey gpu = candidate_gpu(dir, o.gpu);
+  const auto candidates = g::read_candidates(dir, gpu);
+  if (candidates.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + dir.string());
+  const auto folders = destinations(o, candidates, gpu);
+  if (o.dry_run) {
+    const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);
+    show(select_candidates(candidates, baselines, o), baselines);
+    std::cout << "dry run: nothing written\n";
+    return exit_ok;
+  }
+  auto locked = lock_folders(folders);
+  const auto baselines = read_locked_baselines(locked, folders, gpu);
+  const Selection chosen = select_candidates(candidates, baselines, o);
+  show(chosen, baselines);
+  stage(chosen, baselines, gpu, folders, locked, o);
+  commit(locked);
+  return exit_ok;
+}
+
+// Recovery by hand: rolls back what an interrupted promotion left in `root`, as the next promotion would.
+int recover(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
+  const g::BaselineTransaction transaction(root);
+  for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << line << "\n";
+  std::cout << root.string() << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
 }
 
 fs::path configured_source_dir(const fs::path& build) {
   if (build.empty()) return {};
-  std::ifstream cache(build / "CMakeCache.txt");
-  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-  for (std::string line; std::getline(cache, line);)
-    if (line.starts_with(key)) return line.substr(key.size());
-  return {};
+  std::string cache = "\n";  // every line, the first too, starts after a newline
+  try {
+    cache += g::read_input_file(build / "CMakeCache.txt");
+  } catch (const g::InputFileError&) {
+    return {};  // not a configured build: nothing is known of its sources
+  }
+  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
+  const std::size_t at = cache.find(key);
+  if (at == std::string::npos) return {};
+  const std::size_t start = at + key.size();
+  return cache.substr(start, cache.find('\n', start) - start);
 }
 
 int compare_candidates(const CompareOptions& o) {
@@ -231,7 +340,7 @@ int compare_candidates(const CompareOptions& o) {
                           {"verdict", g::to_string(f.verdict)}, {"detail", f.detail}});
     out.push_back({{"test", row.test}, {"head_correct", row.head_correct}, {"findings", findings}});
   }
-  write_text(o.json, nlohmann::json{{"exit_code", failed ? exit_regression : exit_ok}, {"tests", out}}.dump(2) + "\n");
+  write_json(o.json, nlohmann::json{{"exit_code", failed ? exit_regression : exit_ok}, {"tests", out}});
   if (!o.html.empty()) {
     write_text(o.html, g::render_html(g::summarize_comparison(base, head, o.fail_on_speedup), o.sources,
                                       "bankgate compare: head against base"));
@@ -249,21 +358,34 @@ int summary(const SummaryOptions& o) {
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   const g::GateSummary s = g::summarize(in);
   std::cout << g::render_console(s);
-  if (!o.markdown.empty()) {
-    std::ofstream file(o.markdown, std::ios::app);
-    file << g::render_markdown(s);
-    if (!file) std::cerr << "bankgate: could not append the summary to " << o.markdown.string() << "\n";
-  }
-  write_text(o.json, g::to_json(s).dump(2) + "\n");
-  write_text(o.junit_out, g::render_junit(s));
-  if (!o.html.empty()) {
+  // Each report is written on its own: one that cannot be written (a full disk, a FIFO in its place) costs
+  // none of the others, and is named. Returns whether it was written.
+  std::vector<std::string> unwritten;
+  const auto write_report = [&](const std::string& what, const fs::path& path, auto&& write) {
+    if (path.empty()) return false;
+    try {
+      write();
+      return true;
+    } catch (const std::exception& e) {
+      unwritten.push_back(what + " was not written: " + e.what());
+      return false;
+    }
+  };
+  write_report("the JSON summary", o.json, [&] { write_json(o.json, g::to_json(s)); });
+  write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
+  const bool html = write_report("the HTML report", o.html, [&] {
     write_text(o.html, g::render_html(s, o.sources.empty() ? configured_source_dir(o.build) : o.sources));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
-    if (!o.markdown.empty())
-      std::ofstream(o.markdown, std::ios::app) << "\nThe full report, with per-line figures and duration plots: `"
-                                               << o.html.filename().string() << "` (beside this summary in the run's reports).\n";
-  }
-  return s.exit_code();
+  });
+  std::string markdown = g::render_markdown(s);
+  if (html)
+    markdown += "\nThe full report, with per-line figures and duration plots: `" + o.html.filename().string() +
+                "` (beside this summary in the run's reports).\n";
+  write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
+  for (const std::string& problem : unwritten) std::cerr << "bankgate: " << problem << "\n";
+  if (unwritten.empty()) return s.exit_code();
+  // A report asked for and not written fails the run like an unreadable input; a regression still says 1.
+  return s.exit_code() == exit_regression ? exit_regression : exit_not_measured;
 }
 
 int metrics(bool as_json, bool hardware) {
@@ -279,21 +401,25 @@ int metrics(bool as_json, bool hardware) {
   return exit_ok;
 }
 
+// Every file below the GPU folders is read inside the folder: a link that leads out, a folder reached through a
+// link, a FIFO or a file in the wrong place is a problem named here, never followed.
 int check_baselines(const fs::path& root) {
   const auto known = known_metrics();
-  std::size_t files = 0, tests = 0;
-  std::vector<std::string> problems;
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
-  for (const g::GpuKey& gpu : g::gpu_folders(root)) {
-    for (const auto& entry : fs::recursive_directory_iterator(root / gpu.relative_dir(), ec)) {
-      if (entry.path().extension() != ".json") continue;
+  const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
+  const g::ConfinedFolder& folder = *baselines.folder();
+  std::size_t files = 0, tests = 0;
+  std::vector<std::string> problems;
+  const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
+  for (const g::GpuKey& gpu : baselines.gpus(problems)) {
+    for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems)) {
       try {
-        const g::SuiteFile file = g::read_suite_file(entry.path(), &known);
-        const fs::path expected = g::suite_file_path(root, gpu, file.suite);
-        if (!(file.gpu == gpu) || fs::weakly_canonical(expected) != fs::weakly_canonical(entry.path()))
-          throw g::BaselineError(entry.path().string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" + file.gpu.model +
-                                 ", which belongs in " + expected.string());
+        const g::SuiteFile file = g::read_suite_file(folder, relative, &known);
+        const fs::path expected = g::suite_file_relative(gpu, file.suite);
+        if (!(file.gpu == gpu) || !folder.kind(expected) || folder.locate(expected).relative != relative)
+          throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
+                                 file.gpu.model + ", which belongs in " + folder.display(expected).string());
         ++files;
         tests += file.tests.size();
       } catch (const std::exception& e) {

@@ -1,27 +1,68 @@
 #include "command_line.hpp"
 
+#include <charconv>
+#include <limits>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace bankgate::cli {
 namespace {
 
+// What --help shows after INT, in CLI11's own words where it has them.
+std::string help_text(int minimum, int maximum) {
+  if (maximum != std::numeric_limits<int>::max()) return "in [" + std::to_string(minimum) + " - " + std::to_string(maximum) + "]";
+  if (minimum == 0) return "NONNEGATIVE";
+  if (minimum == 1) return "POSITIVE";
+  return "AT LEAST " + std::to_string(minimum);
+}
+
+// A whole number from `minimum` to `maximum`, refused in those words. (CLI::PositiveNumber and
+// NonNegativeNumber take fractions and, refusing, print the range of a double: 309 digits.) CLI11 puts the
+// option's name before the message: "--rounds: must be a whole number of at least 1, got '0'".
+CLI::Validator whole_number(int minimum, int maximum = std::numeric_limits<int>::max()) {
+  const bool unbounded = maximum == std::numeric_limits<int>::max();
+  const std::string wanted = unbounded ? "a whole number of at least " + std::to_string(minimum)
+                                       : "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        long long value = 0;
+        const char* const end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        const bool whole = error == std::errc() && stop == end;
+        if (whole && value >= minimum && value <= maximum) return "";
+        const bool too_large = (whole && value > maximum) || error == std::errc::result_out_of_range;
+        return "must be " + wanted + ", got '" + text + "'" +
+               (too_large && unbounded ? " (the largest allowed is " + std::to_string(maximum) + ")" : "");
+      },
+      help_text(minimum, maximum));
+}
+
+// An empty --build is no folder: left to run, it became the current folder, or a raw filesystem error.
+CLI::Validator names_a_folder() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "must name a folder, got an empty string (e.g. --build build)" : "";
+      },
+      "");
+}
+
 void add_suite_run_options(CLI::App& command, SuiteRun& run) {
-  command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str();
+  command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str()->check(names_a_folder());
   command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
   command.add_flag("--no-build", run.no_build, "run what is built, without building first");
   command.add_option("--resource-spec", run.resource_spec,
                      "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
       ->check(CLI::ExistingFile);
   command.add_option("--parallel,-j", run.parallel, "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0));
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }
 
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {
-  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str();
+  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str()->check(names_a_folder());
   command.add_option("--candidates", candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
   command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
@@ -81,7 +122,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.compare_cmd->add_option("--head", in.compare.head, "the head build folder (or a folder of its candidates)")
       ->required()->check(CLI::ExistingDirectory);
   in.compare_cmd->add_option("--rounds", in.compare.rounds, "rounds per side, after a warm-up round of base (builds only)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1));
   in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
   in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
   in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here");
@@ -93,7 +134,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.summary_cmd->add_option("--gtest-results", in.summary.gtest_results, "GoogleTest's per-test XML reports");
   in.summary_cmd->add_option("--candidates", in.summary.candidates, "what the run measured");
   in.summary_cmd->add_option("--baselines", in.summary.baselines, "baselines folder (default: each suite's own)");
-  in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name");
+  in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name")
+      ->check(names_a_folder());
   in.summary_cmd->add_option("--markdown", in.summary.markdown, "append the markdown summary to this file");
   in.summary_cmd->add_option("--json", in.summary.json, "write the JSON summary here");
   in.summary_cmd->add_option("--junit-out", in.summary.junit_out, "write a JUnit report with failure reasons here");
@@ -109,14 +151,17 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
                                                               "needed): schema, names, tolerances and their reasons, ranges");
   in.check_cmd->add_option("--baselines", in.check_root, "baselines folder")->capture_default_str();
+  in.recover_cmd = app.add_subcommand("recover", "roll back what an interrupted promotion left in a baselines folder "
+                                                  "(readers refuse such a folder until then; the next promote also does it)");
+  in.recover_cmd->add_option("--baselines", in.recover_root, "baselines folder")->required();
 
   in.run_suite_cmd = app.add_subcommand("run-suite", "run one GPU suite as one process, a result file per test, a crashed "
                                                       "test charged and the rest continued in a fresh process (ctest runs it)");
   in.run_suite_cmd->add_option("--binary", in.run_suite.binary, "the suite program")->required();
   in.run_suite_cmd->add_option("--results", in.run_suite.results, "folder of the per-test result files")->required();
   in.run_suite_cmd->add_option("--shards", in.run_suite.shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")
-      ->check(CLI::Range(1, 1024));
-  in.run_suite_cmd->add_option("--shard", in.run_suite.shard, "which of them this is, from 0")->check(CLI::NonNegativeNumber);
+      ->check(whole_number(1, 1024));
+  in.run_suite_cmd->add_option("--shard", in.run_suite.shard, "which of them this is, from 0")->check(whole_number(0));
   in.verdict_cmd = app.add_subcommand("verdict", "one test's result from its suite's run: exit 0 passed or skipped, 1 failed");
   in.verdict_cmd->add_option("--results", in.verdict.results, "folder of the per-test result files")->required();
   in.verdict_cmd->add_option("--test", in.verdict.test, "Suite.test")->required();
@@ -139,6 +184,24 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.table_cmd->add_flag("--check", in.table.check, "with --readme: exit 1 when the file's table differs")->needs("--readme");
 
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_code_text);
+}
+
+std::string unknown_subcommand(CLI::App& app, int argc, const char* const* argv) {
+  // The top level takes no option with a value, so its first word that is no option is the subcommand.
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.starts_with("-")) continue;
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (sub->check_name(word)) return "";
+    return word;
+  }
+  return "";
+}
+
+std::string subcommand_names(CLI::App& app) {
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+  return names;
 }
 
 }  // namespace bankgate::cli

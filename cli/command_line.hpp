@@ -28,6 +28,7 @@ struct Invocation {
   bool metrics_json = false;
   std::string metrics_set = "sass";
   std::filesystem::path check_root = "baselines";
+  std::filesystem::path recover_root;
   std::vector<std::string> kernel_names;
   gate::ReadmeTableRequest table;
   RunSuiteOptions run_suite;
@@ -35,11 +36,17 @@ struct Invocation {
   DiscoverOptions discover;
   CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
            *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
-           *check_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
+           *check_cmd = nullptr, *recover_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
            *verdict_cmd = nullptr, *discover_cmd = nullptr;
 };
 
 // Adds every subcommand and option to `app`, bound to `in`.
 void define_command_line(CLI::App& app, Invocation& in);
+
+// The command line's subcommand word when it names no subcommand of `app` (neither name nor alias), e.g.
+// "frobnicate"; empty when it names one or there is none. CLI11 alone says only "A subcommand is required".
+std::string unknown_subcommand(CLI::App& app, int argc, const char* const* argv);
+// Every subcommand's name, comma-separated, in the order --help lists them.
+std::string subcommand_names(CLI::App& app);
 
 }  // namespace bankgate::cli

@@ -98,6 +98,8 @@ int summary(const SummaryOptions& options);
 int metrics(bool as_json, bool hardware = false);
 // Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
 int check_baselines(const std::filesystem::path& root);
+// Rolls back what an interrupted promotion left in the baselines folder `root` (as the next promotion would).
+int recover(const std::filesystem::path& root);
 // Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
 int kernel_names(const std::vector<std::string>& names);
 

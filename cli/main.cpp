@@ -9,6 +9,7 @@
 //   bankgate summary   the gate's verdict and reports from the files a run left (JUnit, GoogleTest, candidates)
 //   bankgate metrics   the collector's metric names
 //   bankgate check-baselines  read every committed baseline with the gate's reader, without a GPU
+//   bankgate recover   roll back what an interrupted promotion left in a baselines folder
 //   bankgate kernel-name    the bare name results give a demangled kernel name (for scripts reading other tools)
 //   bankgate readme-table   a README table of expected against measured transactions per request
 //   bankgate run-suite, verdict, discover   a GPU suite as one process, one ctest entry per test (used by the
@@ -17,19 +18,53 @@
 // Exit codes (commands.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or refusal;
 // 4 baselines of another schema version (readme-table); 64 usage error.
 
-#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <bankgate/gate/text.hpp>
 
 #include "command_line.hpp"
 
 namespace cli = bankgate::cli;
 
+namespace {
+
+struct Subcommand {
+  const CLI::App* command;
+  std::function<int()> run;
+  // Said after an error that escapes the subcommand, only where a failure leaves nothing written for certain.
+  // The others write as they go (build results, reports, logs), so an error may come after some of it: they
+  // claim nothing either way (summary names each report it could not write).
+  std::string after_failure;
+};
+
+int run(const Subcommand& subcommand) {
+  try {
+    return subcommand.run();
+  } catch (const cli::Refusal& e) {
+    std::cerr << "bankgate: refused: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    return cli::exit_setup;
+  } catch (const std::exception& e) {
+    // Messages quote file names and fields from outside: shown escaped, never obeyed by the terminal.
+    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    if (!subcommand.after_failure.empty()) std::cerr << subcommand.after_failure << "\n";
+    return cli::exit_not_measured;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"bankgate: gate CUDA kernels' shared-memory counters and durations against committed baselines", "bankgate"};
   cli::Invocation in;
   cli::define_command_line(app, in);
+  if (const std::string word = cli::unknown_subcommand(app, argc, argv); !word.empty()) {
+    std::cerr << "bankgate: unknown subcommand '" << word << "'; the subcommands are: " << cli::subcommand_names(app)
+              << "\nRun with --help for what each does.\n";
+    return cli::exit_usage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -37,27 +72,34 @@ int main(int argc, char** argv) {
     return shown == 0 ? 0 : cli::exit_usage;
   }
 
-  try {
-    if (*in.gate_cmd) return cli::gate(in.gate);
-    if (*in.record_cmd) return cli::record(in.record);
-    if (*in.review_cmd) return cli::review(in.review);
-    if (*in.promote_cmd) return cli::promote(in.promote);
-    if (*in.refresh_cmd) return cli::refresh(in.refresh);
-    if (*in.compare_cmd) return cli::compare(in.compare);
-    if (*in.summary_cmd) return cli::summary(in.summary);
-    if (*in.metrics_cmd) return cli::metrics(in.metrics_json, in.metrics_set == "hardware");
-    if (*in.names_cmd) return cli::kernel_names(in.kernel_names);
-    if (*in.check_cmd) return cli::check_baselines(in.check_root);
-    if (*in.run_suite_cmd) return cli::run_suite(in.run_suite);
-    if (*in.verdict_cmd) return cli::verdict(in.verdict);
-    if (*in.discover_cmd) return cli::discover(in.discover);
-    in.table.program = cli::this_command();
-    return bankgate::gate::run_readme_table(in.table, std::cout, std::cerr);
-  } catch (const cli::Refusal& e) {
-    std::cerr << "bankgate: refused: " << e.what() << "\n";
-    return cli::exit_setup;
-  } catch (const std::exception& e) {
-    std::cerr << "bankgate: " << e.what() << "\nnothing was written\n";
-    return cli::exit_not_measured;
-  }
+  // Each subcommand runs only when named; nothing is anyone's fallback.
+  const std::vector<Subcommand> subcommands{
+      {in.gate_cmd, [&] { return cli::gate(in.gate); }, ""},
+      {in.record_cmd, [&] { return cli::record(in.record); }, ""},
+      // review writes only its --json file, last and through a rename.
+      {in.review_cmd, [&] { return cli::review(in.review); }, "nothing was written"},
+      // A promotion is all or nothing per baselines folder; one that spans several names those already done.
+      {in.promote_cmd, [&] { return cli::promote(in.promote); }, "nothing was written, but for any baselines named above as already promoted"},
+      {in.refresh_cmd, [&] { return cli::refresh(in.refresh); }, ""},
+      {in.compare_cmd, [&] { return cli::compare(in.compare); }, ""},
+      {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
+      {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json, in.metrics_set == "hardware"); }, ""},
+      {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},
+      {in.check_cmd, [&] { return cli::check_baselines(in.check_root); }, ""},
+      {in.recover_cmd, [&] { return cli::recover(in.recover_root); }, ""},
+      {in.run_suite_cmd, [&] { return cli::run_suite(in.run_suite); }, ""},
+      {in.verdict_cmd, [&] { return cli::verdict(in.verdict); }, ""},
+      {in.discover_cmd, [&] { return cli::discover(in.discover); }, ""},
+      {in.table_cmd,
+       [&] {
+         in.table.program = cli::this_command();
+         return bankgate::gate::run_readme_table(in.table, std::cout, std::cerr);
+       },
+       ""},
+  };
+  for (const Subcommand& subcommand : subcommands)
+    if (*subcommand.command) return run(subcommand);
+  // define_command_line requires one subcommand, so parsing has already refused a command line without one.
+  std::cerr << "bankgate: no subcommand given; the subcommands are: " << cli::subcommand_names(app) << "\n";
+  return cli::exit_usage;
 }

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/test_filter.hpp>
 
@@ -41,7 +43,9 @@ int gpus_in_resource_spec(const fs::path& spec) {
   const std::string how = "; write one with ci/write-resource-spec.sh, or see CTest's resource spec format";
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(std::ifstream(spec));
+    doc = nlohmann::json::parse(g::read_input_file(spec));
+  } catch (const g::InputFileError& e) {
+    throw Refusal(std::string("the resource spec cannot be read: ") + e.what() + how);
   } catch (const nlohmann::json::exception& e) {
     throw Refusal("the resource spec " + spec.string() + " is not JSON (" + e.what() + ")" + how);
   }
@@ -128,7 +132,13 @@ int gate(const GateOptions& o) {
   s.markdown = markdown;
   s.html = results / "report.html";
   const int status = summary(s);
-  if (!o.markdown.empty()) std::ofstream(o.markdown, std::ios::app) << std::ifstream(markdown).rdbuf();
+  if (!o.markdown.empty()) {
+    try {
+      g::append_markdown(o.markdown, g::read_input_file(markdown));
+    } catch (const std::exception& e) {  // a copy like those below: it does not change the verdict
+      std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+    }
+  }
   // Copies for the caller; failing to make one must not change the verdict.
   for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
     std::error_code copy_error;

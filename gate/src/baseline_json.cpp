@@ -2,6 +2,9 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/comparison.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -9,17 +12,80 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
-#include <fstream>
 #include <map>
-#include <sstream>
+#include <optional>
 #include <tuple>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace bankgate::gate {
 namespace {
 
 using nlohmann::json;
+
+// Integral values are written as integers so that counters read as counts, not 1024.0.
+json number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+// A number as a message shows it: 2048, not 2048.0.
+std::string show(double v) { return number(v).dump(); }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text a baseline may hold. Every string of a baseline (reasons, kernel names, keys) comes from a pull request
+// and ends up on terminals, in CI logs and in reports.
+
+// The code point starting at text[at] and how many bytes it takes. nlohmann's parser has already refused
+// malformed UTF-8; a stray byte would still be stepped over as one of its own, so this never runs past the end.
+std::pair<char32_t, std::size_t> code_point_at(const std::string& text, std::size_t at) {
+  char32_t c = 0;
+  const std::size_t length = utf8_sequence(text, at, c);
+  return length == 0 ? std::pair<char32_t, std::size_t>{static_cast<unsigned char>(text[at]), 1} : std::pair{c, length};
+}
+
+// Characters that act on a terminal or a rendered page instead of showing: C0 controls (newline and tab
+// included: a newline in a reason could forge a line of the gate's log, such as a verdict), DEL, the C1
+// controls (U+0080..U+009F, some terminals take U+009B as the start of an escape sequence), and the
+// bidirectional overrides and isolates that reorder the text around them.
+bool is_control(char32_t c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+// Spaces of any width, and the invisible zero-width space and byte-order mark.
+bool is_blank(char32_t c) {
+  return c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200B) || c == 0x202F || c == 0x205F ||
+         c == 0x3000 || c == 0xFEFF;
+}
+
+std::string code_point_name(char32_t c) {
+  char name[16];
+  std::snprintf(name, sizeof name, "U+%04X", static_cast<unsigned>(c));
+  return name;
+}
+
+// The first control character of `text`, described ("U+001B at byte 4"); nothing when there is none.
+std::optional<std::string> control_character_in(const std::string& text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto [c, length] = code_point_at(text, at);
+    if (is_control(c)) return code_point_name(c) + " at byte " + std::to_string(at);
+    at += length;
+  }
+  return std::nullopt;
+}
+
+// True when `text` shows nothing: empty, or spaces only.
+bool is_blank_text(const std::string& text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto [c, length] = code_point_at(text, at);
+    if (!is_blank(c)) return false;
+    at += length;
+  }
+  return true;
+}
 
 // A JSON value with the path that led to it, so errors can say where they are.
 class Field {
@@ -55,7 +121,17 @@ class Field {
   }
   std::string string() const {
     if (!value_.is_string()) fail("must be a string");
-    return value_.get<std::string>();
+    std::string text = value_.get<std::string>();
+    if (const auto where = control_character_in(text))
+      fail("holds the control character " + *where + ": baseline text is printed on terminals and in reports, where "
+           "such a character can rewrite what is shown; remove it (baseline text is one line of printable characters)");
+    return text;
+  }
+  // A reason or explanation: text that says something, not empty and not spaces only.
+  std::string reason(const std::string& what_is_missing) const {
+    std::string text = string();
+    if (is_blank_text(text)) fail("is blank: " + what_is_missing);
+    return text;
   }
   bool boolean() const {
     if (!value_.is_boolean()) fail("must be true or false");
@@ -73,6 +149,15 @@ class Field {
     const auto v = value_.get<std::uint64_t>();
     if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
     return static_cast<std::size_t>(v);
+  }
+  // A counter's value as written in a baseline: counters count events, so the value is a whole number written
+  // as one (the writer prints integral values without a fraction, see number()).
+  double counter_value() const {
+    const double v = non_negative();
+    if (v > limits::max_counter) fail("is beyond any kernel's count");
+    if (!value_.is_number_unsigned())
+      fail("must be a whole number: a counter counts events (got " + value_.dump() + "; write it without a fraction or exponent)");
+    return v;
   }
   std::uint64_t counter() const {
     if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
@@ -95,25 +180,81 @@ class Field {
   const std::string& origin_;
 };
 
-// nlohmann keeps the last of two equal keys without a word; a baseline with two entries for one test is
-// ambiguous, so duplicates are found while parsing.
+// nlohmann treats a NUL byte as the end of the text: "{...}\0anything" would read as the document before the NUL
+// and hide whatever follows it. JSON text never holds one (inside a string it must be written \u0000).
+void refuse_nul_bytes(const std::string& text, const std::string& origin) {
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    throw BaselineError(origin + ": holds a NUL byte at byte " + std::to_string(nul) +
+                        ": a baseline is JSON text; the file is binary or corrupt, record it again");
+}
+
+// One past the bracket that closes the object or array opening `text` (brackets inside strings do not count);
+// npos when `text` does not open with one or it never closes.
+std::size_t end_of_first_value(const std::string& text) {
+  const std::size_t open = text.find_first_not_of(" \t\r\n");
+  if (open == std::string::npos || (text[open] != '{' && text[open] != '[')) return std::string::npos;
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character cannot end the string
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// Why nlohmann refused `text`, in words. The one case worth naming apart is a complete document followed by
+// more text (two files run together, or an edit's leftover), which nlohmann reports as an unexpected token.
+std::string parse_failure(const std::string& text, const json::exception& e) {
+  const std::size_t end = end_of_first_value(text);
+  if (end != std::string::npos && json::accept(text.substr(0, end))) {
+    const std::size_t extra = text.find_first_not_of(" \t\r\n", end);
+    if (extra != std::string::npos)
+      return "text follows the end of the JSON document at byte " + std::to_string(extra) +
+             ": a baseline is one JSON object; remove what comes after its closing brace";
+  }
+  return std::string("not valid JSON (truncated or corrupt?): ") + e.what();
+}
+
+// Keys are checked while parsing, once each: a duplicate (nlohmann keeps the last of two equal keys without a
+// word, and a baseline with two entries for one test is ambiguous) and a control character (a key becomes a
+// counter's or a test's name in every message). Each open object remembers its keys in a hash set, so a
+// document of many keys costs time in proportion to its size (comparing each key with all earlier ones took
+// 84 s on one object of 120,000 keys).
 json parse_rejecting_duplicates(const std::string& text, const std::string& origin) {
+  refuse_nul_bytes(text, origin);
   struct OpenObject {
-    std::vector<std::string> keys;  // seen so far in this object
-    std::string current;            // the key whose value is being parsed
+    std::unordered_set<std::string> keys;  // seen so far in this object
+    std::string current;                   // the key whose value is being parsed
   };
   std::vector<OpenObject> open_objects;
-  std::string duplicate_path;
+  std::string problem;  // the first bad key, with its path; parsing goes on, the error is raised after
+  const auto path_of_current = [&] {
+    std::string path;
+    for (const auto& level : open_objects) path += (path.empty() ? "" : ".") + level.current;
+    return path;
+  };
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start) open_objects.emplace_back();
     if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
-    if (event == json::parse_event_t::key && !open_objects.empty()) {
+    if (event == json::parse_event_t::key && !open_objects.empty() && problem.empty()) {
       OpenObject& top = open_objects.back();
       top.current = parsed.get<std::string>();
-      for (const auto& k : top.keys)
-        if (k == top.current && duplicate_path.empty())
-          for (const auto& level : open_objects) duplicate_path += (duplicate_path.empty() ? "" : ".") + level.current;
-      top.keys.push_back(top.current);
+      if (const auto where = control_character_in(top.current)) {
+        top.current = json(top.current).dump();  // the key escaped, never raw, in the message
+        problem = "key '" + path_of_current() + "' holds the control character " + *where + "; rename it";
+      } else if (!top.keys.insert(top.current).second) {
+        problem = "key '" + path_of_current() + "' appears twice in one object";
+      }
     }
     return true;
   };
@@ -121,9 +262,9 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
   try {
     document = json::parse(text, callback);
   } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range (1e999)
-    throw BaselineError(origin + ": not valid JSON (truncated or corrupt?): " + e.what());
+    throw BaselineError(origin + ": " + parse_failure(text, e));
   }
-  if (!duplicate_path.empty()) throw BaselineError(origin + ": key '" + duplicate_path + "' appears twice in one object");
+  if (!problem.empty()) throw BaselineError(origin + ": " + problem);
   return document;
 }
 
@@ -144,9 +285,74 @@ Tolerance read_tolerance(const Field& f) {
     f.child("amount").fail("is a relative tolerance above 100%: that gates nothing");
   if (t.kind == Tolerance::Kind::absolute && t.amount > limits::max_counter)
     f.child("amount").fail("is beyond any counter value (at most " + json(limits::max_counter).dump() + ")");
-  t.reason = f.has("reason") ? f.child("reason").string() : "";
-  if (t.reason.empty()) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
+  if (!f.has("reason")) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
+  t.reason = f.child("reason").reason("a counter loosened without a reason; say why the counter varies");
   return t;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A timing summary's numbers all come from one set of samples (summarize_durations in statistics.cpp); they
+// must agree with each other, or a hand edit could loosen the gate without touching its tolerance.
+
+// The writer prints doubles exactly, so numbers computed alike are equal; this leaves room for a hand-written
+// file that shortened one of them, nothing more.
+constexpr double rounding = 1e-6;  // relative
+bool same_value(double a, double b) { return std::abs(a - b) <= rounding * std::max(std::abs(a), std::abs(b)); }
+
+// One step of the GPU's timer (cupti_collector/src/activity_timer.cpp): durations are multiples of it, and a
+// sample of k launches is a multiple of tick / k.
+constexpr double timer_tick_ns = 32.0;
+
+// min_ns, p10_ns, median_ns and p90_ns come from the same quantile() calls as quantiles_ns[0], [2], [10] and
+// [18] (i / 20.0 is exactly 0.1, 0.5 and 0.9 for those i): in a recorded file they are equal.
+void check_quantiles_agree(const Field& f, const TimingSummary& t) {
+  struct Same {
+    const char* field;
+    double value;
+    std::size_t index;
+  };
+  for (const Same& s : {Same{"min_ns", t.min_ns, 0}, Same{"p10_ns", t.p10_ns, 2}, Same{"median_ns", t.median_ns, 10},
+                        Same{"p90_ns", t.p90_ns, 18}})
+    if (!same_value(s.value, t.quantiles_ns[s.index]))
+      f.child(s.field).fail("is " + show(s.value) + " but quantiles_ns[" + std::to_string(s.index) +
+                            "], the same percentile of the same samples, is " + show(t.quantiles_ns[s.index]) +
+                            ": one of them was edited; record the baseline again (bankgate refresh)");
+}
+
+// mad_ns is the median distance of the samples from their median. The samples between p10_ns and p90_ns lie
+// within max(median - p10, p90 - median) of the median, and from 5 samples on they are more than half of all
+// (positions ceil(0.1 (n-1)) .. floor(0.9 (n-1)) of n), so the median distance cannot exceed that reach. Fewer
+// samples can: of two samples the MAD is half their gap, p10..p90 only 80% of it.
+void check_mad_within_spread(const Field& f, const TimingSummary& t) {
+  if (t.samples < 5) return;
+  const double reach = std::max(t.median_ns - t.p10_ns, t.p90_ns - t.median_ns);
+  if (t.mad_ns > reach + rounding * t.median_ns)
+    f.child("mad_ns").fail("is " + show(t.mad_ns) + " ns, more than the samples' spread allows (at most " +
+                           show(reach) + " ns, the larger of median_ns - p10_ns and p90_ns - median_ns); "
+                           "record the baseline again (bankgate refresh)");
+}
+
+// median_se_ns is the number the timing comparison trusts most: it widens the interval a slowdown must clear
+// (comparison.cpp), and a baseline whose median_se_ns equals its median lets a 5x slower run pass as ok.
+// How large can it honestly be? statistics.cpp computes it as the standard deviation of the medians of 400
+// resamples (drawn with replacement) of the samples. A resample's median leaves [p10_ns, p90_ns] only when
+// half its draws come from the tenth of the samples beyond one end: with 20 samples or more that binomial tail
+// is below 1e-4 per resample (below 1e-10 from 50 on). Values confined to an interval have a standard deviation
+// of at most half its width, so median_se_ns <= (p90_ns - p10_ns) / 2, reached only by two equal clusters at
+// p10 and p90: a bimodal kernel (committed H200 baselines reach 0.31 of the spread that way, with k = 32). The
+// bound allows twice the ceiling, the whole spread, and at least one step of the timer, so that a spread of
+// zero leaves room for rounding. A bound shrinking as 1/sqrt(samples), as for a normal distribution, would
+// refuse real bimodal recordings (their standard error does not shrink with more samples) and gains little:
+// the file states the sample count too. Below min_timing_samples the comparison decides nothing (too few
+// samples), the standard error hides nothing, and small samples are not held to the bound.
+void check_standard_error_within_spread(const Field& f, const TimingSummary& t) {
+  if (t.samples < min_timing_samples) return;
+  const double ceiling = std::max(t.p90_ns - t.p10_ns, timer_tick_ns / t.launches_per_sample);
+  if (t.median_se_ns > ceiling * (1 + rounding))
+    f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than the samples it comes from allow (at most " +
+                                 show(ceiling) + " ns: p90_ns - p10_ns, or one timer step of 32 ns / launches_per_sample "
+                                 "if that is more); a standard error that large would hide a slowdown from the timing "
+                                 "gate; record the baseline again (bankgate refresh)");
 }
 
 TimingSummary read_timing(const Field& f) {
@@ -168,7 +374,8 @@ TimingSummary read_timing(const Field& f) {
     tol.child("relative").fail("is above 50%: a timing gate that loose catches nothing");
   if (t.tolerance.absolute_ns > limits::max_timing_absolute_ns)
     tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
-  t.tolerance.reason = tol.has("reason") ? tol.child("reason").string() : "";
+  if (tol.has("reason"))
+    t.tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
   const TimingTolerance standard;
   if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) && t.tolerance.reason.empty())
     tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
@@ -195,7 +402,10 @@ TimingSummary read_timing(const Field& f) {
       if (!t.quantiles_ns.empty() && v < t.quantiles_ns.back()) q.element(i).fail("is below the percentile before it");
       t.quantiles_ns.push_back(v);
     }
+    check_quantiles_agree(f, t);
   }
+  check_mad_within_spread(f, t);
+  check_standard_error_within_spread(f, t);
   return t;
 }
 
@@ -232,9 +442,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
     if (known_metrics != nullptr && known_metrics->count(name) == 0)
       c.fail("is an unknown metric; the collector measures only the configured metrics");
     c.only({"value", "tolerance"});
-    const double value = c.child("value").non_negative();
-    if (value > limits::max_counter) c.child("value").fail("is beyond any kernel's count");
-    r.counters[name] = {value, read_tolerance(c.child("tolerance"))};
+    r.counters[name] = {c.child("value").counter_value(), read_tolerance(c.child("tolerance"))};
   }
   if (f.has("derived")) {
     const Field derived = f.child("derived");
@@ -245,7 +453,8 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
     const Field e = f.child("expected");
     e.only({"load_transactions_per_request", "store_transactions_per_request", "why"});
     r.expected = ExpectedRatios{e.child("load_transactions_per_request").non_negative(),
-                                e.child("store_transactions_per_request").non_negative(), e.child("why").string()};
+                                e.child("store_transactions_per_request").non_negative(),
+                                e.child("why").reason("say why the kernel should show these ratios")};
   }
   if (f.has("timing")) r.timing = read_timing(f.child("timing"));
   if (f.has("lines")) r.lines = read_lines(f.child("lines"));
@@ -275,12 +484,6 @@ Provenance read_provenance(const Field& f) {
   p.date = f.child("date").string();
   p.command = f.child("command").string();
   return p;
-}
-
-// Integral values are written as integers so that counters read as counts, not 1024.0.
-json number(double v) {
-  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
-  return v;
 }
 
 json tolerance_json(const Tolerance& t) {
@@ -364,16 +567,14 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
 }
 
 SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics) {
-  // A folder or FIFO in a baseline's place must be reported, never skipped or waited on.
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-    throw BaselineError(path.string() + ": is not a regular file (a folder, FIFO or device is in its place); move it away");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BaselineError(path.string() + ": cannot be opened for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_suite_file(text.str(), path.string(), known_metrics);
+  // A folder or FIFO in a baseline's place must be reported, never skipped or waited on; a huge file is refused.
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw BaselineError(e.what());
+  }
+  return parse_suite_file(text, path.string(), known_metrics);
 }
 
 std::string serialize_suite_file(const SuiteFile& f, Samples samples) {

@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include <bankgate/gate/baseline_folder.hpp>
+
 namespace bankgate::gate {
 
 std::string utc_now_iso8601() {
@@ -33,29 +35,31 @@ void write_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const 
 }
 
 std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu) {
+  namespace fs = std::filesystem;
   std::map<std::string, SuiteFile> suites;
-  const std::filesystem::path root = dir / gpu.relative_dir();
-  if (!std::filesystem::is_directory(root)) return suites;
-  for (const auto& suite_dir : std::filesystem::directory_iterator(root)) {
-    if (!suite_dir.is_directory()) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(suite_dir.path())) {
-      if (entry.path().extension() != ".json") continue;
-      const SuiteFile one = read_suite_file(entry.path());
-      // A candidate is <arch>/<model>/<suite>/<test>.json and says so inside; one that disagrees with its
-      // place was moved or edited, and which of the two to believe is not ours to guess.
-      const std::string folder_suite = suite_dir.path().filename().string();
-      const std::string file_test = entry.path().stem().string();
-      if (one.suite != folder_suite || !(one.gpu == gpu) || one.tests.size() != 1 || !one.tests.count(file_test))
-        throw BaselineError(entry.path().string() + ": its suite, GPU or test (" + one.suite + ", " + one.gpu.arch + "/" +
-                            one.gpu.model + ", " + (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
-                            ") disagree with where it lies; re-run the suite instead of moving candidates");
-      auto [it, first] = suites.try_emplace(one.suite, one);
-      if (first) continue;
-      for (const auto& [name, record] : one.tests)
-        if (!it->second.tests.emplace(name, record).second)
-          throw BaselineError(entry.path().string() + ": " + one.suite + "." + name + " is measured twice in " +
-                              (dir / gpu.relative_dir()).string() + "; clear the candidates and run again");
-    }
+  std::error_code ec;
+  if (!fs::is_directory(dir / gpu.relative_dir(), ec)) return suites;
+  const ConfinedFolder folder(dir, "the candidates folder");
+  std::vector<std::string> problems;
+  const auto files = folder.files_below(gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  if (!problems.empty()) throw BaselineError(problems.front() + "; re-run the suites instead of editing candidates");
+  for (const fs::path& relative : files) {
+    const SuiteFile one = read_suite_file(folder, relative);
+    // A candidate is <arch>/<model>/<suite>/<test>.json (suites and tests of parameterised tests hold '/') and
+    // says so inside; one that disagrees with its place was moved or edited, and which of the two to believe
+    // is not ours to guess.
+    const bool placed = one.tests.size() == 1 && one.gpu == gpu &&
+                        gpu.relative_dir() / one.suite / (one.tests.begin()->first + ".json") == relative;
+    if (!placed)
+      throw BaselineError(folder.display(relative).string() + ": its suite, GPU or test (" + one.suite + ", " + one.gpu.arch + "/" +
+                          one.gpu.model + ", " + (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
+                          ") disagree with where it lies; re-run the suite instead of moving candidates");
+    auto [it, first] = suites.try_emplace(one.suite, one);
+    if (first) continue;
+    for (const auto& [name, record] : one.tests)
+      if (!it->second.tests.emplace(name, record).second)
+        throw BaselineError(folder.display(relative).string() + ": " + one.suite + "." + name + " is measured twice in " +
+                            (dir / gpu.relative_dir()).string() + "; clear the candidates and run again");
   }
   return suites;
 }

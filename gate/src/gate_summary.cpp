@@ -1,9 +1,15 @@
 #include <bankgate/gate/gate_summary.hpp>
 
+#include <bankgate/gate/baseline_folder.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <iostream>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -74,7 +80,9 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
     try {
       root = read_xml_file(entry.path());
     } catch (const XmlError&) {
-      continue;  // a report cut short by a crash; the test's ctest record says it failed
+      // A report cut short by a crash, or no regular file (read_xml_file never waits on a FIFO): the test's ctest
+      // record says how it ended.
+      continue;
     }
     for (const XmlElement* testcase : root.descendants("testcase")) {
       const h::TestReportEntry test = h::read_testcase(*testcase);
@@ -189,6 +197,26 @@ std::string headline(const GateSummary& s) {
   }
 }
 
+// Each baselines folder a run names, opened once; one that cannot be used (half-written by an interrupted
+// promotion, not a folder) is a problem of the whole run, named once with its remedy.
+class BaselineFolders {
+ public:
+  const h::BaselineFolder* open(const fs::path& root, std::vector<std::string>& problems) {
+    auto [it, fresh] = folders_.try_emplace(root);
+    if (fresh) {
+      try {
+        it->second.emplace(root);
+      } catch (const h::BaselineError& e) {
+        problems.push_back(e.what());
+      }
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+ private:
+  std::map<fs::path, std::optional<h::BaselineFolder>> folders_;
+};
+
 }  // namespace
 
 std::string to_string(Outcome outcome) {
@@ -225,6 +253,7 @@ GateSummary summarize(const GateInputs& in) {
   const auto measured = read_measurements(in.candidates, s.problems);
   const auto names = default_metric_names();
   const std::set<std::string> known(names.begin(), names.end());
+  BaselineFolders folders;
   std::map<fs::path, std::optional<h::SuiteFile>> baselines;  // read once per file; nullopt: absent
   std::map<fs::path, std::string> unusable;                   // and why a file could not be read
 
@@ -267,10 +296,14 @@ GateSummary summarize(const GateInputs& in) {
       t.baseline_file = file.string();
       if (!baselines.count(file)) {
         baselines[file] = std::nullopt;
-        try {
-          if (fs::exists(file, ec)) baselines[file] = h::read_suite_file(file, &known);
-        } catch (const h::BaselineError& e) {
-          unusable[file] = e.what();
+        if (const h::BaselineFolder* folder = folders.open(root.empty() ? fs::path("baselines") : root, s.problems)) {
+          try {
+            baselines[file] = folder->read(m->second.gpu, t.suite, &known);
+          } catch (const h::BaselineError& e) {
+            unusable[file] = e.what();
+          }
+        } else {
+          unusable[file] = "its baselines folder cannot be used (the problem is named below the table)";
         }
       }
       if (const std::optional<h::SuiteFile>& suite_file = baselines[file])
@@ -351,7 +384,7 @@ std::string render_console(const GateSummary& s) {
   if (!s.tests.empty()) out << h::format_table(rows);
   for (const std::string& p : s.problems) out << "problem: " << p << "\n";
   out << "bankgate gate " << headline(s) << "\n";
-  return out.str();
+  return h::terminal_safe(out.str());  // names and messages come from the tests' reports
 }
 
 std::string render_markdown(const GateSummary& s) {
@@ -401,7 +434,42 @@ std::string render_markdown(const GateSummary& s) {
           << escape_cell(detail(t)) << " |\n";
     out << "\n";
   }
-  return out.str();
+  // A step summary is also read as plain text in CI logs: no raw control character from a test's name or
+  // message reaches it.
+  return h::terminal_safe(out.str());
+}
+
+namespace {
+
+std::string not_regular(const fs::path& file) {
+  return file.string() + ": is not a regular file (a FIFO, socket, device or folder is in its place); the markdown "
+                         "summary is only appended to a regular file, such as $GITHUB_STEP_SUMMARY";
+}
+
+}  // namespace
+
+void append_markdown(const fs::path& file, const std::string& markdown) {
+  // O_NONBLOCK: opening a FIFO without a reader fails at once (ENXIO) instead of waiting for one; any other file
+  // that is not regular is refused before a byte is written to it.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd < 0) {
+    const int error = errno;
+    struct stat info {};
+    if (::stat(file.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) throw std::runtime_error(not_regular(file));
+    throw std::runtime_error(file.string() + ": cannot be opened for appending: " + std::strerror(error));
+  }
+  std::string problem;
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) problem = file.string() + ": cannot be examined: " + std::strerror(errno);
+  else if (!S_ISREG(info.st_mode)) problem = not_regular(file);
+  for (std::size_t done = 0; problem.empty() && done < markdown.size();) {
+    const ssize_t n = ::write(fd, markdown.data() + done, markdown.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) problem = file.string() + ": cannot be appended to: " + std::strerror(errno);
+    else done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (!problem.empty()) throw std::runtime_error(problem);
 }
 
 nlohmann::json to_json(const GateSummary& s) {

@@ -1,5 +1,7 @@
 #include <bankgate/gate/gpu_key.hpp>
 
+#include <bankgate/gate/baseline_folder.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -38,21 +40,17 @@ GpuKey parse_gpu_key(const std::string& text) {
   const auto slash = text.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == text.size() || text.find('/', slash + 1) != std::string::npos)
     throw std::invalid_argument("'" + text + "' is not a GPU key; use ARCH/MODEL, e.g. sm_90/nvidia-h200");
-  return {text.substr(0, slash), text.substr(slash + 1)};
+  GpuKey key{text.substr(0, slash), text.substr(slash + 1)};
+  if (!is_valid_gpu_name(key.arch) || !is_valid_gpu_name(key.model))
+    throw std::invalid_argument("'" + text + "' is not a GPU key: ARCH and MODEL are letters, digits, '_' and '-' (e.g. sm_90/nvidia-h200)");
+  return key;
 }
 
 std::vector<GpuKey> gpu_folders(const std::filesystem::path& root) {
-  std::vector<GpuKey> found;
   std::error_code ec;
-  if (!std::filesystem::is_directory(root, ec)) return found;
-  for (const auto& arch : std::filesystem::directory_iterator(root))
-    if (arch.is_directory())
-      for (const auto& model : std::filesystem::directory_iterator(arch.path()))
-        if (model.is_directory()) found.push_back({arch.path().filename().string(), model.path().filename().string()});
-  std::sort(found.begin(), found.end(), [](const GpuKey& a, const GpuKey& b) {
-    return a.arch != b.arch ? a.arch < b.arch : a.model < b.model;
-  });
-  return found;
+  if (!std::filesystem::is_directory(root, ec)) return {};
+  std::vector<std::string> problems;  // links and odd entries are not GPU folders; check-baselines names them
+  return gpu_folders(ConfinedFolder(root, "the folder"), problems);
 }
 
 GpuKey choose_gpu(const std::filesystem::path& root, const std::string& wanted) {

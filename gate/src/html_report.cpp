@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
+#include <bankgate/gate/confined_folder.hpp>
 #include <bankgate/gate/line_comparison.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/metrics.hpp>
@@ -35,19 +37,21 @@ std::string fixed(double v, int decimals) {
   return text;
 }
 
-// Source text by file and line, read once per file.
+// Source text by file and line, read once per file. The file names come from baselines and candidates, which
+// anyone can edit, so text is shown only from regular files inside the project's source folder (an absolute
+// name, a link or '..' that leads out, a FIFO or a huge file shows the line number without text).
 class SourceText {
  public:
-  explicit SourceText(fs::path root) : root_(std::move(root)) {}
-  std::string line(const std::string& file, std::uint32_t number) {
-    if (root_.empty() || file.empty() || number == 0) return "";
-    auto it = files_.find(file);
-    if (it == files_.end()) {
-      std::vector<std::string> lines;
-      std::ifstream in(fs::path(file).is_absolute() ? fs::path(file) : root_ / file);
-      for (std::string l; std::getline(in, l);) lines.push_back(l);
-      it = files_.emplace(file, std::move(lines)).first;
+  explicit SourceText(const fs::path& root) {
+    try {
+      if (!root.empty()) folder_.emplace(root, "the project's source folder");
+    } catch (const ConfinementError&) {
     }
+  }
+  std::string line(const std::string& file, std::uint32_t number) {
+    if (!folder_ || file.empty() || number == 0) return "";
+    auto it = files_.find(file);
+    if (it == files_.end()) it = files_.emplace(file, read_lines(file)).first;
     if (number > it->second.size()) return "";
     std::string text = it->second[number - 1];
     text.erase(0, text.find_first_not_of(" \t"));
@@ -55,7 +59,21 @@ class SourceText {
   }
 
  private:
-  fs::path root_;
+  static constexpr std::size_t max_source_bytes = std::size_t{8} << 20;
+  std::vector<std::string> read_lines(const std::string& file) const {
+    std::vector<std::string> lines;
+    if (fs::path(file).is_absolute()) return lines;
+    std::istringstream text;
+    try {
+      text.str(folder_->read(file, max_source_bytes));
+    } catch (const std::exception&) {
+      return lines;
+    }
+    for (std::string l; std::getline(text, l);) lines.push_back(l);
+    return lines;
+  }
+
+  std::optional<ConfinedFolder> folder_;
   std::map<std::string, std::vector<std::string>> files_;
 };
 

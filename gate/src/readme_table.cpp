@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -14,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/input_file.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
@@ -55,13 +56,25 @@ std::string duration_text(double ns) {
   return buffer;
 }
 
-// A table cell: one line, and a '|' would end the cell early.
+// A table cell: one line, and a '|' would end the cell early. Cells come from baselines, which a pull request
+// may change: no cell may open or close an HTML comment either, or a reason holding the end marker would be
+// written into the README beside the real one and break it. The entities show the same characters.
 std::string cell(const std::string& text) {
   std::string out;
-  for (const char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r' || c == '\t') out += ' ';
-    else out += c;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else if (text.compare(i, 4, "<!--") == 0) {
+      out += "&lt;";  // the "!--" after it is harmless without its '<'
+    } else if (text.compare(i, 3, "-->") == 0) {
+      out += "--&gt;";
+      i += 2;
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -106,30 +119,26 @@ std::string measured_cell(const h::TestRecord& r) {
   return one(load_ratio, ld) + " / " + one(store_ratio, st);
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot be opened for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// Baselines and the README are read only as regular files of a sane size: a FIFO or /dev/zero in their place
+// is refused at once (InputFileError names the file), never waited on or read until memory runs out.
+std::string read_text(const fs::path& path) { return h::read_input_file(path); }
 
-// Every <suite>.json in the GPU's folder, by suite name.
-std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
+// Every <suite>.json in the GPU's folder, by suite name, read inside the baselines folder (links out of it,
+// FIFOs and folders in a baseline's place are errors, never followed or waited on).
+std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& root, const h::GpuKey& gpu) {
+  const fs::path dir = root / gpu.relative_dir();
   if (!fs::is_directory(dir)) throw std::runtime_error("no baselines folder " + dir.string());
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() != ".json") continue;
-    // A folder or FIFO named like a baseline would otherwise drop that suite's rows without a word.
-    if (!entry.is_regular_file())
-      throw std::runtime_error(entry.path().string() + " is not a regular file (a folder, FIFO or device is in a baseline's place)");
-    files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
+  const h::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
+  const h::ConfinedFolder& folder = *baselines.folder();
+  std::vector<std::string> problems;
+  const auto files = folder.files_below(gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  // Anything odd would otherwise drop that suite's rows without a word.
+  if (!problems.empty()) throw std::runtime_error(problems.front());
   if (files.empty()) throw std::runtime_error("no baseline files (*.json) in " + dir.string());
   std::map<std::string, h::SuiteFile> suites;
-  for (const auto& path : files) {
-    const std::string text = read_text(path);
+  for (const auto& relative : files) {
+    const fs::path path = folder.display(relative);
+    const std::string text = folder.read(relative);
     // Only the version is looked at here; anything else wrong with the file is the reader's to report.
     const nlohmann::json probe = nlohmann::json::parse(text, nullptr, false);
     if (probe.is_object() && probe.contains("schema_version") && probe["schema_version"].is_number_integer() &&
@@ -142,7 +151,7 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& dir) {
     const auto names = bankgate::default_metric_names();
     const std::set<std::string> known(names.begin(), names.end());
     h::SuiteFile file = h::parse_suite_file(text, path.string(), &known);
-    if (path.stem().string() != file.suite)
+    if (relative != h::suite_file_relative(gpu, file.suite))
       throw std::runtime_error(path.string() + ": holds suite '" + file.suite + "'; a suite's baselines are <Suite>.json");
     if (suites.count(file.suite) != 0)
       throw std::runtime_error(path.string() + ": suite '" + file.suite + "' is also in another file of " + dir.string());
@@ -219,14 +228,19 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
         << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
   }
-  out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << gpu.arch << "/"
-      << gpu.model << "/` (SASS-instrumented counters, exact). ≠: the measured value differs from the kernel's "
+  out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << cell(gpu.arch) << "/"
+      << cell(gpu.model) << "/` (SASS-instrumented counters, exact). ≠: the measured value differs from the kernel's "
       << "expectation at the precision shown; " << none << ": not recorded.\n";
   return out.str();
 }
 
 std::string replace_kernel_table(const std::string& readme, const std::string& table, const std::string& origin) {
   current_table(readme, origin);  // validates the markers
+  // cell() keeps the markers out of the table; should a later change let one through, refuse rather than write
+  // a README whose next rewrite would fail or cut it in the wrong place.
+  for (const char* marker : {kernel_table_begin, kernel_table_end})
+    if (table.find(marker) != std::string::npos)
+      throw MarkerError("the generated kernel table holds the marker '" + std::string(marker) + "'; " + origin + " was not changed");
   const Marker begin = find_marker(readme, kernel_table_begin, origin);
   const Marker end = find_marker(readme, kernel_table_end, origin);
   return readme.substr(0, begin.line_end) + table + readme.substr(end.line_start);
@@ -238,7 +252,7 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     if (o.check && o.readme.empty()) throw std::invalid_argument("--check needs --readme FILE (the file whose table is checked)");
     const h::GpuKey gpu = h::choose_gpu(o.baselines, o.gpu);
     const fs::path dir = o.baselines / gpu.relative_dir();
-    const std::string table = render_kernel_table(read_gpu_dir(dir), gpu);
+    const std::string table = render_kernel_table(read_gpu_dir(o.baselines, gpu), gpu);
     const std::string regenerate = program + " readme-table --baselines " + o.baselines.string() + " --gpu " +
                                    gpu.arch + "/" + gpu.model + " --readme " + o.readme.string();
     if (o.readme.empty()) {

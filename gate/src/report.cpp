@@ -111,10 +111,16 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
   if (!f.timing) out << where_it_changed(f.metric, measured, baseline);
   out << "  baseline file  " << where.baseline_file.string() << "\n";
   out << "  if intended, refresh: " << refresh_command(where.refresh, where.suite, where.test);
-  return out.str();
+  return terminal_safe(out.str());  // test and kernel names come from the project's sources
 }
 
-std::string format_table(const std::vector<std::vector<std::string>>& rows) {
+std::string format_table(const std::vector<std::vector<std::string>>& raw_rows) {
+  // Cells made terminal-safe before the widths are measured, so that an escaped cell keeps its column aligned.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& raw : raw_rows) {
+    rows.emplace_back();
+    for (const std::string& cell : raw) rows.back().push_back(terminal_safe(cell));
+  }
   std::vector<std::size_t> widths;
   for (const auto& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) {

@@ -1,5 +1,7 @@
 #include <bankgate/gate/run_comparison.hpp>
 
+#include <bankgate/gate/baseline_folder.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -31,12 +33,15 @@ std::map<std::string, h::TestRecord> pooled_candidates(const fs::path& root, con
   if (!fs::is_directory(root)) throw std::runtime_error(root.string() + " is not a folder of candidate files");
   std::map<std::string, h::TestRecord> pooled;
   std::map<std::string, std::size_t> dropped;
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(root))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());  // rounds in a fixed order: the first round is the same every time
-  for (const fs::path& file : files) {
-    const h::SuiteFile one = h::read_suite_file(file);
+  // Read inside the folder (confined_folder.hpp); files_below sorts: rounds in a fixed order, so the first round
+  // is the same every time.
+  const h::ConfinedFolder folder(root, "the candidates folder");
+  std::vector<std::string> problems;
+  const auto files = folder.files_below(".", [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  if (!problems.empty()) throw std::runtime_error(problems.front());
+  for (const fs::path& relative : files) {
+    const fs::path file = folder.display(relative);
+    const h::SuiteFile one = h::read_suite_file(folder, relative);
     for (const auto& [test, record] : one.tests) {
       const std::string name = one.suite + "." + test;
       if (!matches_filter(name, filter)) continue;

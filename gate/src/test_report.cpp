@@ -60,6 +60,7 @@ void write_test_report(const std::filesystem::path& dir, const TestReportEntry& 
 std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  // read_xml_file reads through read_input_file: a FIFO or device in the result's place is an XmlError at once.
   const XmlElement root = read_xml_file(path);
   const auto cases = root.descendants("testcase");
   if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");

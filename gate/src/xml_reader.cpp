@@ -1,9 +1,9 @@
 #include <bankgate/gate/xml_reader.hpp>
 
-#include <fstream>
-#include <sstream>
-
 #include <pugixml.hpp>
+
+#include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/report.hpp>
 
 namespace bankgate::gate {
 namespace {
@@ -15,14 +15,16 @@ constexpr int max_depth = 64;
 void copy_element(const pugi::xml_node& from, XmlElement& to, int depth, const std::string& origin) {
   if (depth > max_depth)
     throw XmlError(origin + ": elements nested deeper than " + std::to_string(max_depth) + " levels; not a test report");
-  to.name = from.name();
-  for (const pugi::xml_attribute& a : from.attributes()) to.attributes.emplace_back(a.name(), a.value());
+  // pugixml passes bytes through unchecked (and a reference such as &#xD800; decodes to a surrogate): every
+  // string is made UTF-8 here, where it enters, so that the JSON, JUnit and HTML writers can take any of it.
+  to.name = valid_utf8(from.name());
+  for (const pugi::xml_attribute& a : from.attributes()) to.attributes.emplace_back(valid_utf8(a.name()), valid_utf8(a.value()));
   for (const pugi::xml_node& child : from.children()) {
     if (child.type() == pugi::node_element) {
       to.children.emplace_back();
       copy_element(child, to.children.back(), depth + 1, origin);
     } else if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
-      to.text += child.value();
+      to.text += valid_utf8(child.value());
     }
   }
 }
@@ -84,11 +86,15 @@ XmlElement parse_xml(std::string_view text, const std::string& origin) {
 }
 
 XmlElement read_xml_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw XmlError(path.string() + ": cannot be opened for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_xml(text.str(), path.string());
+  // Reports come from the run of a pull request's tests: a FIFO or device in a report's place is refused, not
+  // waited on or read without end. Callers treat an unreadable report like a malformed one.
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw XmlError(e.what());
+  }
+  return parse_xml(text, path.string());
 }
 
 }  // namespace bankgate::gate

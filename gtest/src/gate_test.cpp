@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gtest/device_lock.hpp>
@@ -125,11 +126,12 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
 // the comparison refuses samples taken with another k, and a kernel a little slower than its baseline might
 // otherwise get another automatic k. An unreadable baseline leaves the choice to the collector; the
 // comparison reports it later.
-std::optional<int> baseline_launches_per_sample(const std::filesystem::path& file, const std::string& test) {
+std::optional<int> baseline_launches_per_sample(const std::filesystem::path& baseline_dir, const GpuKey& gpu, const std::string& suite,
+                                                const std::string& test) {
   try {
-    if (!std::filesystem::exists(file)) return std::nullopt;
-    const SuiteFile stored = read_suite_file(file);
-    if (const auto it = stored.tests.find(test); it != stored.tests.end() && it->second.timing)
+    const std::optional<SuiteFile> stored = BaselineFolder(baseline_dir).read(gpu, suite);
+    if (!stored) return std::nullopt;
+    if (const auto it = stored->tests.find(test); it != stored->tests.end() && it->second.timing)
       return it->second.timing->launches_per_sample;
   } catch (const std::exception&) {
   }
@@ -241,7 +243,7 @@ void GateTest::gate(const KernelCase& kc) {
   double timing_host_ms = 0.0;
   TimingOptions timing_options = kc.timing;
   if (timing_options.launches_per_sample == 0)
-    if (const auto k = baseline_launches_per_sample(suite_file_path(config.baseline_dir, gpu_key(collector.device()), suite), test))
+    if (const auto k = baseline_launches_per_sample(config.baseline_dir, gpu_key(collector.device()), suite, test))
       timing_options.launches_per_sample = *k;
   try {
     const auto start = std::chrono::steady_clock::now();
@@ -327,21 +329,20 @@ void GateTest::gate(const KernelCase& kc) {
 
   const std::filesystem::path file = suite_file_path(config.baseline_dir, gpu, suite);
   std::optional<TestRecord> baseline;
-  if (std::filesystem::exists(file)) {
+  std::optional<SuiteFile> stored;
+  try {
     const std::vector<std::string>& metric_list = collector.metrics();
     const std::set<std::string> known(metric_list.begin(), metric_list.end());
-    SuiteFile stored;
-    try {
-      stored = read_suite_file(file, &known);
-    } catch (const BaselineError& e) {
-      GTEST_FAIL() << "unusable baseline: " << e.what();
-    }
-    if (const auto it = stored.tests.find(test); it != stored.tests.end()) baseline = it->second;
+    stored = BaselineFolder(config.baseline_dir).read(gpu, suite, &known);
+  } catch (const BaselineError& e) {
+    GTEST_FAIL() << "unusable baseline: " << e.what();
   }
+  if (stored)
+    if (const auto it = stored->tests.find(test); it != stored->tests.end()) baseline = it->second;
   if (!baseline) {
     const std::string message = "no baseline for " + label + " on " + device.name + " (" + gpu.arch + "/" + gpu.model +
                                 ") in " + file.string() + "; record one with: " + refresh_command(how_to_refresh(), suite, test) +
-                                (std::filesystem::exists(file) ? "" : " --new-gpu");
+                                (stored ? "" : " --new-gpu");
     if (config.require_gpu) GTEST_FAIL() << message << strict_note;
     GTEST_SKIP() << message;
   }

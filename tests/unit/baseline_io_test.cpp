@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -18,6 +20,7 @@
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/comparison.hpp>
 
 namespace {
 
@@ -497,6 +500,221 @@ TEST(BaselineErrors, ExpectedRatiosNeedTheirReason) {
 TEST(BaselineErrors, ZeroSamplesIsRejected) {
   const std::string message = rejection(replaced(valid_document(), "\"samples\": 5", "\"samples\": 0"));
   EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.samples' must be at least 1"));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Hostile baselines: a baseline folder arrives in pull requests, so each file is read as untrusted input.
+
+// A document whose "tests" object holds `count` keys; `last` names the last key (a duplicate of the first when
+// it repeats it). Every value is 0, so a parse that gets through the keys fails on the schema.
+std::string document_of_many_keys(std::size_t count, const std::string& last) {
+  std::string tests;
+  tests.reserve(count * 20);
+  char key[32];
+  for (std::size_t i = 0; i + 1 < count; ++i) {
+    std::snprintf(key, sizeof key, "\"test_%06zu\": 0,\n", i);
+    tests += key;
+  }
+  tests += "\"" + last + "\": 0";
+  return document_with_tests(tests);
+}
+
+double seconds_to_reject(const std::string& text, std::string& message) {
+  const auto start = std::chrono::steady_clock::now();
+  message = rejection(text);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Duplicate keys were found by comparing each key with every earlier one of its object: 84 s for this size.
+TEST(HostileBaseline, ObjectOfManyKeysIsReadInLinearTime) {
+  const std::string distinct = document_of_many_keys(120000, "test_999999");
+  ASSERT_GT(distinct.size(), 1500000u);
+  std::string message;
+  EXPECT_LT(seconds_to_reject(distinct, message), 5.0);
+  EXPECT_TRUE(mentions(message, "'tests.test_000000' must be a JSON object")) << "the keys pass, the schema does not";
+
+  const std::string repeated = document_of_many_keys(120000, "test_000000");
+  EXPECT_LT(seconds_to_reject(repeated, message), 5.0);
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "key 'tests.test_000000' appears twice"));
+}
+
+// nlohmann stops at a NUL byte: whatever follows it went unread.
+TEST(HostileBaseline, NulByteIsRejected) {
+  const std::string hidden = valid_document() + std::string(1, '\0') + "{\"anything\": 1}";
+  const std::string message = rejection(hidden);
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "NUL byte at byte " + std::to_string(valid_document().size())));
+  EXPECT_TRUE(mentions(rejection(std::string(1, '\0') + valid_document()), "NUL byte at byte 0"));
+}
+
+TEST(HostileBaseline, TextAfterTheDocumentIsRejected) {
+  const std::string message = rejection(valid_document() + "garbage");
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "text follows the end of the JSON document at byte " + std::to_string(valid_document().size())));
+  EXPECT_TRUE(mentions(rejection(valid_document() + valid_document()), "text follows the end of the JSON document"));
+  EXPECT_NO_THROW(parse_suite_file(valid_document() + " \n\t\r\n", origin)) << "trailing whitespace is fine";
+}
+
+TEST(HostileBaseline, FractionalCounterIsRejected) {
+  const std::string exact = "{\"value\": 1024, \"tolerance\": {\"kind\": \"exact\"}}";
+  const std::string field = std::string("'tests.rowRead.counters.") + load_wavefronts + ".value'";
+  for (const std::string value : {"1.5", "1024.5", "3.0", "1e3"}) {
+    SCOPED_TRACE(value);
+    const std::string message =
+        rejection(replaced(valid_document(), exact, "{\"value\": " + value + ", \"tolerance\": {\"kind\": \"exact\"}}"));
+    EXPECT_TRUE(mentions(message, origin));
+    EXPECT_TRUE(mentions(message, field + " must be a whole number"));
+  }
+}
+
+TEST(HostileBaseline, BlankReasonIsRejected) {
+  for (const std::string blank : {" ", "   ", "\u00a0", "\u2003\u200b"}) {
+    SCOPED_TRACE(blank);
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \"" + blank + "\"")),
+                         std::string("'tests.rowRead.counters.") + load_requests + ".tolerance.reason' is blank"));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"reason\": \"shared runner\"", "\"reason\": \"" + blank + "\"")),
+                         "'tests.rowRead.timing.tolerance.reason' is blank"));
+    const std::string expected = replaced(valid_document(), "\"correct\": true,",
+                                          "\"correct\": true, \"expected\": {\"load_transactions_per_request\": 1, "
+                                          "\"store_transactions_per_request\": 1, \"why\": \"" + blank + "\"},");
+    EXPECT_TRUE(mentions(rejection(expected), "'tests.rowRead.expected.why' is blank"));
+  }
+  EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \" x \""), origin));
+}
+
+// An escape sequence in a kernel name or a reason would reach the terminal that prints it; a newline could
+// forge a line of the gate's log. Each is refused, and the message never carries the raw character.
+TEST(HostileBaseline, ControlCharactersInStringsAreRejected) {
+  for (const std::string escaped : {"\\u001b[2J", "\\n[  PASSED  ] 1 test", "\\r", "\\t", "\\u0000", "\\u007f", "\\u009b31m",
+                                    "\\u202e"}) {
+    SCOPED_TRACE(escaped);
+    const std::string kernel = rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"setRow" + escaped + "\""));
+    EXPECT_TRUE(mentions(kernel, origin));
+    EXPECT_TRUE(mentions(kernel, "'tests.rowRead.kernel' holds the control character U+"));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"replays\"", "\"replays" + escaped + "\"")),
+                         "tolerance.reason' holds the control character"));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"by hand\"", "\"" + escaped + "\"")),
+                         "'provenance.command' holds the control character"));
+  }
+  const std::string message = rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"set\\u001b[31mRed\""));
+  EXPECT_TRUE(mentions(message, "U+001B at byte 3"));
+  EXPECT_EQ(message.find('\x1b'), std::string::npos) << "the message itself must not carry the escape";
+}
+
+TEST(HostileBaseline, ControlCharactersInKeysAreRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"smsp__sass_inst_executed_op_shared_ld.sum\"",
+                                                 "\"smsp__sass\\u001b[2Jinst.sum\""));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "tests.rowRead.counters.\"smsp__sass\\u001b[2Jinst.sum\"' holds the control character U+001B"));
+  EXPECT_EQ(message.find('\x1b'), std::string::npos) << "the message itself must not carry the escape";
+}
+
+TEST(HostileBaseline, PrintableUnicodeIsKept) {
+  const std::string text = replaced(valid_document(), "\"replays\"", "\"replays vary ±2 % — µs, ≠ 0\"");
+  const SuiteFile file = parse_suite_file(text, origin);
+  EXPECT_EQ(file.tests.at("rowRead").counters.at(load_requests).tolerance.reason, "replays vary ±2 % — µs, ≠ 0");
+}
+
+// nlohmann's parser checks UTF-8 in every string: malformed bytes and lone surrogates never reach the reader.
+TEST(HostileBaseline, InvalidUtf8IsRejected) {
+  for (const std::string& bad : {std::string("\xff"), std::string("\xc0\xaf"), std::string("\xe2\x82"),
+                                std::string("\xed\xa0\x80"), std::string("\\ud800")}) {
+    SCOPED_TRACE(::testing::PrintToString(bad));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"set" + bad + "Row\"")), "not valid JSON"));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"rowRead\":", "\"row" + bad + "Read\":")), "not valid JSON"));
+  }
+}
+
+// The attack: a baseline whose median_se_ns equals its median. The comparison then takes a 5x slower run for
+// noise (its 99% interval of the ratio spans 0.08x to 13x) and judges it ok.
+TEST(HostileBaseline, StandardErrorBeyondTheSpreadIsRejected) {
+  const std::string many_samples = replaced(valid_document(), "\"samples\": 5", "\"samples\": 50");
+  ASSERT_NO_THROW(parse_suite_file(many_samples, origin));
+  const std::string message = rejection(replaced(many_samples, "\"median_se_ns\": 10", "\"median_se_ns\": 2048"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.median_se_ns' is 2048 ns, more than the samples it comes from allow"));
+  EXPECT_TRUE(mentions(message, "at most 96 ns"));  // p90_ns - p10_ns = 2112 - 2016
+  EXPECT_TRUE(mentions(rejection(replaced(many_samples, "\"median_se_ns\": 10", "\"median_se_ns\": 97")), "median_se_ns"));
+  EXPECT_NO_THROW(parse_suite_file(replaced(many_samples, "\"median_se_ns\": 10", "\"median_se_ns\": 96"), origin));
+
+  // With no spread at all one step of the timer is left for rounding: 32 ns over the launches per sample.
+  const std::string no_spread = replaced(replaced(replaced(many_samples, "\"p10_ns\": 2016", "\"p10_ns\": 2048"),
+                                                  "\"p90_ns\": 2112", "\"p90_ns\": 2048"), "\"mad_ns\": 32", "\"mad_ns\": 0");
+  EXPECT_NO_THROW(parse_suite_file(replaced(no_spread, "\"median_se_ns\": 10", "\"median_se_ns\": 32"), origin));
+  EXPECT_TRUE(mentions(rejection(replaced(no_spread, "\"median_se_ns\": 10", "\"median_se_ns\": 33")), "at most 32 ns"));
+
+  // Below the comparison's minimum sample count the standard error decides nothing, and is not bounded.
+  EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"median_se_ns\": 10", "\"median_se_ns\": 2048"), origin));
+}
+
+// The largest standard error the reader lets through still leaves the gate able to see a 5x slowdown.
+TEST(HostileBaseline, StandardErrorAtItsBoundStillLetsTheGateCatchAFiveFoldSlowdown) {
+  const std::string text = replaced(replaced(valid_document(), "\"samples\": 5", "\"samples\": 50"),
+                                    "\"median_se_ns\": 10", "\"median_se_ns\": 96");
+  const TestRecord baseline = parse_suite_file(text, origin).tests.at("rowRead");
+  TestRecord slower = baseline;
+  slower.timing->median_ns *= 5;
+  slower.timing->median_se_ns = 0;
+  bool judged = false;
+  for (const Finding& f : compare(baseline, slower))
+    if (f.timing) {
+      judged = true;
+      EXPECT_EQ(f.verdict, Verdict::slower) << f.detail;
+    }
+  EXPECT_TRUE(judged);
+}
+
+TEST(HostileBaseline, MadBeyondTheSpreadIsRejected) {
+  const std::string message = rejection(replaced(valid_document(), "\"mad_ns\": 32", "\"mad_ns\": 65"));
+  EXPECT_TRUE(mentions(message, origin));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_ns' is 65 ns, more than the samples' spread allows (at most 64 ns"));
+  EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"mad_ns\": 32", "\"mad_ns\": 64"), origin));
+}
+
+// min_ns, p10_ns, median_ns and p90_ns are the 0th, 10th, 50th and 90th percentiles in quantiles_ns too.
+TEST(HostileBaseline, SummaryMustAgreeWithItsQuantiles) {
+  const std::string quantiles = "[2000, 2008, 2016, 2020, 2024, 2028, 2032, 2036, 2040, 2044, 2048, 2052, 2056, 2060, "
+                                "2064, 2072, 2080, 2096, 2112, 2120, 2128]";
+  const std::string with_quantiles =
+      replaced(valid_document(), "\"sm_clock_mhz\": 1980,", "\"sm_clock_mhz\": 1980, \"quantiles_ns\": " + quantiles + ",");
+  ASSERT_NO_THROW(parse_suite_file(with_quantiles, origin));
+  struct Edit {
+    std::string from, to, message;
+  };
+  for (const Edit& e : {Edit{"[2000,", "[1999,", "'tests.rowRead.timing.min_ns' is 2000 but quantiles_ns[0]"},
+                        Edit{"2008, 2016,", "2008, 2017,", "'tests.rowRead.timing.p10_ns' is 2016 but quantiles_ns[2]"},
+                        Edit{"2044, 2048,", "2044, 2050,", "'tests.rowRead.timing.median_ns' is 2048 but quantiles_ns[10]"},
+                        Edit{"2096, 2112,", "2096, 2110,", "'tests.rowRead.timing.p90_ns' is 2112 but quantiles_ns[18]"}}) {
+    SCOPED_TRACE(e.to);
+    const std::string message = rejection(replaced(with_quantiles, e.from, e.to));
+    EXPECT_TRUE(mentions(message, origin));
+    EXPECT_TRUE(mentions(message, e.message));
+  }
+  EXPECT_NO_THROW(parse_suite_file(replaced(with_quantiles, "2044, 2048,", "2044, 2048.000001,"), origin))
+      << "a difference of rounding is no edit";
+}
+
+// Every committed baseline and fixture still reads under the rules above. Their standard errors stay under half
+// the spread, the most a bootstrap of 20 or more samples gives (reached by two equal clusters; the reader's
+// bound is twice that): the largest committed is 0.31 of the spread, bimodal H200 kernels.
+TEST(HostileBaseline, CommittedBaselinesAndFixturesStillRead) {
+  const fs::path source = BANKGATE_SOURCE_DIR;
+  int files = 0;
+  for (const fs::path& folder : {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+      SCOPED_TRACE(entry.path().string());
+      ++files;
+      SuiteFile file;
+      ASSERT_NO_THROW(file = read_suite_file(entry.path()));
+      for (const auto& [name, record] : file.tests) {
+        if (!record.timing || record.timing->samples < min_timing_samples) continue;
+        const double spread = record.timing->p90_ns - record.timing->p10_ns;
+        EXPECT_LE(record.timing->median_se_ns, 0.51 * spread) << name;
+      }
+    }
+  EXPECT_GE(files, 20);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -18,31 +18,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-gate-summary.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf '       %s\n' "$2" >&2; return 0; }
-run() { out=$("$@" 2>&1); rc=$?; }
-expect_rc() { if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit code $rc, expected $2; output:"$'\n'"$out"; fi; }
-expect_in() {  # expect_in NAME TEXT HAYSTACK
-  case $3 in *"$2"*) pass "$1" ;; *) fail "$1" "no '$2' in:"$'\n'"$3" ;; esac
-}
-
-# suite_file FILE TEST WAVEFRONTS: a SquareTile suite file (candidate or baseline) with one test.
-suite_file() {
-  mkdir -p "$(dirname "$1")"
-  cat >"$1" <<JSON
-{
-  "schema_version": 3, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
-  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                 "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
-                 "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
-                 "command": "fixture"},
-  "tests": {"$2": {"kernel": "$2", "correct": true,
-    "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $3, "tolerance": {"kind": "exact"}}}}}
-}
-JSON
-}
+. "$(dirname "$0")/test_lib.sh"
 
 junit="$fixtures/gate-junit.xml"
 reports="$fixtures/gtest-results"
@@ -110,5 +86,4 @@ expect_rc "ci/gate.sh refuses to pass when no GPU test ran (exit 2)" 2
 expect_in "ci/gate.sh says why" "no GPU test ran" "$out"
 expect_in "ci/gate.sh appends its summary to GITHUB_STEP_SUMMARY" "no GPU test ran" "$(cat "$root/step.md" 2>/dev/null)"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,12 +14,9 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-promote-faults.XXXXXX")
 chmod 755 "$root"
 trap 'chmod -R u+w "$root" 2>/dev/null; rm -rf "$root"' EXIT
 unset CI BANKGATE_FAULT_INJECT
-passed=0 failed=0
-pass() { passed=$((passed + 1)); echo "ok   - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }
-run() { out=$("$@" 2>&1); rc=$?; }
-snapshot() { (cd "$1" && find . \( -type f -o -type l \) ! -name '.bankgate-promote.lock' -print0 | sort -z | xargs -0 -r sha256sum); }
+. "$(dirname "$0")/test_lib.sh"
+
+snapshot() { (cd "$1" && find . \( -type f -o -type l \) -print0 | sort -z | xargs -0 -r sha256sum); }
 
 gpu=sm_90/nvidia-h200
 # candidate DIR SUITE TEST VALUE [SUITE_FIELD [MODEL_FIELD]]: a candidate as a GPU run writes it. Suites S5 to
@@ -173,5 +170,4 @@ else
 fi
 chmod -R u+w "$base"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -24,9 +24,10 @@ fail() { failed=$((failed + 1)); echo "FAIL - $1" >&2; [ -n "${2:-}" ] && printf
 baselines="$fixtures/baselines"
 gpu=sm_90/nvidia-h200
 
-# run ARGS...: runs the tool, keeping its exit code in $rc and stdout+stderr in $out.
+# run ARGS...: runs the tool, keeping its exit code in $rc and stdout+stderr in $out. Under a time limit: a read
+# that blocks (a FIFO in the README's place) fails its check with 124 instead of hanging the test.
 run() {
-  out=$("$tool" readme-table "$@" 2>&1)
+  out=$(timeout 20 "$tool" readme-table "$@" 2>&1)
   rc=$?
 }
 expect_rc() {  # expect_rc NAME WANT
@@ -153,6 +154,51 @@ sed -i "s/smsp__sass_inst_executed_op_shared_ld.sum/smsp__sass_inst_executed_op_
 run --baselines "$root/b" --gpu "$gpu" --readme "$readme" --check
 expect_rc "a misspelt metric: exit 2" 2
 expect_out "the misspelt metric is named" "shared_ld.summ' is an unknown metric"
+
+# ---------------------------------------------------------------------------------------------------------
+# A baseline is a pull request's to change: a reason ('why') holding the README's markers was written into the
+# table as it was, leaving the README with two end markers (the next rewrite refused it, or cut it in the wrong
+# place). Cells escape "<!--" and "-->", so the README keeps one pair of markers and its text around them.
+copy_baselines
+sed -i 's|"why": "a warp.s 32 words in one wavefront"|"why": "x '"$end $begin"' after -->"|' "$root/b/$gpu/Copy.json"
+grep -qF "$end" "$root/b/$gpu/Copy.json" && pass "the planted reason holds the end marker" ||
+  fail "the planted reason holds the end marker" "$(grep why "$root/b/$gpu/Copy.json")"
+cp "$fixtures/README.fixture.md" "$root/markers.md"
+run --baselines "$root/b" --gpu "$gpu" --readme "$root/markers.md"
+expect_rc "a reason holding the markers: the table is written" 0
+occurrences() { grep -oF -- "$1" "$2" | wc -l; }
+[ "$(occurrences "$begin" "$root/markers.md")" -eq 1 ] && [ "$(occurrences "$end" "$root/markers.md")" -eq 1 ] &&
+  pass "a reason holding the markers: the README has each marker exactly once" ||
+  fail "a reason holding the markers: the README has each marker exactly once" "$(cat "$root/markers.md")"
+[ "$(occurrences "-->" "$root/markers.md")" -eq 2 ] && pass "a reason holding the markers: no '-->' of its own is left" ||
+  fail "a reason holding the markers: no '-->' of its own is left" "$(cat "$root/markers.md")"
+case $(cat "$root/markers.md") in
+  *'| x &lt;!-- bankgate:kernel-table:end --&gt; &lt;!-- bankgate:kernel-table:begin --&gt; after --&gt; |'*)
+    pass "a reason holding the markers: shown with the markers escaped" ;;
+  *) fail "a reason holding the markers: shown with the markers escaped" "$(grep 'Copy.Plain\|x &' "$root/markers.md")" ;;
+esac
+[ "$(head -n 1 "$root/markers.md")" = "# A project" ] && [ "$(tail -n 1 "$root/markers.md")" = "Text after the table stays as it is, too." ] &&
+  pass "a reason holding the markers: the text around the table is kept" ||
+  fail "a reason holding the markers: the text around the table is kept" "$(cat "$root/markers.md")"
+run --baselines "$root/b" --gpu "$gpu" --readme "$root/markers.md"
+expect_rc "a reason holding the markers: a second rewrite succeeds" 0
+expect_out "a reason holding the markers: a second rewrite finds the table up to date" "up to date"
+run --baselines "$root/b" --gpu "$gpu" --readme "$root/markers.md" --check
+expect_rc "a reason holding the markers: --check passes" 0
+
+# A FIFO or a device in the README's place: refused at once, never waited on or read until memory runs out.
+mkfifo "$root/readme.fifo"
+run --baselines "$baselines" --gpu "$gpu" --readme "$root/readme.fifo"
+expect_rc "a FIFO as the README: refused at once (exit 2)" 2
+expect_out "a FIFO as the README: named as no regular file" "readme.fifo: is not a regular file"
+[ -p "$root/readme.fifo" ] && pass "a FIFO as the README: left in place" || fail "a FIFO as the README: left in place"
+run --baselines "$baselines" --gpu "$gpu" --readme "$root/readme.fifo" --check
+expect_rc "a FIFO as the README, --check: refused at once (exit 2)" 2
+run --baselines "$baselines" --gpu "$gpu" --readme /dev/zero
+expect_rc "/dev/zero as the README: refused at once (exit 2)" 2
+expect_out "/dev/zero as the README: named as no regular file" "/dev/zero: is not a regular file"
+run --baselines "$baselines" --gpu "$gpu" --readme /dev/zero --check
+expect_rc "/dev/zero as the README, --check: refused at once (exit 2)" 2
 
 # ---------------------------------------------------------------------------------------------------------
 # Usage errors: exit 2.

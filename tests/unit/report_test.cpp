@@ -7,8 +7,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/xml_reader.hpp>
 
 namespace {
 
@@ -213,12 +216,85 @@ TEST(FormatTable, EveryColumnStartsAtTheSameOffsetOnEveryLine) {
   EXPECT_EQ(lines[1], std::string(third + std::string("ffffff").size(), '-'));
 }
 
+TEST(FormatTable, ControlCharactersAreShownEscapedAndColumnsStayAligned) {
+  const std::string table = format_table({{"test", "result"}, {"Evil.\x1b[2J", "x"}, {"plain", "y"}});
+  EXPECT_EQ(table.find('\x1b'), std::string::npos) << table;
+  const std::vector<std::string> lines = lines_of(table);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[2], "Evil.\\x1b[2J  x");
+  EXPECT_EQ(lines[3].size(), lines[2].size());  // the escaped cell's width is what is shown
+}
+
 TEST(FormatTable, NoTrailingSpacesAfterTheLastColumn) {
   const std::vector<std::string> lines = lines_of(format_table({{"name", "value"}, {"a", "1"}, {"longer name", "2"}}));
   for (const std::string& line : lines) {
     ASSERT_FALSE(line.empty());
     EXPECT_NE(line.back(), ' ') << "'" << line << "'";
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text from outside: test names and messages hold whatever the tests printed
+
+const std::string fffd = "\xEF\xBF\xBD";
+
+TEST(ValidUtf8, KeepsWellFormedTextAsItIs) {
+  const std::string text = "plain, µs, ≠, — and \xF0\x9F\x98\x80 (four bytes)\n\ttab";
+  EXPECT_EQ(valid_utf8(text), text);
+}
+
+TEST(ValidUtf8, ReplacesEachByteThatIsNoPartOfASequence) {
+  EXPECT_EQ(valid_utf8("a\xFF\xFE" "b"), "a" + fffd + fffd + "b");  // bytes UTF-8 never uses
+  EXPECT_EQ(valid_utf8("cut \xE2\x82"), "cut " + fffd + fffd);     // a sequence cut short at the end
+  EXPECT_EQ(valid_utf8("\xE2\x82x"), fffd + fffd + "x");           // ... or by a byte that does not continue it
+  EXPECT_EQ(valid_utf8("\x80"), fffd);                               // a continuation byte alone
+  EXPECT_EQ(valid_utf8("\xC0\xAF"), fffd + fffd);                   // an overlong '/'
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);       // a surrogate
+  EXPECT_EQ(valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // beyond U+10FFFF
+}
+
+TEST(ValidUtf8, WhatItGivesDumpsAsJson) {
+  // nlohmann::json throws on invalid UTF-8 with its default handler: this is what lost the gate's reports.
+  const nlohmann::json message = valid_utf8("failed \xFF\xC3\x28 here");
+  EXPECT_NO_THROW(static_cast<void>(message.dump()));
+}
+
+TEST(TerminalSafe, ControlCharactersBecomeVisibleEscapes) {
+  EXPECT_EQ(terminal_safe("a\x1b[2Jb"), "a\\x1b[2Jb");      // ESC: a terminal command
+  EXPECT_EQ(terminal_safe("over\rwrite"), "over\\x0dwrite");  // CR: overwrites the line
+  EXPECT_EQ(terminal_safe("bell\x07"), "bell\\x07");
+  EXPECT_EQ(terminal_safe("del\x7f"), "del\\x7f");
+  EXPECT_EQ(terminal_safe("csi\xC2\x9B" "31m"), "csi\\x9b31m");  // U+009B, the one-character CSI
+  EXPECT_EQ(terminal_safe(std::string("nul\0x", 5)), "nul\\x00x");
+}
+
+TEST(TerminalSafe, KeepsNewlinesTabsAndPrintableUnicode) {
+  const std::string text = "line one\n\tline two: 2.965 ≠ 3, 4.10 µs — ok";
+  EXPECT_EQ(terminal_safe(text), text);
+}
+
+TEST(TerminalSafe, ReplacesBytesThatAreNotUtf8AndIsIdempotent) {
+  EXPECT_EQ(terminal_safe("raw \x9B"), "raw " + fffd);  // a C1 byte outside UTF-8 is no command either
+  const std::string once = terminal_safe("x\x1b\xFF\xC2\x85y");
+  EXPECT_EQ(terminal_safe(once), once);
+}
+
+TEST(FailureMessage, ControlCharactersInNamesAreShownEscaped) {
+  const TestRecord baseline = baseline_record();
+  TestRecord measured = regressed_record();
+  measured.kernel = "evil\x1b]0;title\x07";
+  const Finding f = finding_for(load_wavefronts, baseline, measured);
+  const std::string text = format_failure(where, f, measured, baseline);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_TRUE(mentions(text, "kernel evil\\x1b]0;title\\x07"));
+}
+
+TEST(XmlReader, TextIsMadeUtf8WhereItIsRead) {
+  const XmlElement root = parse_xml("<r a=\"x\xFFy\">t\xC3\x28<![CDATA[\xFE]]><c n=\"&#xD800;\"/></r>", "inline");
+  EXPECT_EQ(root.attribute("a"), "x" + fffd + "y");
+  EXPECT_EQ(root.text, "t" + fffd + "(" + fffd);
+  ASSERT_NE(root.child("c"), nullptr);
+  EXPECT_EQ(valid_utf8(root.child("c")->attribute("n")), root.child("c")->attribute("n"));  // a surrogate reference
 }
 
 }  // namespace

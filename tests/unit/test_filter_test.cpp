@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <random>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include <bankgate/gate/test_filter.hpp>
 
@@ -33,6 +37,67 @@ TEST(TestFilter, CtestSelectionAgreesWithMatches) {
       const bool excluded = !selection.exclude.empty() && std::regex_search(name, std::regex(selection.exclude, std::regex::extended));
       EXPECT_EQ(included && !excluded, matches_filter(name, filter)) << "filter '" << filter << "', test " << name;
     }
+  }
+}
+
+// The matcher must stay fast on the patterns that made the old recursive one try every split between its
+// stars: this pair took minutes. Its answer is false (the name has no 'b').
+TEST(TestFilter, PatternOfManyStarsAgainstALongNameIsFast) {
+  const std::string name(200, 'a');
+  const std::string pattern = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(matches_filter(name, pattern));
+  EXPECT_FALSE(matches_filter(name, "X.*:" + pattern));
+  EXPECT_TRUE(matches_filter(name, "-" + pattern));
+  EXPECT_TRUE(matches_filter(name + "b", pattern));
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(elapsed.count(), 1.0);
+}
+
+TEST(TestFilter, WildcardsAndLiterals) {
+  EXPECT_TRUE(matches_filter("", "*"));
+  EXPECT_FALSE(matches_filter("", "?"));
+  EXPECT_TRUE(matches_filter("abc", "a*c"));
+  EXPECT_TRUE(matches_filter("ac", "a*c"));
+  EXPECT_FALSE(matches_filter("ab", "a*c"));
+  EXPECT_TRUE(matches_filter("a*b", "a*b"));
+  EXPECT_TRUE(matches_filter("a?b", "a?b"));
+  EXPECT_TRUE(matches_filter("axb", "a?b"));
+  EXPECT_FALSE(matches_filter("axxb", "a?b"));
+  EXPECT_TRUE(matches_filter("mississippi", "m*iss*ppi"));
+  EXPECT_TRUE(matches_filter("abab", "*ab"));
+  EXPECT_FALSE(matches_filter("abc", "ab"));  // the whole name must match
+  EXPECT_FALSE(matches_filter("ab", "abc"));
+  EXPECT_TRUE(matches_filter("ab", "ab**"));
+}
+
+// A plain dynamic-programming matcher, the definition of the pattern language: does pattern[i..] match
+// name[j..]? The gate's matcher must agree with it everywhere.
+bool reference_glob(const std::string& pattern, const std::string& name) {
+  std::vector<std::vector<char>> matches(pattern.size() + 1, std::vector<char>(name.size() + 1, 0));
+  matches[pattern.size()][name.size()] = 1;
+  for (std::size_t i = pattern.size(); i-- > 0;)
+    for (std::size_t j = name.size() + 1; j-- > 0;) {
+      if (pattern[i] == '*') matches[i][j] = matches[i + 1][j] || (j < name.size() && matches[i][j + 1]);
+      else matches[i][j] = j < name.size() && (pattern[i] == '?' || pattern[i] == name[j]) && matches[i + 1][j + 1];
+    }
+  return matches[0][0] != 0;
+}
+
+TEST(TestFilter, AgreesWithAReferenceMatcherOnRandomPatterns) {
+  std::mt19937 generator(20240611);
+  const std::string pattern_letters = "ab*?";
+  const std::string name_letters = "ab*?";  // '*' and '?' in a name are ordinary characters
+  auto random_text = [&](const std::string& letters, std::size_t max_length) {
+    std::string text(generator() % (max_length + 1), ' ');
+    for (char& c : text) c = letters[generator() % letters.size()];
+    return text;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const std::string pattern = random_text(pattern_letters, 7);
+    const std::string name = random_text(name_letters, 9);
+    if (pattern.empty()) continue;  // an empty filter means "everything", not "the empty name"
+    ASSERT_EQ(matches_filter(name, pattern), reference_glob(pattern, name)) << "pattern '" << pattern << "', name '" << name << "'";
   }
 }
 

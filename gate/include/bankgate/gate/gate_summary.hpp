@@ -78,8 +78,13 @@ GateSummary summarize(const GateInputs& inputs);
 // so that it reads, and renders as HTML, like a gate run.
 GateSummary summarize_comparison(const std::map<std::string, TestRecord>& base, const std::map<std::string, TestRecord>& head,
                                  bool fail_on_speedup);
+// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed.
 std::string render_console(const GateSummary& summary);
 std::string render_markdown(const GateSummary& summary);
+// Appends `markdown` to `file` (created where absent), as a CI step summary is written. Only a regular file is
+// written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws
+// std::runtime_error naming the file and what is wrong.
+void append_markdown(const std::filesystem::path& file, const std::string& markdown);
 std::string to_string(Outcome outcome);
 
 // The same summary for tools: {"exit_code", "verdict", "problems", "tests": [{name, outcome, changes, ...}]}.

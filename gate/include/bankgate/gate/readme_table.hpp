@@ -26,7 +26,9 @@ inline constexpr const char* kernel_table_begin = "<!-- bankgate:kernel-table:be
 inline constexpr const char* kernel_table_end = "<!-- bankgate:kernel-table:end -->";
 
 // The generated text that goes between the markers (without them), ending in a newline. Rows are ordered by
-// suite and then test name, numbers inside names compared by value (Async4 before Async16).
+// suite and then test name, numbers inside names compared by value (Async4 before Async16). Text from the
+// baselines (names, reasons) never holds "<!--" or "-->" there (written as entities), so a baseline cannot put
+// a marker into the README.
 std::string render_kernel_table(const std::map<std::string, gate::SuiteFile>& suites, const gate::GpuKey& gpu);
 
 // The README's lines or marker placement are unusable; `what()` says which and where.
@@ -35,7 +37,7 @@ struct MarkerError : std::runtime_error {
 };
 
 // `readme` with the text between the begin and end markers replaced by `table`. Each marker must appear once,
-// on a line of its own, begin before end. `origin` names the file in errors.
+// on a line of its own, begin before end, and never in `table`. `origin` names the file in errors.
 std::string replace_kernel_table(const std::string& readme, const std::string& table, const std::string& origin);
 
 struct ReadmeTableRequest {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/text.hpp>
 
 namespace bankgate::gate {
 

@@ -3,6 +3,8 @@
 // GoogleTest's per-test reports (--gtest_output=xml). Both are machine-written and plain: elements,
 // attributes, character data, CDATA, comments and a prolog. No namespaces, no DTD processing (a DOCTYPE is
 // skipped), only the predefined and numeric entities. Malformed input is an error naming the file and line.
+// Every name, attribute and text is valid UTF-8 (invalid bytes become U+FFFD): reports hold whatever the
+// tests printed.
 
 #include <filesystem>
 #include <stdexcept>
@@ -35,6 +37,7 @@ struct XmlElement {
 
 // `origin` names the input in error messages (a file path).
 XmlElement parse_xml(std::string_view text, const std::string& origin);
+// Reads only a regular file of at most max_input_bytes (input_file.hpp); XmlError for anything else.
 XmlElement read_xml_file(const std::filesystem::path& path);
 
 }  // namespace bankgate::gate

@@ -1,0 +1,51 @@
+#pragma once
+// A baselines folder as the gate reads it: opened once, every file resolved inside it (confined_folder.hpp),
+// and refused while an interrupted promotion has left it half-written. The gate, review, promote, summary and
+// check-baselines read baselines only through it.
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/confined_folder.hpp>
+
+namespace bankgate::gate {
+
+// <arch>/<model>/<suite>.json, the place of a suite's baseline inside its folder.
+std::filesystem::path suite_file_relative(const GpuKey& gpu, const std::string& suite);
+
+// Reads and validates the suite file at `relative` inside `folder`; every error is a BaselineError naming it.
+SuiteFile read_suite_file(const ConfinedFolder& folder, const std::filesystem::path& relative,
+                          const std::set<std::string>* known_metrics = nullptr);
+
+class BaselineFolder {
+ public:
+  // `root` need not exist yet (a project before its first promotion): then it holds no baseline. Throws
+  // BaselineError when it is something else than a folder, or half-written by an interrupted promotion.
+  explicit BaselineFolder(const std::filesystem::path& root);
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path file_of(const GpuKey& gpu, const std::string& suite) const { return root_ / suite_file_relative(gpu, suite); }
+
+  // The suite's baseline for `gpu`; nullopt where the folder has none. Throws BaselineError for one that is
+  // unreadable, invalid, or reached through a link that leads outside the folder.
+  std::optional<SuiteFile> read(const GpuKey& gpu, const std::string& suite, const std::set<std::string>* known_metrics = nullptr) const;
+
+  // The GPU folders (<arch>/<model>, real folders only), sorted; links and odd entries go to `problems`.
+  std::vector<GpuKey> gpus(std::vector<std::string>& problems) const;
+
+  // The open folder; nullptr where it does not exist.
+  const ConfinedFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
+
+ private:
+  std::filesystem::path root_;
+  std::optional<ConfinedFolder> folder_;
+};
+
+// The GPU folders <arch>/<model> directly under `folder` (real folders only; links go to `problems`), sorted.
+std::vector<GpuKey> gpu_folders(const ConfinedFolder& folder, std::vector<std::string>& problems);
+
+}  // namespace bankgate::gate

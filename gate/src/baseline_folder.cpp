@@ -1,0 +1,62 @@
+#include <bankgate/gate/baseline_folder.hpp>
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <bankgate/gate/baseline_transaction.hpp>
+
+namespace bankgate::gate {
+
+namespace fs = std::filesystem;
+
+fs::path suite_file_relative(const GpuKey& gpu, const std::string& suite) { return gpu.relative_dir() / (suite + ".json"); }
+
+SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative, const std::set<std::string>* known_metrics) {
+  std::string text;
+  try {
+    text = folder.read(relative);
+  } catch (const std::exception& e) {  // ConfinementError, InputFileError
+    throw BaselineError(e.what());
+  }
+  return parse_suite_file(text, folder.display(relative).string(), known_metrics);
+}
+
+BaselineFolder::BaselineFolder(const fs::path& root) : root_(root) {
+  struct stat info{};
+  if (::stat(root.c_str(), &info) != 0) {
+    if (errno == ENOENT) return;  // no baselines yet
+    throw BaselineError("the baselines folder " + root.string() + " cannot be read: " + std::strerror(errno));
+  }
+  try {
+    folder_.emplace(root, "the baselines folder");
+  } catch (const ConfinementError& e) {
+    throw BaselineError(e.what());
+  }
+  refuse_interrupted_promotion(*folder_);
+}
+
+std::optional<SuiteFile> BaselineFolder::read(const GpuKey& gpu, const std::string& suite, const std::set<std::string>* known_metrics) const {
+  if (!folder_) return std::nullopt;
+  const fs::path relative = suite_file_relative(gpu, suite);
+  try {
+    if (!folder_->kind(relative)) return std::nullopt;
+  } catch (const ConfinementError& e) {
+    throw BaselineError(e.what());
+  }
+  return read_suite_file(*folder_, relative, known_metrics);
+}
+
+std::vector<GpuKey> BaselineFolder::gpus(std::vector<std::string>& problems) const {
+  return folder_ ? gpu_folders(*folder_, problems) : std::vector<GpuKey>{};
+}
+
+std::vector<GpuKey> gpu_folders(const ConfinedFolder& folder, std::vector<std::string>& problems) {
+  std::vector<GpuKey> found;
+  for (const std::string& arch : folder.folders_in(".", problems))
+    for (const std::string& model : folder.folders_in(arch, problems)) found.push_back({arch, model});
+  return found;  // folders_in sorts: arch, then model
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Reports and names come from whoever wrote the pull request under test: bankgate summary and verdict must
+# survive hostile input files, and the command line must say plainly what is wrong with it. Each check performs
+# the attack against the built command:
+#   - invalid UTF-8 in a GoogleTest failure message and in ctest's JUnit file: every report is still written;
+#   - a FIFO or /dev/zero in a report's place (--junit, --gtest-results, verdict's result, --markdown): refused
+#     at once, never waited on or read until memory runs out (each run under `timeout`, so a hang fails);
+#   - terminal control characters in a test's name or message: shown escaped, never sent raw to the terminal;
+#   - command-line mistakes (an empty --build, --rounds 0, -j x, an unknown subcommand): exit 64, named.
+# (The README's markers in a baseline's text, and README FIFOs, are readme_table_test.sh's.)
+#
+#   tests/unit/report_inputs_test.sh PATH/TO/bankgate FIXTURE_DIR
+#
+# FIXTURE_DIR is tests/unit/fixtures/gate_summary. Prints "N passed, M failed"; exits non-zero if any failed.
+set -uo pipefail
+
+tool=${1:?usage: report_inputs_test.sh PATH/TO/bankgate FIXTURE_DIR}
+fixtures=${2:?usage: report_inputs_test.sh PATH/TO/bankgate FIXTURE_DIR}
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-report-inputs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+. "$(dirname "$0")/test_lib.sh"
+run_timeout=20
+# has_bytes FILE "HEX HEX...": whether FILE holds that byte sequence (grep -P would depend on the locale).
+has_bytes() { case " $(od -An -v -tx1 "$1" | tr -s ' \n' '  ') " in *" $2 "*) return 0 ;; *) return 1 ;; esac; }
+
+# gtest_report FILE SUITE TEST MESSAGE: a GoogleTest report of one failed test; MESSAGE goes in as raw bytes.
+gtest_report() {
+  mkdir -p "$(dirname "$1")"
+  {
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="%s">\n' "$2"
+    printf '<testcase name="%s" classname="%s" status="run" time="0.7"><failure message="' "$3" "$2"
+    printf '%s' "$4"
+    printf '"/></testcase>\n</testsuite></testsuites>\n'
+  } >"$1"
+}
+
+# ctest_junit FILE NAME STATUS: ctest's JUnit file with one testcase; NAME goes in as raw bytes.
+ctest_junit() {
+  {
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="1">\n'
+    printf '<testcase name="%s" classname="x" time="0.5" status="%s"><failure message="' "$2" "$3"
+    printf 'ctest says \xc3\x28 bad'  # invalid UTF-8 in ctest's own message as well
+    printf '"/></testcase>\n</testsuite>\n'
+  } >"$1"
+}
+
+junit="$fixtures/gate-junit.xml"
+cand="$root/candidates"
+base="$root/baselines"
+suite_file "$cand/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
+suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. Invalid UTF-8 in a failure message: the JSON dump threw, the JSON, JUnit and HTML reports were lost, the
+#    run exited 2 claiming "nothing was written". Now every report is written, the bytes shown as U+FFFD.
+reports="$root/utf8-reports"
+cp -r "$fixtures/gtest-results" "$reports"
+gtest_report "$reports/SquareTile.setRowReadColIpad.xml" SquareTile setRowReadColIpad \
+  $'shared load transactions CHANGED \xff\xfe and cut short \xe2\x82'
+out_dir="$root/utf8-out"
+mkdir -p "$out_dir"
+run "$tool" summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" \
+  --markdown "$out_dir/summary.md" --json "$out_dir/summary.json" --junit-out "$out_dir/junit.xml" --html "$out_dir/report.html"
+expect_rc "invalid UTF-8 in a failure message: still a regression (exit 1), not an unreadable run" 1
+expect_not_in "invalid UTF-8: no claim that nothing was written" "nothing was written" "$out"
+for f in summary.md summary.json junit.xml report.html; do
+  [ -s "$out_dir/$f" ] && pass "invalid UTF-8: $f is written" || fail "invalid UTF-8: $f is written" "$(ls -l "$out_dir")"
+done
+message=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(d["exit_code"], [t["reason"] for t in d["tests"] if t["name"]=="SquareTile.setRowReadColIpad"][0])' \
+  "$out_dir/summary.json" 2>&1)
+expect_in "invalid UTF-8: the JSON is UTF-8 and keeps the message, bad bytes as U+FFFD" "1 shared load transactions CHANGED �� and cut short �" "$message"
+xml_ok=$(python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1]); print("parsed")' "$out_dir/junit.xml" 2>&1)
+expect_in "invalid UTF-8: the JUnit report is well-formed XML" "parsed" "$xml_ok"
+html_ok=$(python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read(); print("decoded")' "$out_dir/report.html" 2>&1)
+expect_in "invalid UTF-8: the HTML report is UTF-8" "decoded" "$html_ok"
+
+# The same in ctest's JUnit file: in a test's name and in its failure message.
+ctest_junit "$root/utf8-junit.xml" $'Bad\xffSuite.t\xc0\xafest' fail
+run "$tool" summary --junit "$root/utf8-junit.xml" --json "$root/utf8-junit.json" --junit-out "$root/utf8-junit-out.xml"
+expect_rc "invalid UTF-8 in ctest's JUnit file: the test could not be measured (exit 2)" 2
+expect_not_in "invalid UTF-8 in ctest's JUnit file: no claim that nothing was written" "nothing was written" "$out"
+name=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(d["tests"][0]["name"], "|", d["tests"][0]["reason"])' \
+  "$root/utf8-junit.json" 2>&1)
+expect_in "invalid UTF-8 in ctest's JUnit file: the JSON names the test with U+FFFD" "Bad�Suite.t��est" "$name"
+expect_in "invalid UTF-8 in ctest's JUnit file: ctest's message is kept" "ctest says �( bad" "$name"
+[ -s "$root/utf8-junit-out.xml" ] && pass "invalid UTF-8 in ctest's JUnit file: the JUnit report is written" ||
+  fail "invalid UTF-8 in ctest's JUnit file: the JUnit report is written"
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. A FIFO or a device in a report's place: the readers waited on the FIFO forever and read /dev/zero until
+#    memory ran out. Now each is refused at once and named.
+mkfifo "$root/fifo.xml"
+run "$tool" summary --junit "$root/fifo.xml"
+expect_rc "--junit FIFO: refused at once, could not read (exit 2)" 2
+expect_in "--junit FIFO: the message names it as no regular file" "fifo.xml: is not a regular file" "$out"
+run "$tool" summary --junit /dev/zero
+expect_rc "--junit /dev/zero: refused at once (exit 2)" 2
+expect_in "--junit /dev/zero: the message names it as no regular file" "/dev/zero: is not a regular file" "$out"
+
+# GoogleTest reports: a FIFO, a link to a FIFO and a link to /dev/zero among them are passed over.
+hostile="$root/hostile-reports"
+cp -r "$fixtures/gtest-results" "$hostile"
+mkfifo "$hostile/SquareTile.setRowReadRow.xml.fifo"
+rm "$hostile/Reverse.reverseShared.xml" && mkfifo "$hostile/Reverse.reverseShared.xml"
+ln -s "$root/fifo.xml" "$hostile/Linked.fifo.xml"
+ln -s /dev/zero "$hostile/Linked.zero.xml"
+run "$tool" summary --junit "$junit" --gtest-results "$hostile"
+expect_rc "--gtest-results with FIFOs and devices: the summary ends, could not measure (exit 2)" 2
+expect_in "--gtest-results with FIFOs and devices: the other reports are still read" "1 (0000:3B:00.0)" "$out"
+
+# verdict reads one test's result file: a FIFO or a link to /dev/zero there is an unreadable result.
+results="$root/results"
+mkdir -p "$results"
+mkfifo "$results/Fifo.test.xml"
+ln -s /dev/zero "$results/Zero.test.xml"
+run "$tool" verdict --results "$results" --test Fifo.test
+expect_rc "verdict on a FIFO result: fails at once (exit 1)" 1
+expect_in "verdict on a FIFO result: says it is no regular file" "unreadable result: $results/Fifo.test.xml: is not a regular file" "$out"
+run "$tool" verdict --results "$results" --test Zero.test
+expect_rc "verdict on a link to /dev/zero: fails at once (exit 1)" 1
+expect_in "verdict on a link to /dev/zero: says it is no regular file" "is not a regular file" "$out"
+
+# --markdown is appended to: opening a FIFO for writing waited for a reader. Now refused, the rest written.
+mkfifo "$root/summary-fifo.md"
+run "$tool" summary --junit "$junit" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md" \
+  --json "$root/fifo-run.json"
+expect_rc "--markdown FIFO: refused at once (exit 2, as the run could not measure anyway)" 2
+expect_in "--markdown FIFO: the message says the markdown was not written and why" \
+  "the markdown summary was not written: $root/summary-fifo.md: is not a regular file" "$out"
+[ -s "$root/fifo-run.json" ] && pass "--markdown FIFO: the JSON summary is still written" ||
+  fail "--markdown FIFO: the JSON summary is still written"
+[ -p "$root/summary-fifo.md" ] && pass "--markdown FIFO: the FIFO is left in place" || fail "--markdown FIFO: the FIFO is left in place"
+# With a reader on the FIFO the open succeeds; the file is still refused before a byte is written.
+exec 3<>"$root/summary-fifo.md"
+run "$tool" summary --junit "$junit" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md"
+expect_in "--markdown FIFO with a reader: refused as well" "is not a regular file" "$out"
+exec 3>&-
+run "$tool" summary --junit "$junit" --markdown /dev/null
+expect_in "--markdown on a device: refused" "/dev/null: is not a regular file" "$out"
+# A passing run whose markdown cannot be written does not pass.
+sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4"/failures="0"/; s/skipped="1"/skipped="0"/' >"$root/passed.xml"
+echo '</testsuite>' >>"$root/passed.xml"
+run "$tool" summary --junit "$root/passed.xml" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md"
+expect_rc "--markdown FIFO on an all-passed run: exit 2, a report asked for is missing" 2
+run "$tool" summary --junit "$root/passed.xml" --gtest-results "$fixtures/gtest-results" --markdown "$root/passed.md"
+expect_rc "an all-passed run with a writable --markdown: exit 0" 0
+expect_in "the markdown is written" "bankgate gate passed" "$(cat "$root/passed.md" 2>/dev/null)"
+
+# ---------------------------------------------------------------------------------------------------------
+# 3. Control characters in a name or message reached the terminal raw (ESC [2J clears it; CR overwrites a
+#    line; U+009B is a one-character CSI). Now they are shown escaped, in the console and in the markdown.
+# Raw bytes and character references alike (a raw CR in an attribute is read as a space, hence &#13;).
+control="$root/control-reports"
+gtest_report "$control/Evil.test.xml" Evil $'test\x1b]0;title\x07' $'&#x1b;[2Jwiped\xc2\x9b31mred&#13;over\x7fdel'
+ctest_junit "$root/control-junit.xml" $'Evil.test\x1b]0;title\x07' fail
+timeout 20 "$tool" summary --junit "$root/control-junit.xml" --gtest-results "$control" --markdown "$root/control.md" \
+  >"$root/control.out" 2>&1
+rc=$?
+out=$(cat "$root/control.out")
+expect_rc "control characters: the summary runs (exit 2, not measured)" 2
+has_bytes "$root/control.out" 1b && fail "control characters: no raw ESC in the console output" "$(od -c "$root/control.out" | head -20)" ||
+  pass "control characters: no raw ESC in the console output"
+has_bytes "$root/control.out" 07 && fail "control characters: no raw BEL in the console output" || pass "control characters: no raw BEL in the console output"
+has_bytes "$root/control.out" 0d && fail "control characters: no raw CR in the console output" || pass "control characters: no raw CR in the console output"
+has_bytes "$root/control.out" "c2 9b" && fail "control characters: no C1 CSI in the console output" || pass "control characters: no C1 CSI in the console output"
+expect_in "control characters: the name is shown with the escape visible" 'Evil.test\x1b]0;title\x07' "$out"
+expect_in "control characters: the message is shown with the escapes visible" '\x1b[2Jwiped\x9b31mred\x0dover\x7fdel' "$out"
+has_bytes "$root/control.md" 1b && fail "control characters: no raw ESC in the markdown" || pass "control characters: no raw ESC in the markdown"
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. The command line: mistakes are usage errors (exit 64) that name the option and what it takes.
+run "$tool" gate --build ''
+expect_rc "gate --build '': a usage error (exit 64)" 64
+expect_in "gate --build '': names the option" "--build: must name a folder, got an empty string" "$out"
+run "$tool" review --build ''
+expect_rc "review --build '': a usage error (exit 64)" 64
+run "$tool" summary --junit "$junit" --build ''
+expect_rc "summary --build '': a usage error (exit 64)" 64
+expect_in "summary --build '': names the option" "--build: must name a folder" "$out"
+run "$tool" compare --base "$root" --head "$root" --rounds 0
+expect_rc "compare --rounds 0: a usage error (exit 64)" 64
+expect_in "compare --rounds 0: says what it takes" "--rounds: must be a whole number of at least 1, got '0'" "$out"
+expect_not_in "compare --rounds 0: no 309-digit range" "179769313486231570" "$out"
+run "$tool" compare --base "$root" --head "$root" --rounds 1.5
+expect_rc "compare --rounds 1.5: a usage error (exit 64)" 64
+expect_in "compare --rounds 1.5: says what it takes" "must be a whole number of at least 1, got '1.5'" "$out"
+run "$tool" gate -j x
+expect_rc "gate -j x: a usage error (exit 64)" 64
+expect_in "gate -j x: says what it takes" "--parallel: must be a whole number of at least 0, got 'x'" "$out"
+expect_not_in "gate -j x: no 309-digit range" "179769313486231570" "$out"
+run "$tool" run-suite --binary x --results y --shards 0
+expect_rc "run-suite --shards 0: a usage error (exit 64)" 64
+expect_in "run-suite --shards 0: gives the range" "--shards: must be a whole number from 1 to 1024, got '0'" "$out"
+run "$tool" frobnicate
+expect_rc "an unknown subcommand: a usage error (exit 64)" 64
+expect_in "an unknown subcommand is named" "unknown subcommand 'frobnicate'" "$out"
+expect_in "an unknown subcommand: the subcommands are listed" "gate, record, review, promote, refresh, compare, summary" "$out"
+run "$tool" table --help
+expect_rc "an alias is a known subcommand (table: review)" 0
+run "$tool"
+expect_rc "no subcommand: a usage error (exit 64)" 64
+
+finish
