@@ -165,6 +165,7 @@ int record(const RecordOptions& o) {
   std::cout << "\n";
   ReviewOptions review_options;
   review_options.candidates = results / "candidates";
+  review_options.build = build;  // the project its candidates' baselines folders must lie in
   review_options.baselines = o.baselines;
   review(review_options);  // a table with changes is the point of recording, not a failure
   std::cout << "candidates in " << (results / "candidates").string() << "; promote them after review with: "
