@@ -73,10 +73,11 @@ check "a journal whose backup is not the baseline's own is refused" '[ "$rc" -ne
 rm -f "$base/.bankgate-promote.journal" "$base/up"
 
 echo "# 2. Per-line figures naming files outside the project's sources"
-report_case() {  # report_case FILE_NAME: the recorded run with every per-line file name replaced
+report_case() {  # report_case FILE_NAME [SOURCES]: the recorded run with every per-line figure naming line 1 of FILE_NAME
   work="$root/report$((++case_no))"
   cp -r "$fixture" "$work"
-  find "$work/baselines" "$work/candidates" -name '*.json' -exec sed -i "s|\"kernels/transpose.cu\"|\"$1\"|" {} +
+  find "$work/baselines" "$work/candidates" -name '*.json' \
+    -exec sed -i -e "s|\"kernels/transpose.cu\"|\"$1\"|" -e 's|"line": [0-9]*|"line": 1|' {} +
   run env BANKGATE_UNTRUSTED_TEST_SECRET=tok-$$-secret timeout 30 "$tool" summary --junit "$work/ctest-junit.xml" \
     --gtest-results "$work/gtest-results" --candidates "$work/candidates" --baselines "$work/baselines" \
     --html "$work/report.html" --sources "${2:-$sources}"
