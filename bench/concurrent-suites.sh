@@ -23,6 +23,12 @@ out=$(cd "$out" && pwd)
 bankgate_bench_build "$out/build.log"
 build=$BANKGATE_BENCH_BUILD
 suite="$build/tests/suites/catalogue_suite"
+# The shared runs stand in for bankgate run-suite, so they pass what it passes, by the command's names for it.
+protocol_name() { "$build/cli/bankgate" protocol --get "environment.$1"; }
+claims_dir=$(protocol_name claims_dir) || exit 3
+shard=$(protocol_name shard) || exit 3
+results_dir=$(protocol_name results_dir) || exit 3
+running_file=$(protocol_name running_file) || exit 3
 gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | wc -l)}
 [ "$gpus" -ge 2 ] || bankgate_die "two GPUs or more are needed (nvidia-smi lists $gpus)"
 
@@ -53,8 +59,8 @@ for r in $(seq 1 "$rounds"); do
   for ((g = 0; g < gpus; ++g)); do run "together-$g-$r" "$g" "$(part "$g")" & done
   wait
   for ((g = 0; g < gpus; ++g)); do
-    run "shared-$g-$r" "$g" "$(part 0 1)" BANKGATE_CLAIMS_DIR="$out/claims/$r" BANKGATE_SHARD="$g" \
-      BANKGATE_RESULTS_DIR="$out/results/$r" BANKGATE_RUNNING_FILE="$out/results/$r/.running-$g" &
+    run "shared-$g-$r" "$g" "$(part 0 1)" "$claims_dir=$out/claims/$r" "$shard=$g" \
+      "$results_dir=$out/results/$r" "$running_file=$out/results/$r/.running-$g" &
   done
   wait
 done

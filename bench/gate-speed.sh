@@ -29,6 +29,8 @@ build=$BANKGATE_BENCH_BUILD
 echo "== build: $(since "$start") s"
 nvidia-smi --query-gpu=index,name,driver_version,persistence_mode,clocks.sm,clocks.max.sm --format=csv >"$out/gpus.csv" 2>&1
 bankgate="$build/cli/bankgate"
+summary_json=$(bankgate_result_path "$bankgate" "$build" gate_summary_json) || exit 3
+ctest_junit=$(bankgate_result_path "$bankgate" "$build" gate_ctest_junit) || exit 3
 
 # One GPU: the first CUDA shows. All GPUs: a resource spec of every GPU CUDA shows.
 one_gpu=${CUDA_VISIBLE_DEVICES:-0}
@@ -43,13 +45,13 @@ gate() {  # gate KIND I [ENV=VALUE...] [-- GATE OPTIONS...]: one gate, its wall 
   local env=() options=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
   [ $# -gt 0 ] && shift && options=("$@")
-  rm -f "$build/bankgate/gate/summary.json" "$build/bankgate/gate/ctest-junit.xml"  # no earlier gate answers for this one
+  rm -f "$summary_json" "$ctest_junit"  # no earlier gate answers for this one
   t0=$(now)
   env "${env[@]}" "$bankgate" gate --build "$build" --no-build "${options[@]}" >"$out/logs/gate-$kind-$i.log" 2>&1
   rc=$?
   echo "$kind $i $rc $(since "$t0")" >>"$out/gates/walls.txt"
-  cp "$build/bankgate/gate/summary.json" "$out/gates/$kind-$i.json" 2>/dev/null
-  cp "$build/bankgate/gate/ctest-junit.xml" "$out/gates/$kind-$i.xml" 2>/dev/null
+  cp "$summary_json" "$out/gates/$kind-$i.json" 2>/dev/null
+  cp "$ctest_junit" "$out/gates/$kind-$i.xml" 2>/dev/null
 }
 start=$(now)
 [[ $parts == *" gates "* ]] || gates=0
@@ -61,7 +63,7 @@ for i in $(seq 1 "$gates"); do
   fi
 done
 echo "== gates: $(since "$start") s"
-python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" 2>"$out/logs/gates-table.txt" ||
+BANKGATE_COMMAND="$bankgate" python3 bench/gate_speed_table.py "$out/gates" "$gpus" >"$out/gates.md" 2>"$out/logs/gates-table.txt" ||
   echo "(the gates' table failed: logs/gates-table.txt)" >"$out/gates.md"
 
 start=$(now)

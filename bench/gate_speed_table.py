@@ -5,7 +5,8 @@ run, the per-process start-up and per-test phases the tests recorded, and the ve
     gate_speed_table.py GATES_FOLDER GPUS
 
 GATES_FOLDER holds walls.txt ("one|all I EXIT SECONDS" per gate) and, per gate, the command's summary.json
-(KIND-I.json) and ctest's JUnit report (KIND-I.xml); the gates' console logs are ../logs/gate-KIND-I.log."""
+(KIND-I.json) and ctest's JUnit report (KIND-I.xml); the gates' console logs are ../logs/gate-KIND-I.log.
+The measuring tests' names are the command's (BANKGATE_COMMAND, else `bankgate` on PATH)."""
 
 import collections
 import json
@@ -14,6 +15,9 @@ import re
 import statistics
 import sys
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "ci"))
+import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
 
 
 def quantile(values, q):
@@ -28,13 +32,13 @@ def spread(values, unit, digits=1):
             f"max {max(values):.{digits}f}")
 
 
-def measuring_runs(xml_path):
-    """{measuring run: seconds} of the bankgate.measure.* tests, from ctest's JUnit report."""
+def measuring_runs(xml_path, prefix):
+    """{measuring run: seconds} of the measuring tests (named `prefix`<suite>), from ctest's JUnit report."""
     if not xml_path.exists():
         return {}
     root = ET.parse(xml_path).getroot()
-    return {case.get("name")[len("bankgate.measure."):]: float(case.get("time", "nan"))
-            for case in root.iter("testcase") if case.get("name", "").startswith("bankgate.measure.")}
+    return {case.get("name")[len(prefix):]: float(case.get("time", "nan"))
+            for case in root.iter("testcase") if case.get("name", "").startswith(prefix)}
 
 
 def ctest_seconds(log_path):
@@ -45,6 +49,7 @@ def ctest_seconds(log_path):
 
 def main(folder, gpus):
     folder = pathlib.Path(folder)
+    prefix = bankgate_command.protocol()["measure_test_prefix"]
     walls = collections.defaultdict(dict)
     codes = collections.defaultdict(set)
     for line in (folder / "walls.txt").read_text().split("\n"):
@@ -55,7 +60,7 @@ def main(folder, gpus):
 
     print("## The catalogue gate's wall time\n")
     print("`bankgate gate --no-build` of unchanged code against the committed baselines; wall time of the command, "
-          "ctest's part of it, and the sum of the suites' measuring runs (bankgate.measure.*, one process per suite, or per shard).\n")
+          f"ctest's part of it, and the sum of the suites' measuring runs ({prefix}*, one process per suite, or per shard).\n")
     print("| GPUs | gates | exit codes | tests per gate | wall time | ctest | sum of measuring runs |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     per_suite = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -65,7 +70,7 @@ def main(folder, gpus):
             continue
         ctest_times, sums = [], []
         for i in walls[kind]:
-            runs = measuring_runs(folder / f"{kind}-{i}.xml")
+            runs = measuring_runs(folder / f"{kind}-{i}.xml", prefix)
             ctest_time = ctest_seconds(folder.parent / "logs" / f"gate-{kind}-{i}.log")
             for suite, seconds in runs.items():
                 per_suite[suite][kind].append(seconds)

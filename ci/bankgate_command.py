@@ -19,3 +19,17 @@ def bare_names(names, explicit=None):
     if result.returncode != 0:
         raise RuntimeError(f"{command(explicit)} kernel-name failed: {result.stderr.strip()}")
     return {entry["name"]: entry["bare"] for entry in json.loads(result.stdout)}
+
+
+def protocol(build=None, explicit=None):
+    """The run protocol as the command states it (`bankgate protocol`, gate/include/bankgate/gate/run_protocol.hpp):
+    {"environment", "layout", "measure_test_prefix", "test_properties", "exit_codes"}, the layout's paths in the
+    build folder `build` where given. Scripts read these names here instead of keeping copies."""
+    args = [command(explicit), "protocol"] + (["--build", str(build)] if build else [])
+    try:
+        result = subprocess.run(args, capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise RuntimeError(f"cannot run {command(explicit)} ({e}); set BANKGATE_COMMAND to the bankgate command") from e
+    if result.returncode != 0:
+        raise RuntimeError(f"{command(explicit)} protocol failed: {result.stderr.strip()}")
+    return json.loads(result.stdout)

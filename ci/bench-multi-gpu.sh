@@ -15,6 +15,8 @@ bankgate_ensure_dependencies
 mkdir -p "$(dirname "$BANKGATE_BUILD_DIR")"
 bankgate_build "$BANKGATE_BUILD_DIR" >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log"; exit 3; }
 tool="$BANKGATE_BUILD_DIR/cli/bankgate"
+gate_results=$(bankgate_result_path "$tool" "$BANKGATE_BUILD_DIR" gate) || exit 3
+spec=$(bankgate_result_path "$tool" "$BANKGATE_BUILD_DIR" resource_spec) || exit 3  # ci/gate.sh writes it
 
 rows=()
 gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, timed, its results kept
@@ -24,8 +26,8 @@ gate_run() {  # gate_run NAME [VAR=VALUE...]: ci/gate.sh on the existing build, 
   local status=$?
   local wall; wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
   rm -rf "${out:?}/$name"
-  cp -r "$BANKGATE_BUILD_DIR/bankgate/gate" "$out/$name"
-  local gpus; gpus=$(grep -o '"id"' "$BANKGATE_BUILD_DIR/bankgate/resources.json" 2>/dev/null | wc -l)
+  cp -r "$gate_results" "$out/$name"
+  local gpus; gpus=$(grep -o '"id"' "$spec" 2>/dev/null | wc -l)
   rows+=("$(printf '%-10s GPUs %-3s exit %-3s wall %6ss' "$name" "$gpus" "$status" "$wall")")
 }
 gate_run all-gpus

@@ -48,10 +48,11 @@ if wants suites; then
   start=$(date +%s)
   rm -rf "$out/suites"
   mkdir -p "$out/suites"
+  candidates=$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" gate_candidates) || exit 3
   for p in $(seq 1 "$runs"); do
     "$build_dir/cli/bankgate" gate --build "$build_dir" --no-build --json "$out/suites/summary-$p.json" \
       >"$out/logs/suites-$p.log" 2>&1
-    "$build_dir/cli/bankgate" review --candidates "$build_dir/bankgate/gate/candidates" \
+    "$build_dir/cli/bankgate" review --candidates "$candidates" \
       ${BANKGATE_BASELINE_DIR:+--baselines "$BANKGATE_BASELINE_DIR"} --json "$out/suites/review-$p.json" \
       >"$out/logs/suites-review-$p.txt" 2>&1
     echo "== suites: gate run $p of $runs done ($(( $(date +%s) - start )) s)"
@@ -98,7 +99,7 @@ if wants compare; then
   status=$?
   # The command's JSON (compare writes it beside its logs), not its console table.
   read -r rows slower < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for t in d["tests"] for x in t["findings"] if x["timing"]]; print(len(f), sum(x["verdict"] == "SLOWER" for x in f))' \
-    "$build_dir/bankgate/compare/result.json" 2>/dev/null || echo "? ?")
+    "$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" compare_result)" 2>/dev/null || echo "? ?")
   row compare "| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |"
   echo "== compare base == head: exit $status, $slower SLOWER ($(( $(date +%s) - start )) s)"
 fi

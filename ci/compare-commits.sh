@@ -88,6 +88,8 @@ base_build="$scratch/build/$base_key"
 head_build="$scratch/build/$head_key"
 tool="$head_build/cli/bankgate"
 [ -x "$tool" ] || bankgate_die "the head build has no cli/bankgate"
+work=$(bankgate_result_path "$tool" "$head_build" compare) || exit 3
+logs=$(bankgate_result_path "$tool" "$head_build" compare_logs) || exit 3
 
 # The rounds, the pooling and the verdict are the command's (`bankgate compare` on two build folders).
 args=(compare --base "$base_build" --head "$head_build" --rounds "$rounds" "${tool_args[@]}")
@@ -95,10 +97,10 @@ args=(compare --base "$base_build" --head "$head_build" --rounds "$rounds" "${to
 "$tool" "${args[@]}"
 status=$?
 # What CI keeps: the logs, result.json and report.html, in one place whatever the commits' keys.
-rm -rf "$scratch/run" && mkdir -p "$scratch/run" && cp -r "$head_build/bankgate/compare/." "$scratch/run/" 2>/dev/null
+rm -rf "$scratch/run" && mkdir -p "$scratch/run" && cp -r "$work/." "$scratch/run/" 2>/dev/null
 case "$status" in
   0) echo "bankgate compare: PASSED - head is not slower than base" ;;
   1) echo "bankgate compare: FAILED - head regressed against base (rows above)" ;;
-  *) echo "bankgate compare: could not compare (exit $status; see above; logs in $head_build/bankgate/compare/logs)" ;;
+  *) echo "bankgate compare: could not compare (exit $status; see above; logs in $logs)" ;;
 esac
 exit "$status"

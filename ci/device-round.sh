@@ -32,6 +32,9 @@ timed() { local start=$SECONDS; "$@"; local rc=$?; elapsed=$((SECONDS - start));
 [ $# -gt 0 ] || set -- gate adopt
 bankgate=build/gate/cli/bankgate
 export BANKGATE_BUILD_DIR=build/gate  # refresh and gate share one build
+. ci/lib.sh
+# Where the command leaves NAME of its results in build/gate (bankgate_result_path: the layout is the command's).
+result() { bankgate_result_path "$bankgate" build/gate "$1"; }
 built() { mkdir -p build; { . ci/lib.sh && bankgate_ensure_dependencies && bankgate_build build/gate; } >"$out/build.log" 2>&1; }
 
 for step in "$@"; do
@@ -40,12 +43,12 @@ for step in "$@"; do
       filter=${step#refresh}; filter=${filter#=}
       timed bash ci/refresh-baselines.sh --new-gpu ${filter:+--filter "$filter"} >"$out/catalogue-refresh.log" 2>&1
       row "catalogue refresh ${filter:-(all)}" "exit $? (${elapsed}s)"
-      mkdir -p "$out/records/refresh" && cp -r build/gate/bankgate/record/candidates/. "$out/records/refresh/"
+      mkdir -p "$out/records/refresh" && cp -r "$(result record_candidates)/." "$out/records/refresh/"
       tail -n 3 "$out/catalogue-refresh.log" ;;
     gate)
       timed bash ci/gate.sh >"$out/catalogue-gate.log" 2>&1
       row "catalogue gate" "exit $? (${elapsed}s)"
-      cp build/gate/bankgate/gate/summary.json "$out/catalogue-summary.json" 2>/dev/null
+      cp "$(result gate_summary_json)" "$out/catalogue-summary.json" 2>/dev/null
       tail -n 3 "$out/catalogue-gate.log" ;;
     adopt)
       ex=build/adopt
@@ -111,7 +114,7 @@ PY
       for i in $(seq 1 "$n"); do
         timed "$bankgate" gate --build build/gate --no-build >"$out/gate-$i.log" 2>&1
         echo "$? $elapsed" >>"$out/gates.txt"
-        cp build/gate/bankgate/gate/summary.json "$out/gate-$i.json"
+        cp "$(result gate_summary_json)" "$out/gate-$i.json"
       done
       python3 - "$out" "$n" <<'PY' | tee "$out/gates-summary.txt"
 import json, sys
@@ -141,7 +144,7 @@ PY
       for i in $(seq 1 "$runs"); do
         timed "$bankgate" record --build build/gate --no-build ${filter:+--filter "$filter"} >"$out/record-$i.log" 2>&1
         row "record run $i ${filter:-(all)}" "exit $? (${elapsed}s)"
-        mkdir -p "$out/records/run-$i" && cp -r build/gate/bankgate/record/candidates/. "$out/records/run-$i/"
+        mkdir -p "$out/records/run-$i" && cp -r "$(result record_candidates)/." "$out/records/run-$i/"
         dirs+=("$out/records/run-$i")
       done
       [ -d "$out/records/refresh" ] && dirs+=("$out/records/refresh")
@@ -149,7 +152,7 @@ PY
       row "counters identical in every run" "exit ${PIPESTATUS[0]}"
       # The attribution's cost, as each test recorded it in its GoogleTest report (the last recording's).
       # (attribute form attribution_host_ms="x" in older GoogleTest, <property name=... value="x"/> in newer)
-      grep -hoE 'attribution_host_ms("? value)?="[0-9.]+"' build/gate/bankgate/gtest-results/*.xml | grep -oE '[0-9.]+"$' |
+      grep -hoE 'attribution_host_ms("? value)?="[0-9.]+"' "$(result gtest_results)"/*.xml | grep -oE '[0-9.]+"$' |
         tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
@@ -184,8 +187,8 @@ PY
       echo "== the planted regression's failure message"
       grep -m 1 -A16 'bankgate\] Transpose.Swizzled[A-Za-z]* (kernel' "$out/planted-gate.log"
       # The failing run's files, as `bankgate summary` reads them: the fixture of the report test.
-      mkdir -p "$out/planted-run" && cp -r "$pb/bankgate/gate/." "$out/planted-run/" &&
-        cp -r "$pb/bankgate/gtest-results" "$out/planted-run/" ;;
+      mkdir -p "$out/planted-run" && cp -r "$(bankgate_result_path "$pb/cli/bankgate" "$pb" gate)/." "$out/planted-run/" &&
+        cp -r "$(bankgate_result_path "$pb/cli/bankgate" "$pb" gtest_results)" "$out/planted-run/" ;;
     *) echo "unknown step '$step'" >&2; exit 64 ;;
   esac
 done

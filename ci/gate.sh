@@ -31,13 +31,18 @@ if [ "$build" = 1 ]; then
   mkdir -p "$(dirname "$build_dir")"
   bankgate_build "$build_dir"
 fi
-[ -x "$build_dir/cli/bankgate" ] || bankgate_die "$build_dir holds no build of the bankgate command; run ci/gate.sh without --no-build first"
+tool="$build_dir/cli/bankgate"
+[ -x "$tool" ] || bankgate_die "$build_dir holds no build of the bankgate command; run ci/gate.sh without --no-build first"
 build_dir=$(cd "$build_dir" && pwd)
-results="$build_dir/bankgate/gate"  # where `bankgate gate` writes its reports (the CI templates upload them)
+# Where `bankgate gate` writes its reports, as the command says (the CI templates upload them).
+junit=$(bankgate_result_path "$tool" "$build_dir" gate_junit) || exit 3
+summary_json=$(bankgate_result_path "$tool" "$build_dir" gate_summary_json) || exit 3
+summary_md=$(bankgate_result_path "$tool" "$build_dir" gate_summary_markdown) || exit 3
+candidates=$(bankgate_result_path "$tool" "$build_dir" gate_candidates) || exit 3
+spec=$(bankgate_result_path "$tool" "$build_dir" resource_spec) || exit 3
 
 args=(gate --build "$build_dir" --no-build)
-spec="$build_dir/bankgate/resources.json"
-mkdir -p "$build_dir/bankgate"
+mkdir -p "$(dirname "$spec")"
 if gpus=$(bash ci/write-resource-spec.sh "$spec" 2>&1); then
   args+=(--resource-spec "$spec")  # one measuring run per GPU at a time; the command sets ctest's parallelism
   echo "$gpus"
@@ -47,9 +52,9 @@ fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && args+=(--markdown "$GITHUB_STEP_SUMMARY")
 # shellcheck disable=SC2086  # BANKGATE_CTEST_ARGS holds several words on purpose
 for word in ${BANKGATE_CTEST_ARGS:-}; do args+=("--ctest-arg=$word"); done
-"$build_dir/cli/bankgate" "${args[@]}"
+"$tool" "${args[@]}"
 status=$?
-echo "reports: $results/junit.xml, $results/summary.json, $results/summary.md; measurements: $results/candidates"
-[ -f "$results/junit.xml" ] && [ -f "$results/summary.md" ] && [ -d "$results/candidates" ] ||
+echo "reports: $junit, $summary_json, $summary_md; measurements: $candidates"
+[ -f "$junit" ] && [ -f "$summary_md" ] && [ -d "$candidates" ] ||
   echo "bankgate: (some reports are missing: the run stopped before measuring)" >&2
 exit "$status"

@@ -1,9 +1,31 @@
 # Shared by the ci/ scripts (sourced, not run): finding or installing what the build needs, and building.
 # Every missing piece is named together with the package or setting that supplies it.
 
+# The command's exit codes for a failed set-up and a usage error (exit_setup and exit_usage of
+# gate/include/bankgate/gate/run_protocol.hpp; tests/unit/ci_lib_test.sh checks them against the command).
 bankgate_die() { echo "bankgate: $*" >&2; exit 3; }
-bankgate_usage() { echo "bankgate: $*" >&2; exit 64; }  # the command's exit code for a usage error
-bankgate_is_ci() { case ${CI:-} in 1 | true | TRUE | True | yes | on) return 0 ;; *) return 1 ;; esac; }
+bankgate_usage() { echo "bankgate: $*" >&2; exit 64; }
+
+# Whether this runs in CI, by the command's rule for $CI (gate/settings.hpp's running_in_ci): 1, true, yes, on
+# in any case mean CI; 0, false, no, off, empty or unset mean not; any other value stops the script, as it
+# makes the command refuse, rather than guess. Scripts decide before building, the command after it: they must
+# agree (tests/unit/ci_lib_test.sh runs both over every spelling).
+bankgate_is_ci() {
+  case ${CI:-} in
+    1 | [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss] | [Oo][Nn]) return 0 ;;
+    '' | 0 | [Ff][Aa][Ll][Ss][Ee] | [Nn][Oo] | [Oo][Ff][Ff]) return 1 ;;
+    *) bankgate_die "CI='$CI' is not a yes/no value; use 1 or 0: refusing to guess whether this is CI" ;;
+  esac
+}
+
+# bankgate_result_path COMMAND BUILD NAME: where the bankgate COMMAND leaves NAME of its result layout in the
+# build folder BUILD (gate, gate_junit, gate_candidates, record_candidates, gtest_results, compare, ...; all of
+# them: COMMAND protocol --get layout). Scripts ask instead of keeping a copy of the layout, which is the
+# command's (gate/include/bankgate/gate/run_protocol.hpp). Use: dir=$(bankgate_result_path ...) || exit 3
+bankgate_result_path() {
+  "$1" protocol --build "$2" --get "layout.$3" ||
+    { echo "bankgate: $1 cannot say where its '$3' is (bankgate protocol); is it built?" >&2; return 3; }
+}
 
 bankgate_find_nvcc() {
   local found=""

@@ -23,7 +23,8 @@ mkdir -p "$(dirname "$build_dir")"
 bankgate_build "$build_dir"
 rm -rf "$build_dir/ncu"
 mkdir -p "$build_dir/ncu"
-# The collector's values: `bankgate record` leaves them as candidates in <build>/bankgate/record/candidates.
+# The collector's values: `bankgate record` leaves them as candidates (<build>/bankgate/record/candidates).
+candidates=$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" record_candidates) || exit 3
 "$build_dir/cli/bankgate" record --build "$build_dir" --no-build ${filter:+--filter "$filter"} >"$build_dir/ncu/collector-run.log" 2>&1 || true
 
 metrics=$("$build_dir/cli/bankgate" metrics)
@@ -41,4 +42,4 @@ for suite in "$build_dir"/tests/suites/*_suite; do
       bankgate_die "ncu failed on $name (run $run of $repeats); see $out.ncu.log"
   done
 done
-python3 ci/ncu_compare.py "$build_dir/bankgate/record/candidates" "$build_dir/ncu" "$build_dir/cli/bankgate"
+python3 ci/ncu_compare.py "$candidates" "$build_dir/ncu" "$build_dir/cli/bankgate"

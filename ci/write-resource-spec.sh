@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the CTest resource spec for the GPUs this machine shows to CUDA: one "gpus" entry with one slot per
 # GPU, so that `ctest --resource-spec-file FILE -j N` runs at most one GPU test per GPU (each GPU test asks
-# for RESOURCE_GROUPS "gpus:1"; see cmake/BankgateTests.cmake).
+# for RESOURCE_GROUPS "gpus:1"; see cmake/bankgateSuite.cmake).
 #
 #   ci/write-resource-spec.sh [FILE]     (FILE omitted or '-': the JSON goes to standard output)
 #

@@ -1,4 +1,4 @@
-// review, promote, compare, summary, metrics: the subcommands that read and write files only.
+// review, promote, compare, summary, metrics, protocol: the subcommands that read and write files only.
 
 #include <unistd.h>
 
@@ -21,6 +21,7 @@
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/run_comparison.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/metrics.hpp>
 #include <bankgate/results.hpp>
@@ -39,7 +40,7 @@ std::set<std::string> known_metrics() {
 }
 
 fs::path candidates_folder(const fs::path& candidates, const fs::path& build) {
-  return candidates.empty() ? build / "bankgate" / "record" / "candidates" : candidates;
+  return candidates.empty() ? g::protocol::run_candidates(g::protocol::record_run(build)) : candidates;
 }
 
 g::GpuKey candidate_gpu(const fs::path& candidates, const std::string& wanted) {
@@ -135,9 +136,16 @@ int review(const ReviewOptions& o) {
 }
 
 void refuse_in_ci(bool force, bool dry_run) {
-  if (g::parse_flag("CI", g::process_environment("CI")) && !force && !dry_run)
-    throw Refusal("refusing to change baselines in CI (CI is set): baselines change after a person reviews the table. "
-                  "Run the refresh on a GPU machine, review, commit; --force overrides");
+  bool in_ci = false;
+  try {
+    in_ci = g::running_in_ci(g::process_environment);
+  } catch (const g::SettingsError& e) {  // as ci/lib.sh's bankgate_is_ci: neither side guesses
+    throw Refusal(std::string(e.what()) + ": refusing to guess whether this is CI, where baselines must not change");
+  }
+  if (in_ci && !force && !dry_run)
+    throw Refusal("refusing to change baselines in CI (" + std::string(g::protocol::env::ci) +
+                  " is set): baselines change after a person reviews the table. Run the refresh on a GPU machine, "
+                  "review, commit; --force overrides");
 }
 
 namespace {
@@ -228,9 +236,10 @@ void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& b
            const std::map<fs::path, Destination>& folders, std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
            const PromoteOptions& o) {
   const auto known = known_metrics();
+  const g::SourceTree tree = g::source_tree(g::process_environment);
   g::Provenance stamp;
-  stamp.git_commit = g::process_environment("BANKGATE_GIT_COMMIT").value_or("unknown");
-  stamp.git_dirty = g::parse_flag("BANKGATE_GIT_DIRTY", g::process_environment("BANKGATE_GIT_DIRTY"));
+  stamp.git_commit = tree.commit;
+  stamp.git_dirty = tree.dirty;
   stamp.date = g::utc_now_iso8601();
   stamp.command = o.invocation;
   for (const auto& [key, d] : folders)
@@ -398,6 +407,67 @@ int metrics(bool as_json, bool hardware) {
   }
   for (std::size_t i = 0; i < names.size(); ++i) std::cout << (i ? "," : "") << names[i];
   std::cout << "\n";
+  return exit_ok;
+}
+
+namespace {
+
+// The run protocol as data: what `bankgate protocol` prints, and the scripts read instead of keeping copies.
+nlohmann::json protocol_document(const fs::path& build) {
+  namespace p = g::protocol;
+  nlohmann::json environment = nlohmann::json::object();
+  for (const p::Name& variable : p::environment) environment[std::string(variable.key)] = std::string(variable.name);
+  nlohmann::json layout = nlohmann::json::object();
+  for (const auto& [name, path] : p::layout(build)) layout[name] = path.string();
+  nlohmann::json properties = nlohmann::json::array();
+  for (const char* name : p::properties) properties.push_back(name);
+  nlohmann::json exit_codes = nlohmann::json::object();
+  for (const auto& [name, code] : p::exit_codes) exit_codes[std::string(name)] = code;
+  return {{"environment", environment}, {"layout", layout}, {"measure_test_prefix", p::measure_test_prefix},
+          {"test_properties", properties}, {"exit_codes", exit_codes}};
+}
+
+// A value as a shell reads it: a string bare, anything else as JSON.
+std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+// The entry `path` names ("layout.gate": one step per dot), or nullptr after saying on `err` what there is.
+const nlohmann::json* find_entry(const nlohmann::json& document, const std::string& path, std::ostream& err) {
+  const nlohmann::json* value = &document;
+  std::size_t start = 0;  // of the next step's key in `path`
+  while (start <= path.size()) {
+    const std::size_t end = std::min(path.find('.', start), path.size());
+    const std::string key = path.substr(start, end - start);
+    if (!value->is_object() || !value->contains(key)) {
+      err << "bankgate protocol: no '" << path << "' in the run protocol";
+      if (value->is_object()) {
+        err << "; " << (start == 0 ? std::string("it") : path.substr(0, start - 1)) << " has:";
+        for (const auto& [name, unused] : value->items()) err << " " << name;
+      }
+      err << "\n";
+      return nullptr;
+    }
+    value = &(*value)[key];
+    start = end + 1;
+  }
+  return value;
+}
+
+}  // namespace
+
+int protocol(const ProtocolOptions& o) {
+  const nlohmann::json document = protocol_document(o.build);
+  if (o.get.empty()) {
+    std::cout << document.dump(2) << "\n";
+    return exit_ok;
+  }
+  const nlohmann::json* value = find_entry(document, o.get, std::cerr);
+  if (value == nullptr) return exit_usage;
+  if (value->is_object())
+    for (const auto& [name, entry] : value->items()) std::cout << name << "\t" << bare(entry) << "\n";
+  else if (value->is_array())
+    for (const auto& entry : *value) std::cout << bare(entry) << "\n";
+  else
+    std::cout << bare(*value) << "\n";
   return exit_ok;
 }
 

@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include <bankgate/gate/run_protocol.hpp>
+
 #include <charconv>
 #include <limits>
 #include <string>
@@ -59,21 +61,28 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }
 
+// "<build>/bankgate/record/candidates", as the run protocol places it.
+std::string record_candidates_help() {
+  return gate::protocol::run_candidates(gate::protocol::record_run("<build>")).string();
+}
+
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {
   command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str()->check(names_a_folder());
-  command.add_option("--candidates", candidates, "candidates folder (default: <build>/bankgate/record/candidates)");
+  command.add_option("--candidates", candidates, "candidates folder (default: " + record_candidates_help() + ")");
   command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
 }
 
 }  // namespace
 
-const char* const exit_code_text =
-    "Exit codes: 0 done; 1 regression (a counter changed, a kernel got slower, a wrong output); 2 could not measure "
-    "or read an input; 3 the build or set-up failed, or the command refused; 4 baselines of another schema version; "
-    "64 usage error.";
+const std::string exit_code_text =
+    "Exit codes: " + std::to_string(exit_ok) + " done; " + std::to_string(exit_regression) +
+    " regression (a counter changed, a kernel got slower, a wrong output); " + std::to_string(exit_not_measured) +
+    " could not measure or read an input; " + std::to_string(exit_setup) +
+    " the build or set-up failed, or the command refused; " + std::to_string(exit_other_schema) +
+    " baselines of another schema version; " + std::to_string(exit_usage) + " usage error.";
 
 void define_command_line(CLI::App& app, Invocation& in) {
   app.footer(exit_code_text);
@@ -126,7 +135,9 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
   in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
   in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here");
-  in.compare_cmd->add_option("--html", in.compare.html, "also write the HTML report here (builds: <head>/bankgate/compare/report.html)");
+  in.compare_cmd->add_option("--html", in.compare.html,
+                             "also write the HTML report here (builds: " +
+                                 gate::protocol::html_report(gate::protocol::compare_run("<head>")).string() + ")");
 
   in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
   in.summary_cmd->alias("gate-summary");
@@ -171,6 +182,10 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.discover_cmd->add_option("--out", in.discover.out, "the ctest file to write")->required();
   in.discover_cmd->add_option("--fixture", in.discover.fixture, "the ctest fixture of the suite's measuring test")->required();
   in.discover_cmd->add_option("--labels", in.discover.labels, "labels of every test")->delimiter(';');
+  in.protocol_cmd = app.add_subcommand("protocol", "the names bankgate's processes share, for scripts: environment "
+                                                    "variables, result layout, test properties, exit codes (JSON)");
+  in.protocol_cmd->add_option("--build", in.protocol.build, "give the result layout under this build folder");
+  in.protocol_cmd->add_option("--get", in.protocol.get, "print one entry bare, e.g. layout.gate or environment.run_id");
 
   in.names_cmd = app.add_subcommand("kernel-name", "the name results give a kernel (its bare function name, as in "
                                                          "tests and baselines), as a JSON list of {name, bare}");

@@ -8,13 +8,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include <bankgate/gate/readme_table.hpp>
+#include "readme_table.hpp"
 
 #include "commands.hpp"
 
 namespace bankgate::cli {
 
-extern const char* const exit_code_text;
+extern const std::string exit_code_text;  // what every --help ends with
 
 // What the command line asked for: each subcommand's options, and which subcommand was given.
 struct Invocation {
@@ -30,14 +30,15 @@ struct Invocation {
   std::filesystem::path check_root = "baselines";
   std::filesystem::path recover_root;
   std::vector<std::string> kernel_names;
-  gate::ReadmeTableRequest table;
+  ReadmeTableRequest table;
   RunSuiteOptions run_suite;
   VerdictOptions verdict;
   DiscoverOptions discover;
+  ProtocolOptions protocol;
   CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
            *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
            *check_cmd = nullptr, *recover_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
-           *verdict_cmd = nullptr, *discover_cmd = nullptr;
+           *verdict_cmd = nullptr, *discover_cmd = nullptr, *protocol_cmd = nullptr;
 };
 
 // Adds every subcommand and option to `app`, bound to `in`.

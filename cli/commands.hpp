@@ -1,21 +1,23 @@
 #pragma once
-// The subcommands of `bankgate`, each a function of its options that returns the exit code. Argument parsing
-// lives in main.cpp; the rules they apply live in bankgate::gate.
+// The subcommands of `bankgate`, each a function of its options that returns the exit code. The command line
+// is defined in command_line.cpp and dispatched in main.cpp; the rules they apply live in bankgate::gate.
 
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <bankgate/gate/run_protocol.hpp>
+
 namespace bankgate::cli {
 
-// Exit codes, the same for every subcommand (README "Exit codes").
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_regression = 1;     // a regression, a wrong output, or a table/check that differs
-inline constexpr int exit_not_measured = 2;   // nothing regressed but something could not be measured or read
-inline constexpr int exit_setup = 3;          // the build or set-up failed, or the command refused to act
-inline constexpr int exit_other_schema = 4;   // readme-table: baselines of another schema version
-inline constexpr int exit_usage = 64;         // the command line itself is wrong
+// Exit codes, the same for every subcommand (README "Exit codes"): the run protocol's.
+using gate::protocol::exit_not_measured;
+using gate::protocol::exit_ok;
+using gate::protocol::exit_other_schema;
+using gate::protocol::exit_regression;
+using gate::protocol::exit_setup;
+using gate::protocol::exit_usage;
 
 // A refusal to act (CI, no candidates, a GPU without baselines): exit_setup, "refused: <why>".
 struct Refusal : std::runtime_error {
@@ -47,7 +49,7 @@ struct RecordOptions {
 int record(const RecordOptions& options);
 
 struct PromoteOptions {
-  std::filesystem::path candidates;  // empty: <build>/bankgate/record/candidates
+  std::filesystem::path candidates;  // empty: the last record's (<build>/bankgate/record/candidates)
   std::filesystem::path build = "build";
   std::filesystem::path baselines;   // empty: each suite's own folder, as its candidates say
   std::string gpu, filter;
@@ -96,6 +98,15 @@ struct SummaryOptions {
 int summary(const SummaryOptions& options);
 
 int metrics(bool as_json, bool hardware = false);
+// The run protocol (gate/run_protocol.hpp) for scripts: the environment variables, the result layout (under
+// `build` where given), the measuring tests' prefix, the test properties and the exit codes. `get`: one entry,
+// e.g. "layout.gate" or "environment.run_id", printed bare (an object: one "key<TAB>value" line per entry);
+// empty: all of it as JSON.
+struct ProtocolOptions {
+  std::filesystem::path build;
+  std::string get;
+};
+int protocol(const ProtocolOptions& options);
 // Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
 int check_baselines(const std::filesystem::path& root);
 // Rolls back what an interrupted promotion left in the baselines folder `root` (as the next promotion would).
@@ -110,7 +121,7 @@ void refuse_in_ci(bool force, bool dry_run);
 // One GPU suite as one process, with per-test results for ctest (suite_process.cpp).
 struct RunSuiteOptions {
   std::filesystem::path binary;   // the suite program
-  std::filesystem::path results;  // where each test's result file goes (<build>/bankgate/gtest-results)
+  std::filesystem::path results;  // where each test's result file goes (protocol::gtest_results of the build)
   // The suite's tests split over `shards` measuring runs, of which this is number `shard`; as many are used as
   // there are GPUs (BANKGATE_GPUS), the rest have nothing to do.
   int shards = 1;

@@ -14,9 +14,10 @@
 //   bankgate readme-table   a README table of expected against measured transactions per request
 //   bankgate run-suite, verdict, discover   a GPU suite as one process, one ctest entry per test (used by the
 //                                           tests bankgate_add_gpu_suite() registers)
+//   bankgate protocol  the names bankgate's processes share (gate/run_protocol.hpp), for scripts
 //
-// Exit codes (commands.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or refusal;
-// 4 baselines of another schema version (readme-table); 64 usage error.
+// Exit codes (gate/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
+// refusal; 4 baselines of another schema version (readme-table); 64 usage error.
 
 #include <functional>
 #include <iostream>
@@ -90,10 +91,11 @@ int main(int argc, char** argv) {
       {in.run_suite_cmd, [&] { return cli::run_suite(in.run_suite); }, ""},
       {in.verdict_cmd, [&] { return cli::verdict(in.verdict); }, ""},
       {in.discover_cmd, [&] { return cli::discover(in.discover); }, ""},
+      {in.protocol_cmd, [&] { return cli::protocol(in.protocol); }, ""},
       {in.table_cmd,
        [&] {
          in.table.program = cli::this_command();
-         return bankgate::gate::run_readme_table(in.table, std::cout, std::cerr);
+         return cli::run_readme_table(in.table, std::cout, std::cerr);
        },
        ""},
   };

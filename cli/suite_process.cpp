@@ -6,7 +6,6 @@
 // A test that crashes its process, or leaves the CUDA context unusable, costs no other test its verdict: the
 // runner charges the crash to the test that was running and continues the rest in a fresh process.
 
-#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +16,7 @@
 #include <sstream>
 
 #include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/test_claims.hpp>
 #include <bankgate/gate/test_report.hpp>
@@ -30,6 +30,8 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace g = bankgate::gate;
+namespace protocol = bankgate::gate::protocol;
+namespace env = bankgate::gate::protocol::env;
 
 std::pair<std::string, std::string> split_name(const std::string& name) {
   const auto dot = name.find('.');
@@ -76,7 +78,7 @@ std::vector<std::string> list_tests(const fs::path& binary, const std::string& f
 // a device (BANKGATE_DEVICE) or CTest allocates nothing; an allocation the suite cannot use is reported by the
 // suite's own tests.
 void show_only_the_allotted_gpu() {
-  if (const char* chosen = std::getenv("BANKGATE_DEVICE"); chosen != nullptr && *chosen != '\0') return;
+  if (g::device_chosen(g::process_environment)) return;
   std::optional<int> gpu;
   try {
     gpu = g::ctest_assigned_gpu(g::process_environment);
@@ -84,20 +86,23 @@ void show_only_the_allotted_gpu() {
     return;
   }
   if (!gpu) return;
-  const auto visible = g::visible_devices_for(*gpu, g::process_environment("CUDA_VISIBLE_DEVICES"));
+  const auto visible = g::visible_devices_for(*gpu, g::visible_devices(g::process_environment));
   if (!visible) return;
-  setenv("CUDA_VISIBLE_DEVICES", visible->c_str(), 1);
-  setenv("BANKGATE_DEVICE", "0", 1);
+  setenv(env::cuda_visible_devices, visible->c_str(), 1);
+  setenv(env::device, "0", 1);
 }
 
 // The folder where the shards of this command's run claim the suite's tests, or nullopt outside a command's
 // run (BANKGATE_RUN_ID unset: plain ctest), where nothing would clear claims left by an earlier run.
 std::optional<fs::path> claims_folder(const RunSuiteOptions& o) {
-  const auto run = g::process_environment("BANKGATE_RUN_ID");
-  if (!run || run->empty()) return std::nullopt;
-  if (!std::all_of(run->begin(), run->end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; }))
-    throw Refusal("BANKGATE_RUN_ID='" + *run + "' is not a run id (letters, digits, '-', '_'); the bankgate command sets it, leave it unset");
-  return o.results / ".claims" / (o.binary.filename().string() + "." + *run);
+  std::optional<std::string> run;
+  try {
+    run = g::run_id(g::process_environment);
+  } catch (const g::SettingsError& e) {
+    throw Refusal(e.what());
+  }
+  if (!run) return std::nullopt;
+  return protocol::suite_claims(o.results, o.binary.filename().string(), *run);
 }
 
 // A CMake bracket argument, whatever the text holds.
@@ -110,8 +115,7 @@ std::string bracket(const std::string& text) {
 }  // namespace
 
 int run_suite(const RunSuiteOptions& o) {
-  const char* filter_env = std::getenv("BANKGATE_SUITE_FILTER");
-  const std::string filter = filter_env ? filter_env : "";
+  const std::string filter = g::suite_filter(g::process_environment);
   // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
   // nothing for the idle ones.
   int used = 1;
@@ -124,7 +128,7 @@ int run_suite(const RunSuiteOptions& o) {
     }
     if (o.shard >= used) {
       std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
-                << used << " GPU(s) in this run (BANKGATE_GPUS), so " << used << " of its " << o.shards << " shards measure\n";
+                << used << " GPU(s) in this run (" << env::gpus << "), so " << used << " of its " << o.shards << " shards measure\n";
       return exit_ok;
     }
   }
@@ -142,7 +146,7 @@ int run_suite(const RunSuiteOptions& o) {
     return exit_ok;
   }
   fs::create_directories(o.results);
-  const fs::path running = o.results / ("." + o.binary.filename().string() + "." + std::to_string(o.shard) + ".running");
+  const fs::path running = protocol::running_file(o.results, o.binary.filename().string(), o.shard);
   if (!claims) {
     for (const std::string& name : tests) {
       const auto [suite, test] = split_name(name);
@@ -150,11 +154,11 @@ int run_suite(const RunSuiteOptions& o) {
       fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
     }
   } else {  // a shard removes a test's old result as it claims the test
-    setenv("BANKGATE_CLAIMS_DIR", claims->c_str(), 1);
-    setenv("BANKGATE_SHARD", std::to_string(o.shard).c_str(), 1);
+    setenv(env::claims_dir, claims->c_str(), 1);
+    setenv(env::shard, std::to_string(o.shard).c_str(), 1);
   }
-  setenv("BANKGATE_RESULTS_DIR", o.results.c_str(), 1);
-  setenv("BANKGATE_RUNNING_FILE", running.c_str(), 1);
+  setenv(env::results_dir, o.results.c_str(), 1);
+  setenv(env::running_file, running.c_str(), 1);
   show_only_the_allotted_gpu();
   const auto held_by = [&](const std::string& name) -> std::optional<int> {
     try {
@@ -230,8 +234,8 @@ int verdict(const VerdictOptions& o) {
     return exit_regression;
   }
   if (!entry) {
-    std::cout << o.test << ": no result: its suite's measuring run did not reach it (the test bankgate.measure.* of its "
-              << "suite says why)\n";
+    std::cout << o.test << ": no result: its suite's measuring run did not reach it (the test " << protocol::measure_test_prefix
+              << "* of its suite says why)\n";
     return exit_regression;
   }
   for (const std::string& m : entry->messages) std::cout << m << "\n";

@@ -12,7 +12,7 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/test_filter.hpp>
 
 #include "commands.hpp"
@@ -23,6 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace g = bankgate::gate;
+namespace protocol = bankgate::gate::protocol;
+namespace env = bankgate::gate::protocol::env;
 
 fs::path absolute_build(const fs::path& build) {
   const fs::path dir = fs::absolute(build).lexically_normal();
@@ -64,15 +66,15 @@ int gpus_in_resource_spec(const fs::path& spec) {
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
               const std::string& log = "", bool attribute = false) {
   std::error_code ec;
-  setenv("BANKGATE_ATTRIBUTE", attribute ? "1" : "0", 1);
-  setenv("BANKGATE_SUITE_FILTER", run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
-  fs::remove_all(build / "bankgate" / "gtest-results", ec);  // no report of an earlier run may explain this one
+  setenv(env::attribute, attribute ? "1" : "0", 1);
+  setenv(env::suite_filter, run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
+  fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
   // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
   const auto now = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
   const std::string run_id = std::to_string(::getpid()) + "-" + std::to_string(now.count());
-  setenv("BANKGATE_RUN_ID", run_id.c_str(), 1);
-  setenv("BANKGATE_CANDIDATE_DIR", candidates.c_str(), 1);
-  setenv("BANKGATE_REQUIRE_GPU", strict ? "1" : "0", 1);
+  setenv(env::run_id, run_id.c_str(), 1);
+  setenv(env::candidate_dir, candidates.c_str(), 1);
+  setenv(env::require_gpu, strict ? "1" : "0", 1);
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);
   std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",
@@ -86,7 +88,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
     // fill the other slots, so that a GPU never waits on them.
     const int gpus = gpus_in_resource_spec(run.resource_spec);
     if (parallel == 0) parallel = 2 * gpus;
-    setenv("BANKGATE_GPUS", std::to_string(gpus).c_str(), 1);  // a suite split into shards measures on all of them
+    setenv(env::gpus, std::to_string(gpus).c_str(), 1);  // a suite split into shards measures on all of them
   }
   if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
@@ -94,15 +96,15 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   return run_program(ctest, log);
 }
 
-// Builds (unless asked not to), clears this run's results and runs the GPU tests, measurements going to
-// <results>/candidates and ctest's report to <results>/ctest-junit.xml. `attribute`: with per-line figures.
+// Builds (unless asked not to), clears this run's folder and runs the GPU tests, measurements going to the
+// run's candidates and ctest's report to its ctest-junit.xml. `attribute`: with per-line figures.
 int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict, bool attribute) {
   if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);  // refused before building or clearing
   if (!run.no_build) build_project(build);
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
-  return run_ctest(run, build, results / "candidates", results / "ctest-junit.xml", strict, "", attribute);
+  return run_ctest(run, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, "", attribute);
 }
 
 bool has_candidates(const fs::path& dir) {
@@ -117,20 +119,20 @@ bool has_candidates(const fs::path& dir) {
 
 int gate(const GateOptions& o) {
   const fs::path build = absolute_build(o.run.build);
-  const fs::path results = build / "bankgate" / "gate";
+  const fs::path results = protocol::gate_run(build);
   run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false);
   std::cout << "\n";
   SummaryOptions s;
-  s.junit = results / "ctest-junit.xml";
-  s.gtest_results = build / "bankgate" / "gtest-results";
-  s.candidates = results / "candidates";
+  s.junit = protocol::ctest_junit(results);
+  s.gtest_results = protocol::gtest_results(build);
+  s.candidates = protocol::run_candidates(results);
   s.baselines = o.baselines;
   s.build = build;
-  s.json = results / "summary.json";
-  s.junit_out = results / "junit.xml";
-  const fs::path markdown = results / "summary.md";
+  s.json = protocol::summary_json(results);
+  s.junit_out = protocol::junit_report(results);
+  const fs::path markdown = protocol::summary_markdown(results);
   s.markdown = markdown;
-  s.html = results / "report.html";
+  s.html = protocol::html_report(results);
   const int status = summary(s);
   if (!o.markdown.empty()) {
     try {
@@ -145,7 +147,8 @@ int gate(const GateOptions& o) {
     if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
       std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
   }
-  std::cout << "reports: " << results.string() << "/{junit.xml,summary.json,summary.md,report.html}\n";
+  std::cout << "reports: " << results.string() << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
+            << "," << markdown.filename().string() << "," << s.html.filename().string() << "}\n";
   switch (status) {
     case exit_ok: std::cout << "bankgate gate: PASSED\n"; break;
     case exit_regression: std::cout << "bankgate gate: FAILED - regression (details above; each failure names its refresh command)\n"; break;
@@ -156,19 +159,20 @@ int gate(const GateOptions& o) {
 
 int record(const RecordOptions& o) {
   const fs::path build = absolute_build(o.run.build);
-  const fs::path results = build / "bankgate" / "record";
+  const fs::path results = protocol::record_run(build);
+  const fs::path candidates = protocol::run_candidates(results);
   // Tests may fail here (that is why a refresh is wanted); their measurements are still written.
   run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true);
-  if (!has_candidates(results / "candidates"))
+  if (!has_candidates(candidates))
     throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
                              o.run.filter + "'); the test output above says why");
   std::cout << "\n";
   ReviewOptions review_options;
-  review_options.candidates = results / "candidates";
+  review_options.candidates = candidates;
   review_options.build = build;  // the project its candidates' baselines folders must lie in
   review_options.baselines = o.baselines;
   review(review_options);  // a table with changes is the point of recording, not a failure
-  std::cout << "candidates in " << (results / "candidates").string() << "; promote them after review with: "
+  std::cout << "candidates in " << candidates.string() << "; promote them after review with: "
             << this_command() << " promote --build " << build.string() << "\n";
   return exit_ok;
 }
@@ -195,24 +199,25 @@ int compare(const CompareOptions& o) {
   if (!builds) return compare_candidates(o);
   if (o.rounds < 1) throw std::invalid_argument("--rounds must be at least 1");
   const fs::path base = absolute_build(o.base), head = absolute_build(o.head);
-  const fs::path work = head / "bankgate" / "compare";
+  const fs::path work = protocol::compare_run(head);
+  const fs::path logs = protocol::compare_logs(work);
   std::error_code ec;
   fs::remove_all(work, ec);
-  fs::create_directories(work / "logs");
+  fs::create_directories(logs);
   SuiteRun run;
   run.filter = o.filter;
   // Round 0, base only: warms the machine and records baselines in a scratch folder that fix each test's
   // launches per sample for both sides (a comparison refuses samples taken with different batching).
   const fs::path scratch = work / "baselines";
-  setenv("BANKGATE_BASELINE_DIR", scratch.c_str(), 1);
-  run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (work / "logs" / "base-round0.log").string());
+  setenv(env::baseline_dir, scratch.c_str(), 1);
+  run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (logs / "base-round0.log").string());
   if (has_candidates(work / "round-0")) {
     PromoteOptions fix;
     fix.candidates = work / "round-0";
     fix.baselines = scratch;
     fix.new_gpu = fix.force = true;
     fix.invocation = "bankgate compare, round 0";
-    std::ofstream quiet(work / "logs" / "round0-promote.log");
+    std::ofstream quiet(logs / "round0-promote.log");
     std::streambuf* shown = std::cout.rdbuf(quiet.rdbuf());
     try {
       promote(fix);
@@ -227,21 +232,21 @@ int compare(const CompareOptions& o) {
     for (const bool is_base : {base_first, !base_first}) {
       const std::string side = is_base ? "base" : "head";
       const std::string tag = side + "-round" + std::to_string(round);
-      run_ctest(run, is_base ? base : head, work / "candidates" / side / ("round-" + std::to_string(round)),
-                work / (tag + ".xml"), false, (work / "logs" / (tag + ".log")).string());
+      run_ctest(run, is_base ? base : head, protocol::compare_side(work, side) / ("round-" + std::to_string(round)),
+                work / (tag + ".xml"), false, (logs / (tag + ".log")).string());
     }
     std::cout << "bankgate compare: round " << round << " of " << o.rounds << " done\n";
   }
-  unsetenv("BANKGATE_BASELINE_DIR");
+  unsetenv(env::baseline_dir);
   for (const char* side : {"base", "head"})
-    if (!has_candidates(work / "candidates" / side))
+    if (!has_candidates(protocol::compare_side(work, side)))
       throw std::runtime_error(std::string("the ") + side + " build measured nothing (no GPU, no counter permission, or no "
-                               "test matches the filter); logs in " + (work / "logs").string());
+                               "test matches the filter); logs in " + logs.string());
   CompareOptions pooled = o;
-  pooled.base = work / "candidates" / "base";
-  pooled.head = work / "candidates" / "head";
-  if (pooled.json.empty()) pooled.json = work / "result.json";  // for tools: verdicts without the console table
-  if (pooled.html.empty()) pooled.html = work / "report.html";
+  pooled.base = protocol::compare_side(work, "base");
+  pooled.head = protocol::compare_side(work, "head");
+  if (pooled.json.empty()) pooled.json = protocol::compare_result(work);  // for tools: verdicts without the console table
+  if (pooled.html.empty()) pooled.html = protocol::html_report(work);
   if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
   return compare_candidates(pooled);
 }

@@ -1,5 +1,6 @@
-# The installed package: headers, the three libraries, the `bankgate` command and the CMake files with which
-# find_package(bankgate CONFIG) gives the same targets and bankgate_add_gpu_suite() as a subproject build.
+# The installed package: headers, the libraries (core, collector, gate, gtest, gtest_main), the `bankgate`
+# command and the CMake files with which find_package(bankgate CONFIG) gives the same targets and
+# bankgate_add_gpu_suite() as a subproject build.
 include(CMakePackageConfigHelpers)
 
 if(BANKGATE_GTEST_FROM_SOURCE)
@@ -8,8 +9,8 @@ if(BANKGATE_GTEST_FROM_SOURCE)
   return()
 endif()
 
-install(DIRECTORY cupti_collector/include/ gate/include/ gtest/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS bankgate_collector bankgate_gate bankgate_gtest bankgate_gtest_main bankgate EXPORT bankgateTargets
+install(DIRECTORY core/include/ cupti_collector/include/ gate/include/ gtest/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS bankgate_core bankgate_collector bankgate_gate bankgate_gtest bankgate_gtest_main bankgate EXPORT bankgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 set(bankgate_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/bankgate)

@@ -1,7 +1,7 @@
-# What bankgate's libraries and command need: the CUDA toolkit (runtime, CUPTI), nlohmann-json, GoogleTest,
-# and for the command CLI11 and pugixml. Included by bankgate's own build and by the installed package's
-# bankgateConfig.cmake, so both find the same things. Each missing piece stops the configure with the package
-# or setting that supplies it.
+# What bankgate's libraries and command need: the CUDA toolkit (runtime, CUPTI: the collector's alone),
+# nlohmann-json, GoogleTest, and for the command CLI11 and pugixml. Included by bankgate's own build and by the
+# installed package's bankgateConfig.cmake, so both find the same things. Each missing piece stops the
+# configure with the package or setting that supplies it.
 include_guard(GLOBAL)
 
 find_package(CUDAToolkit REQUIRED)

@@ -28,7 +28,21 @@
 # `bankgate gate` reads for failure messages.
 include_guard(GLOBAL)
 
+# The names this function shares with the `bankgate` command and the suites, which
+# gate/include/bankgate/gate/run_protocol.hpp names for them: the folder of the results under the build
+# folder (results_root), in it the per-test reports (gtest_results) and the suites' own measurements
+# (suite_candidates), and the measuring tests' names (measure_test_prefix). CMake cannot read the header, so
+# these are copies; tests/unit/suite_protocol_test.sh runs this macro and fails when they differ from what the
+# command says (`bankgate protocol`), and when a name is spelt out anywhere else in this file.
+macro(_bankgate_run_protocol)
+  set(_bankgate_results_root "bankgate")
+  set(_bankgate_gtest_results "gtest-results")
+  set(_bankgate_suite_candidates "candidates")
+  set(_bankgate_measure_test_prefix "bankgate.measure.")
+endmacro()
+
 function(bankgate_add_gpu_suite name)
+  _bankgate_run_protocol()
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT;SHARDS" "SOURCES;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}; "
@@ -47,7 +61,7 @@ function(bankgate_add_gpu_suite name)
     set(arg_BASELINES "${PROJECT_SOURCE_DIR}/baselines")
   endif()
   cmake_path(ABSOLUTE_PATH arg_BASELINES BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
-  set(results "${CMAKE_BINARY_DIR}/bankgate")
+  set(results "${CMAKE_BINARY_DIR}/${_bankgate_results_root}")
 
   # The suite's view of its project (gtest/include/bankgate/gtest/suite_config.hpp), generated so the paths
   # and the command are those of this build.
@@ -57,7 +71,7 @@ function(bankgate_add_gpu_suite name)
 #include <bankgate/gtest/suite_config.hpp>
 
 bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
-  return {R\"bankgate(${arg_BASELINES})bankgate\", R\"bankgate(${results}/candidates)bankgate\",
+  return {R\"bankgate(${arg_BASELINES})bankgate\", R\"bankgate(${results}/${_bankgate_suite_candidates})bankgate\",
           R\"bankgate(${CMAKE_BINARY_DIR})bankgate\", R\"bankgate($<TARGET_FILE:bankgate::bankgate>)bankgate\",
           R\"bankgate(${PROJECT_SOURCE_DIR})bankgate\"};
 }
@@ -85,13 +99,13 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   set(labels gpu ${arg_LABELS})
   math(EXPR last_shard "${arg_SHARDS} - 1")
   foreach(shard RANGE ${last_shard})
-    set(measure "bankgate.measure.${name}")
+    set(measure "${_bankgate_measure_test_prefix}${name}")
     if(arg_SHARDS GREATER 1)
       string(APPEND measure ".${shard}")
     endif()
     add_test(NAME "${measure}"
              COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
-                     --results "${results}/gtest-results" --shards ${arg_SHARDS} --shard ${shard})
+                     --results "${results}/${_bankgate_gtest_results}" --shards ${arg_SHARDS} --shard ${shard})
     set_tests_properties("${measure}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
                          LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
   endforeach()
@@ -104,7 +118,7 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   endforeach()
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND "$<TARGET_FILE:bankgate::bankgate>" discover --binary "$<TARGET_FILE:${name}>"
-            --results "${results}/gtest-results" --out "${tests_file}" --fixture "${fixture}" ${label_args}
+            --results "${results}/${_bankgate_gtest_results}" --out "${tests_file}" --fixture "${fixture}" ${label_args}
     COMMENT "bankgate: listing the tests of ${name}" VERBATIM)
   get_target_property(command_imported bankgate::bankgate IMPORTED)
   if(NOT command_imported)

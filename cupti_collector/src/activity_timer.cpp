@@ -14,11 +14,7 @@
 #include "check.hpp"
 #include "names.hpp"
 
-namespace bankgate {
-
-const char* to_string(L2State state) { return state == L2State::cold ? "cold" : "warm"; }
-
-namespace detail {
+namespace bankgate::detail {
 namespace {
 
 struct KernelRecord {
@@ -344,5 +340,4 @@ std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launc
   return timings;
 }
 
-}  // namespace detail
-}  // namespace bankgate
+}  // namespace bankgate::detail

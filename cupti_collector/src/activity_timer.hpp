@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/collector.hpp>
+#include <bankgate/collector_options.hpp>
 
 #include "clock_monitor.hpp"
 #include "l2_flusher.hpp"

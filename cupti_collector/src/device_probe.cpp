@@ -5,7 +5,7 @@
 #include <regex>
 #include <string>
 
-#include <bankgate/collector.hpp>
+#include <bankgate/preflight.hpp>
 
 namespace bankgate {
 namespace {

@@ -3,6 +3,8 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 
+#include <bankgate/preflight.hpp>
+
 #include "check.hpp"
 
 namespace bankgate::detail {

@@ -1,5 +1,6 @@
 #pragma once
-// Kernel names as CUPTI reports them (mangled) turned into the names results use.
+// Kernel names as CUPTI reports them (mangled), demangled; kernel_base_name (results.hpp) then gives the names
+// results use.
 
 #include <string>
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 
 namespace bankgate::gate {
 namespace {
@@ -32,9 +33,9 @@ std::string reason() { return std::strerror(errno); }
 // The fault-injection tests (tests/unit/promote_faults_test.sh, untrusted_baselines_test.sh) stop a promotion
 // at a chosen step: BANKGATE_FAULT_INJECT=<step>:<index>:<kill|fail|pause>, step "staged" (after staging file
 // <index>) or "renamed" (after committing file <index>); pause holds the lock 2 s longer, for a promotion
-// started meanwhile to meet. Unset in every real run.
+// started meanwhile to meet. Unset in every real run. Read here, not as a setting: tests alone set it.
 void fault_point(const char* step, std::size_t index) {
-  static const char* spec = std::getenv("BANKGATE_FAULT_INJECT");
+  static const char* spec = std::getenv(protocol::env::fault_inject);
   if (spec == nullptr) return;
   const std::string wanted = std::string(step) + ":" + std::to_string(index) + ":";
   const std::string given = spec;

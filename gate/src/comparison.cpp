@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <set>
 
-#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/number_format.hpp>
 
 namespace bankgate::gate {
 

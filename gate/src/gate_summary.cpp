@@ -18,6 +18,7 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/test_report.hpp>
 #include <bankgate/metrics.hpp>
 
@@ -89,7 +90,7 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
       GtestReport& r = reports[test.suite + "." + test.test];
       for (const std::string& m : test.messages) r.messages.push_back(without_location(m));
       r.properties = test.properties;
-      if (const auto d = r.properties.find("device"); d != r.properties.end()) r.device = d->second;
+      if (const auto d = r.properties.find(protocol::property::device); d != r.properties.end()) r.device = d->second;
     }
   }
   return reports;
@@ -185,9 +186,9 @@ std::string headline(const GateSummary& s) {
   const std::size_t failed = s.tests.size() - count(s, Outcome::passed);
   const std::string gpus = gpus_of(s);
   switch (s.exit_code()) {
-    case 0:
+    case protocol::exit_ok:
       return "passed: " + std::to_string(s.tests.size()) + " GPU tests" + (gpus.empty() ? "" : " on " + gpus);
-    case 1:
+    case protocol::exit_regression:
       return "FAILED: " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) + " GPU tests failed, " +
              std::to_string(count(s, Outcome::regressed)) + " of them regressed";
     default:
@@ -230,9 +231,11 @@ std::string to_string(Outcome outcome) {
 }
 
 int GateSummary::exit_code() const {
-  if (std::any_of(tests.begin(), tests.end(), [](const TestResult& t) { return t.outcome == Outcome::regressed; })) return 1;
-  if (!problems.empty() || tests.empty()) return 2;
-  return std::all_of(tests.begin(), tests.end(), [](const TestResult& t) { return t.outcome == Outcome::passed; }) ? 0 : 2;
+  const auto regressed = [](const TestResult& t) { return t.outcome == Outcome::regressed; };
+  const auto passed = [](const TestResult& t) { return t.outcome == Outcome::passed; };
+  if (std::any_of(tests.begin(), tests.end(), regressed)) return protocol::exit_regression;
+  if (!problems.empty() || tests.empty()) return protocol::exit_not_measured;
+  return std::all_of(tests.begin(), tests.end(), passed) ? protocol::exit_ok : protocol::exit_not_measured;
 }
 
 GateSummary summarize(const GateInputs& in) {
@@ -261,7 +264,7 @@ GateSummary summarize(const GateInputs& in) {
     TestResult t;
     t.name = testcase->attribute("name");
     // A suite's measuring run (bankgate run-suite) is no gated test; it fails only when it could not run at all.
-    if (t.name.starts_with("bankgate.measure.")) {
+    if (t.name.starts_with(protocol::measure_test_prefix)) {
       const std::string status = testcase->attribute("status");
       if (status == "fail" || testcase->child("failure"))
         s.problems.push_back("the measuring run " + t.name + " failed: its output (in the JUnit file) says why");
@@ -528,8 +531,8 @@ std::string render_junit(const GateSummary& s) {
 
 std::string verdict_word(int exit_code) {
   switch (exit_code) {
-    case 0: return "passed";
-    case 1: return "regressed";
+    case protocol::exit_ok: return "passed";
+    case protocol::exit_regression: return "regressed";
     default: return "not measured";
   }
 }

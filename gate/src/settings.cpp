@@ -4,8 +4,13 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <bankgate/gate/run_protocol.hpp>
+
 namespace bankgate::gate {
 namespace {
+
+namespace env = protocol::env;
+using namespace std::string_literals;
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -33,12 +38,12 @@ int parse_device_index(const std::string& name, const std::string& value) {
 // the count only while allocation is active (and removes a parent ctest's), so the count decides: a group
 // variable without it is left over from an outer run and is ignored.
 std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
-  const auto count = lookup("CTEST_RESOURCE_GROUP_COUNT");
+  const auto count = lookup(env::ctest_resource_group_count);
   if (!count || count->empty()) return std::nullopt;
   if (*count != "1")
-    throw SettingsError("CTEST_RESOURCE_GROUP_COUNT='" + *count + "': a GPU test asks CTest for one resource group "
-                        "(RESOURCE_GROUPS \"gpus:1\" in cmake/BankgateTests.cmake)");
-  const std::string name = "CTEST_RESOURCE_GROUP_0_GPUS";
+    throw SettingsError(env::ctest_resource_group_count + "='"s + *count + "': a GPU test asks CTest for one resource group "
+                        "(RESOURCE_GROUPS \"gpus:1\" in cmake/bankgateSuite.cmake)");
+  const std::string name = env::ctest_resource_group_0_gpus;
   const std::string value = lookup(name).value_or("");
   const std::string hint = "; the resource spec must list GPUs under \"gpus\" as ci/write-resource-spec.sh writes it";
   if (value.empty()) throw SettingsError(name + " is not set although CTest allocates resources" + hint);
@@ -64,25 +69,25 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
 }
 
 int gpus_of_the_run(const EnvLookup& lookup) {
-  const auto value = lookup("BANKGATE_GPUS");
+  const auto value = lookup(env::gpus);
   if (!value || value->empty()) return 1;
   const auto gpus = whole_number(*value, 4);
   if (!gpus || *gpus == 0)
-    throw SettingsError("BANKGATE_GPUS='" + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
+    throw SettingsError(env::gpus + "='"s + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
                         "such as 2, or unset it");
   return *gpus;
 }
 
 int shard_of_this_process(const EnvLookup& lookup) {
-  const auto value = lookup("BANKGATE_SHARD");
+  const auto value = lookup(env::shard);
   if (!value || value->empty()) return 0;
   const auto shard = whole_number(*value, 4);
-  if (!shard) throw SettingsError("BANKGATE_SHARD='" + *value + "' is not a shard number; bankgate run-suite sets it, leave it unset");
+  if (!shard) throw SettingsError(env::shard + "='"s + *value + "' is not a shard number; bankgate run-suite sets it, leave it unset");
   return *shard;
 }
 
 std::optional<std::string> cuda_connections_to_set(const EnvLookup& lookup) {
-  const auto chosen = lookup("CUDA_DEVICE_MAX_CONNECTIONS");
+  const auto chosen = lookup(env::cuda_device_max_connections);
   if (chosen && !chosen->empty()) return std::nullopt;
   return "1";
 }
@@ -130,26 +135,89 @@ std::optional<std::string> process_environment(const std::string& name) {
   return value == nullptr ? std::nullopt : std::optional<std::string>(value);
 }
 
+namespace {
+
+bool flag(const EnvLookup& lookup, const std::string& name) { return parse_flag(name, lookup(name)); }
+
+// The value of `name` where it is set to something; nullopt when unset or empty alike (what the processes of a
+// run mean by leaving a variable out).
+std::optional<std::string> given(const EnvLookup& lookup, const std::string& name) {
+  auto value = lookup(name);
+  if (!value || value->empty()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
                        const std::filesystem::path& default_candidate_dir) {
   Settings s;
-  s.require_gpu = parse_flag("BANKGATE_REQUIRE_GPU", lookup("BANKGATE_REQUIRE_GPU"));
-  s.launch_only = parse_flag("BANKGATE_LAUNCH_ONLY", lookup("BANKGATE_LAUNCH_ONLY"));
-  s.attribute = parse_flag("BANKGATE_ATTRIBUTE", lookup("BANKGATE_ATTRIBUTE"));
-  s.fail_on_speedup = parse_flag("BANKGATE_FAIL_ON_SPEEDUP", lookup("BANKGATE_FAIL_ON_SPEEDUP"));
-  if (const auto device = lookup("BANKGATE_DEVICE"); device && !device->empty())
-    s.device = parse_device_index("BANKGATE_DEVICE", *device);
+  s.require_gpu = flag(lookup, env::require_gpu);
+  s.launch_only = flag(lookup, env::launch_only);
+  s.attribute = flag(lookup, env::attribute);
+  s.fail_on_speedup = flag(lookup, env::fail_on_speedup);
+  if (const auto device = lookup(env::device); device && !device->empty())
+    s.device = parse_device_index(env::device, *device);
   else if (const auto assigned = ctest_assigned_gpu(lookup))
     s.device = *assigned;
-  s.baseline_dir = directory_setting(lookup, "BANKGATE_BASELINE_DIR", default_baseline_dir);
-  s.candidate_dir = directory_setting(lookup, "BANKGATE_CANDIDATE_DIR", default_candidate_dir);
-  if (const auto timeout = lookup("BANKGATE_LOCK_TIMEOUT"); timeout && !timeout->empty()) {
+  s.baseline_dir = directory_setting(lookup, env::baseline_dir, default_baseline_dir);
+  s.candidate_dir = directory_setting(lookup, env::candidate_dir, default_candidate_dir);
+  if (const auto timeout = lookup(env::lock_timeout); timeout && !timeout->empty()) {
     const auto seconds = whole_number(*timeout, 6);
     if (!seconds || *seconds == 0)
-      throw SettingsError("BANKGATE_LOCK_TIMEOUT='" + *timeout + "' is not a number of seconds; set it to a whole number such as 240");
+      throw SettingsError(env::lock_timeout + "='"s + *timeout + "' is not a number of seconds; set it to a whole number such as 240");
     s.lock_timeout_s = *seconds;
   }
   return s;
+}
+
+std::filesystem::path lock_folder(const EnvLookup& lookup) {
+  return std::filesystem::path(given(lookup, env::tmpdir).value_or("/tmp"));
+}
+
+std::string suite_filter(const EnvLookup& lookup) { return lookup(env::suite_filter).value_or(""); }
+
+std::optional<std::string> run_id(const EnvLookup& lookup) {
+  const auto run = given(lookup, env::run_id);
+  if (!run) return std::nullopt;
+  // It names a claims folder: a '/' or ".." would put that folder elsewhere.
+  if (!std::all_of(run->begin(), run->end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; }))
+    throw SettingsError(env::run_id + "='"s + *run +
+                        "' is not a run id (letters, digits, '-', '_'); the bankgate command sets it, leave it unset");
+  return run;
+}
+
+bool device_chosen(const EnvLookup& lookup) { return given(lookup, env::device).has_value(); }
+
+std::optional<std::string> visible_devices(const EnvLookup& lookup) { return lookup(env::cuda_visible_devices); }
+
+std::optional<std::filesystem::path> claims_folder(const EnvLookup& lookup) {
+  const auto dir = given(lookup, env::claims_dir);
+  if (!dir) return std::nullopt;
+  return std::filesystem::path(*dir);
+}
+
+std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup) {
+  const auto results = given(lookup, env::results_dir);
+  if (!results) return std::nullopt;
+  ResultFileSettings s;
+  s.results_dir = *results;
+  const auto running = given(lookup, env::running_file);
+  s.running_file = running ? std::filesystem::path(*running) : protocol::default_running_file(s.results_dir);
+  s.claims_dir = claims_folder(lookup);
+  if (s.claims_dir) s.shard = shard_of_this_process(lookup);
+  return s;
+}
+
+std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) { return lookup(env::baseline_dir); }
+
+bool running_in_ci(const EnvLookup& lookup) { return flag(lookup, env::ci); }
+
+SourceTree source_tree(const EnvLookup& lookup) {
+  SourceTree tree;
+  tree.commit = lookup(env::git_commit).value_or(tree.commit);
+  tree.dirty = flag(lookup, env::git_dirty);
+  return tree;
 }
 
 }  // namespace bankgate::gate

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
 namespace bankgate::gate {
@@ -78,7 +79,8 @@ TestReportEntry read_testcase(const XmlElement& c) {
       e.messages.push_back(child.has_attribute("message") ? child.attribute("message") : child.text);
   }
   // GoogleTest 1.12+ writes recorded properties as <property> elements, older releases as attributes.
-  if (c.has_attribute("device")) e.properties["device"] = c.attribute("device");
+  const std::string device = protocol::property::device;
+  if (c.has_attribute(device)) e.properties[device] = c.attribute(device);
   for (const XmlElement* p : c.descendants("property")) e.properties[p->attribute("name")] = p->attribute("value");
   try {
     e.seconds = std::stod(c.attribute("time", "0"));

@@ -15,6 +15,7 @@
 
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 
 namespace bankgate::gtest {
 
@@ -68,7 +69,8 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
   try {
     fd = open_lock_file(path);
   } catch (const DeviceLockError& e) {
-    throw DeviceLockError(std::string(e.what()) + " (GPU tests lock their GPU there; TMPDIR chooses the folder)");
+    throw DeviceLockError(std::string(e.what()) + " (GPU tests lock their GPU there; " + protocol::env::tmpdir +
+                          " chooses the folder)");
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -87,7 +89,7 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
       ::close(fd);
       throw DeviceLockError("the GPU is still held (last recorded holder: " + holder + ") after " +
                             std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
-                            " s (lock " + path.string() + "); BANKGATE_LOCK_TIMEOUT sets the wait");
+                            " s (lock " + path.string() + "); " + protocol::env::lock_timeout + " sets the wait");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -132,10 +134,7 @@ std::filesystem::path device_lock_path(const std::filesystem::path& dir, const s
   return dir / ("bankgate-gpu-" + key + ".lock");
 }
 
-std::filesystem::path default_device_lock_dir(const EnvLookup& lookup) {
-  const auto tmpdir = lookup("TMPDIR");
-  return tmpdir && !tmpdir->empty() ? std::filesystem::path(*tmpdir) : std::filesystem::path("/tmp");
-}
+std::filesystem::path default_device_lock_dir(const EnvLookup& lookup) { return lock_folder(lookup); }
 
 std::string hold_device_lock(int device, const std::string& pci_bus_id, std::chrono::seconds timeout) {
   // Held until the process ends: GoogleTest runs each test of a suite binary in the same process when the

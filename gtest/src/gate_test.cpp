@@ -19,6 +19,7 @@
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/line_comparison.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/metrics.hpp>
 
@@ -26,6 +27,8 @@ namespace bankgate::gtest {
 
 using namespace bankgate::gate;
 namespace {
+
+namespace property = protocol::property;
 
 // What every test in the process shares: settings, the device check and one collector. Each is tried once;
 // a failure is kept and reported by every test rather than retried.
@@ -47,8 +50,7 @@ Session& session() {
 // the first shard measure, and claim tests, while the next starts, instead of every shard finishing its
 // start-up late and together.
 std::optional<DeviceLock> take_start_up_turn(std::chrono::seconds timeout) {
-  const auto claims = process_environment("BANKGATE_CLAIMS_DIR");
-  if (!claims || claims->empty()) return std::nullopt;
+  if (!claims_folder(process_environment)) return std::nullopt;
   return DeviceLock::acquire(default_device_lock_dir(), "host-start-up", DeviceLock::Wait::until_free, timeout);
 }
 
@@ -64,7 +66,7 @@ class RunOnExit {
   std::function<void()> run_;
 };
 
-const std::string strict_note = " [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]";
+const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
 
 // A collector instruction as one entry of the per-line figures. Its file is relative to the project's sources,
 // and a file outside them (a CUDA header) is named alone, so that baselines read the same on every machine.
@@ -175,14 +177,14 @@ void GateTest::join_session() {
     const auto start = std::chrono::steady_clock::now();
     s.probe = probe_device(config.device);  // the process's first CUDA call: the driver's initialisation
     const double probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    RecordProperty("device_probe_ms", format_number(probe_ms));
+    RecordProperty(property::device_probe_ms, format_number(probe_ms));
   }
   if (!s.probe->available) {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
     GTEST_SKIP() << "no GPU: " << s.probe->reason;
   }
   try {  // one measuring test per GPU
-    RecordProperty("device", hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
+    RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
   } catch (const DeviceLockError& e) {
     GTEST_FAIL() << "cannot measure: " << e.what();
   }
@@ -196,7 +198,7 @@ void GateTest::join_session() {
       s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
       const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
-      RecordProperty("collector_setup_ms", format_number(setup_ms));  // the first test of a process pays it
+      RecordProperty(property::collector_setup_ms, format_number(setup_ms));  // the first test of a process pays it
       const SetupPhases& phases = s.collector->setup_phases();
       std::string parts;  // "probe 0.1, context 70.2, ...": one name and value per phase
       for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms}, {"context", phases.context_ms},
@@ -205,7 +207,7 @@ void GateTest::join_session() {
                                      {"metric_config", phases.metric_config_ms}, {"profiler_enable", phases.profiler_enable_ms},
                                      {"flusher", phases.flusher_ms}, {"timer", phases.timer_ms}})
         parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + format_number(ms);
-      RecordProperty("collector_setup_phases_ms", parts);
+      RecordProperty(property::collector_setup_phases_ms, parts);
     } catch (const CollectorError& e) {
       s.collector_error = e;
     }
@@ -225,15 +227,16 @@ void GateTest::gate(const KernelCase& kc) {
 
   const auto entered = std::chrono::steady_clock::now();
   const auto ms_between = [](auto from, auto to) { return std::chrono::duration<double, std::milli>(to - from).count(); };
-  RecordProperty("prepare_ms", format_number(ms_between(set_up_at_, entered)));
+  RecordProperty(property::prepare_ms, format_number(ms_between(set_up_at_, entered)));
   kc.poison_output();
   kc.launch();
   const ::testing::AssertionResult output_ok = kc.check_output();
   const auto checked = std::chrono::steady_clock::now();
-  RecordProperty("output_check_ms", format_number(ms_between(entered, checked)));
+  RecordProperty(property::output_check_ms, format_number(ms_between(entered, checked)));
   EXPECT_TRUE(output_ok) << suite << "." << test << ": kernel " << kc.kernel_name << " produced wrong output";
   if (config.launch_only)
-    GTEST_SKIP() << "launch-only mode (BANKGATE_LAUNCH_ONLY=1): the kernel ran for an external profiler; nothing was gated";
+    GTEST_SKIP() << "launch-only mode (" << protocol::env::launch_only
+                 << "=1): the kernel ran for an external profiler; nothing was gated";
 
   Collector& collector = *session().collector;
   const std::string label = suite + "." + test;
@@ -257,7 +260,7 @@ void GateTest::gate(const KernelCase& kc) {
   }
   // What the rest costs (candidate, baseline comparison, report), however the test ends.
   const RunOnExit record_rules_time{[&, measured_at = std::chrono::steady_clock::now()] {
-    RecordProperty("gate_rules_ms", format_number(ms_between(measured_at, std::chrono::steady_clock::now())));
+    RecordProperty(property::gate_rules_ms, format_number(ms_between(measured_at, std::chrono::steady_clock::now())));
   }};
   ASSERT_EQ(counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
@@ -273,7 +276,7 @@ void GateTest::gate(const KernelCase& kc) {
       const auto start = std::chrono::steady_clock::now();
       attach_lines(measured, collector.attribute_shared_accesses(label, kc.launch));
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      RecordProperty("attribution_host_ms", format_number(ms));
+      RecordProperty(property::attribution_host_ms, format_number(ms));
       std::cout << "[bankgate] " << label << ": per-line figures in " << format_number(ms) << " ms host time ("
                 << measured.lines.size() << " source lines)\n";
       return true;
@@ -290,14 +293,14 @@ void GateTest::gate(const KernelCase& kc) {
   for (const auto& [name, value] : measured.derived) RecordProperty(name, format_number(value));
   const TimingSummary& timed = *measured.timing;
   const KernelTiming& raw = timings[0];
-  RecordProperty("median_ns", format_number(timed.median_ns));
-  RecordProperty("counter_host_ms", format_number(counter_host_ms));
-  RecordProperty("timing_host_ms", format_number(timing_host_ms));
-  RecordProperty("timing_samples", std::to_string(timed.samples));
-  RecordProperty("launches_per_sample", std::to_string(timed.launches_per_sample));
-  RecordProperty("warmup_launches", std::to_string(timed.warmup_launches));
-  RecordProperty("dropped_samples", std::to_string(timed.dropped_samples));
-  RecordProperty("sm_clock_mhz", format_number(timed.sm_clock_mhz));
+  RecordProperty(property::median_ns, format_number(timed.median_ns));
+  RecordProperty(property::counter_host_ms, format_number(counter_host_ms));
+  RecordProperty(property::timing_host_ms, format_number(timing_host_ms));
+  RecordProperty(property::timing_samples, std::to_string(timed.samples));
+  RecordProperty(property::launches_per_sample, std::to_string(timed.launches_per_sample));
+  RecordProperty(property::warmup_launches, std::to_string(timed.warmup_launches));
+  RecordProperty(property::dropped_samples, std::to_string(timed.dropped_samples));
+  RecordProperty(property::sm_clock_mhz, format_number(timed.sm_clock_mhz));
   // The cost of profiling, for users weighing the gate against running ncu (ci/bench-collector-cost.sh), and
   // of timing (ci/bench-timing-gate.sh reads the "timing in" figure).
   std::cout << "[bankgate] " << label << ": counters in " << format_number(counter_host_ms) << " ms host time ("

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <optional>
 
+#include <bankgate/gate/run_protocol.hpp>
+
 namespace bankgate::gtest {
 
 struct ShardClaims {
@@ -37,6 +39,6 @@ class ResultFiles : public ::testing::EmptyTestEventListener {
 };
 
 // Exit status of a suite process that stopped after a test broke its CUDA context (ResultFiles).
-inline constexpr int exit_context_lost = 86;
+using gate::protocol::exit_context_lost;
 
 }  // namespace bankgate::gtest

@@ -15,11 +15,14 @@ import os
 import pathlib
 import re
 import shlex
+import sys
 import unittest
 
 import yaml
 
 ROOT = pathlib.Path(os.environ.get("BANKGATE_CI_TEMPLATES_ROOT") or pathlib.Path(__file__).resolve().parents[2])
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ci"))
+import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
 GITHUB = ROOT / ".github" / "workflows" / "bankgate-gate.yml"
 GITLAB = ROOT / ".gitlab-ci.yml"
 
@@ -98,20 +101,30 @@ def command_problems(where, text, root=ROOT):
 NODE24_MAJORS = {"actions/checkout": 5, "actions/upload-artifact": 6}
 
 
+# What ci/gate.sh checks it wrote, by the names of the command's result layout, and the templates must keep.
+GATE_RESULTS = {"junit": "gate_junit", "candidates": "gate_candidates", "summary": "gate_summary_markdown"}
+
+
+def layout_path(build, name):
+    """Where the command puts `name` of its result layout in the build folder `build`: the layout is the
+    command's (BANKGATE_COMMAND), and this test keeps no copy of it."""
+    return bankgate_command.protocol(build)["layout"][name]
+
+
 def gate_results(root=ROOT):
-    """The folder ci/gate.sh writes its results to, and the problems when the script no longer says so."""
+    """The reports ci/gate.sh checks it wrote ({"junit", "candidates", "summary"}: paths), where the command puts
+    them in the script's build folder, and the problems when the script no longer says so."""
     gate = (root / "ci" / "gate.sh").read_text()
     build = re.search(r"build_dir=\$\{BANKGATE_BUILD_DIR:-([^}]+)\}", gate)
-    results = re.search(r'results="\$build_dir/([^"]+)"', gate)
-    if not (build and results):
-        return None, ["ci/gate.sh no longer sets build_dir and results as this test reads them; update the test"]
-    problems = [f"ci/gate.sh no longer writes $results/{name}; update the templates and this test"
-                for name in ("junit.xml", "candidates", "summary.md") if f'"$results/{name}"' not in gate]
-    return f"{build.group(1)}/{results.group(1)}", problems
+    if not build:
+        return None, ["ci/gate.sh no longer sets build_dir as this test reads it; update the test"]
+    problems = [f"ci/gate.sh no longer asks the command for its {name}; update the templates and this test"
+                for name in GATE_RESULTS.values() if f'bankgate_result_path "$tool" "$build_dir" {name})' not in gate]
+    return {key: layout_path(build.group(1), name) for key, name in GATE_RESULTS.items()}, problems
 
 
 def result_paths(results):
-    return {f"{results}/junit.xml", f"{results}/candidates", f"{results}/summary.md"}
+    return set(results.values())
 
 
 def github_problems(workflow, root=ROOT):
@@ -229,8 +242,8 @@ def gitlab_problems(config, root=ROOT):
         if artifacts.get("when") != "always":
             problems.append(f"{where} keeps its artifacts only when it passes (artifacts: when: always)")
         if results:
-            if (artifacts.get("reports") or {}).get("junit") != f"{results}/junit.xml":
-                problems.append(f"{where} does not report {results}/junit.xml as junit")
+            if (artifacts.get("reports") or {}).get("junit") != results["junit"]:
+                problems.append(f"{where} does not report {results['junit']} as junit")
             kept = {str(path).rstrip("/") for path in artifacts.get("paths") or []}
             if not result_paths(results) <= kept:
                 problems.append(f"{where} does not keep {sorted(result_paths(results) - kept)}")
@@ -283,8 +296,10 @@ class CommittedTemplatesTest(unittest.TestCase):
     def test_gitlab_configuration_passes_every_rule(self):
         self.assertEqual(gitlab_problems(load(GITLAB)), [])
 
-    def test_gate_results_folder_is_read_from_ci_gate_sh(self):
-        self.assertEqual(gate_results(), ("build/gate/bankgate/gate", []))
+    def test_gate_results_are_where_the_command_puts_them_in_ci_gate_shs_build(self):
+        results, problems = gate_results()
+        self.assertEqual(problems, [])
+        self.assertEqual(results["junit"], layout_path("build/gate", "gate_junit"))
 
 
 class CommandRuleTest(unittest.TestCase):

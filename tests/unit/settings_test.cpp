@@ -251,3 +251,118 @@ TEST(Settings, VisibleDevicesForAChildNameTheSameGpu) {
   EXPECT_EQ(bankgate::gate::visible_devices_for(1, "4,,5"), std::nullopt);
   EXPECT_EQ(bankgate::gate::visible_devices_for(-1, std::nullopt), std::nullopt);
 }
+
+// What run-suite tells the suite process it starts (gtest/src/main.cpp reads it through these).
+namespace {
+
+TEST(Settings, NoResultFilesOutsideRunSuite) {
+  EXPECT_EQ(result_file_settings(lookup_in({})), std::nullopt);
+  EXPECT_EQ(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", ""}})), std::nullopt);
+}
+
+TEST(Settings, ResultFilesWithTheirRunningFile) {
+  const auto files = result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_RUNNING_FILE", "/r/.s.0.running"}}));
+  ASSERT_TRUE(files);
+  EXPECT_EQ(files->results_dir, "/r");
+  EXPECT_EQ(files->running_file, "/r/.s.0.running");
+  EXPECT_EQ(files->claims_dir, std::nullopt);
+}
+
+TEST(Settings, ResultFilesNameARunningFileOfTheirOwnWhereRunSuiteNamesNone) {
+  const auto files = result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_RUNNING_FILE", ""}}));
+  ASSERT_TRUE(files);
+  EXPECT_EQ(files->running_file, std::filesystem::path("/r/.running"));
+}
+
+TEST(Settings, ShardsClaimTestsWithTheirNumber) {
+  const auto files = result_file_settings(
+      lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_CLAIMS_DIR", "/r/.claims/s.1-2"}, {"BANKGATE_SHARD", "3"}}));
+  ASSERT_TRUE(files);
+  EXPECT_EQ(files->claims_dir, std::filesystem::path("/r/.claims/s.1-2"));
+  EXPECT_EQ(files->shard, 3);
+}
+
+TEST(Settings, ABadShardIsRejectedOnlyWhereShardsClaimTests) {
+  EXPECT_NO_THROW(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_SHARD", "x"}})));
+  EXPECT_THROW(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_CLAIMS_DIR", "/c"}, {"BANKGATE_SHARD", "x"}})),
+               SettingsError);
+}
+
+TEST(Settings, ClaimsFolderOnlyWhereGiven) {
+  EXPECT_EQ(claims_folder(lookup_in({})), std::nullopt);
+  EXPECT_EQ(claims_folder(lookup_in({{"BANKGATE_CLAIMS_DIR", ""}})), std::nullopt);
+  EXPECT_EQ(claims_folder(lookup_in({{"BANKGATE_CLAIMS_DIR", "/c"}})), std::filesystem::path("/c"));
+}
+
+TEST(Settings, BaselineOverrideAsGiven) {
+  EXPECT_EQ(baseline_dir_override(lookup_in({})), std::nullopt);
+  EXPECT_EQ(baseline_dir_override(lookup_in({{"BANKGATE_BASELINE_DIR", "/b"}})), "/b");
+}
+
+TEST(Settings, LockFolderIsTmpdirElseTmp) {
+  EXPECT_EQ(lock_folder(lookup_in({})), std::filesystem::path("/tmp"));
+  EXPECT_EQ(lock_folder(lookup_in({{"TMPDIR", ""}})), std::filesystem::path("/tmp"));
+  EXPECT_EQ(lock_folder(lookup_in({{"TMPDIR", "/scratch"}})), std::filesystem::path("/scratch"));
+}
+
+}  // namespace
+
+// What run-suite reads of the command's run.
+namespace {
+
+TEST(Settings, SuiteFilterIsTheCommandsFilter) {
+  EXPECT_EQ(suite_filter(lookup_in({})), "");
+  EXPECT_EQ(suite_filter(lookup_in({{"BANKGATE_SUITE_FILTER", "A.*-A.slow"}})), "A.*-A.slow");
+}
+
+TEST(Settings, RunIdNamesAFolderSoOnlyPlainIdsPass) {
+  EXPECT_EQ(run_id(lookup_in({})), std::nullopt);
+  EXPECT_EQ(run_id(lookup_in({{"BANKGATE_RUN_ID", ""}})), std::nullopt);
+  EXPECT_EQ(run_id(lookup_in({{"BANKGATE_RUN_ID", "123-4567_a"}})), "123-4567_a");
+  for (const char* value : {"../x", "a/b", "a b", "."}) {
+    try {
+      run_id(lookup_in({{"BANKGATE_RUN_ID", value}}));
+      ADD_FAILURE() << value << " was accepted";
+    } catch (const SettingsError& e) {
+      EXPECT_TRUE(mentions(e.what(), "BANKGATE_RUN_ID='" + std::string(value) + "'"));
+    }
+  }
+}
+
+TEST(Settings, DeviceIsChosenWhenSetToAnything) {
+  EXPECT_FALSE(device_chosen(lookup_in({})));
+  EXPECT_FALSE(device_chosen(lookup_in({{"BANKGATE_DEVICE", ""}})));
+  EXPECT_TRUE(device_chosen(lookup_in({{"BANKGATE_DEVICE", "1"}})));
+}
+
+}  // namespace
+
+// What promote reads: CI, by the rule ci/lib.sh's bankgate_is_ci applies too, and the provenance.
+namespace {
+
+TEST(Settings, CiIsAFlag) {
+  EXPECT_FALSE(running_in_ci(lookup_in({})));
+  for (const char* value : {"1", "true", "YES", "On"}) EXPECT_TRUE(running_in_ci(lookup_in({{"CI", value}}))) << value;
+  for (const char* value : {"", "0", "False", "no", "OFF"}) EXPECT_FALSE(running_in_ci(lookup_in({{"CI", value}}))) << value;
+}
+
+TEST(Settings, CiOfAnotherValueIsRejectedRatherThanGuessed) {
+  try {
+    running_in_ci(lookup_in({{"CI", "maybe"}}));
+    ADD_FAILURE() << "CI=maybe was accepted";
+  } catch (const SettingsError& e) {
+    EXPECT_TRUE(mentions(e.what(), "CI='maybe'"));
+  }
+}
+
+TEST(Settings, SourceTreeOfPromotedBaselines) {
+  const SourceTree unknown = source_tree(lookup_in({}));
+  EXPECT_EQ(unknown.commit, "unknown");
+  EXPECT_FALSE(unknown.dirty);
+  const SourceTree given = source_tree(lookup_in({{"BANKGATE_GIT_COMMIT", "0123abcd"}, {"BANKGATE_GIT_DIRTY", "1"}}));
+  EXPECT_EQ(given.commit, "0123abcd");
+  EXPECT_TRUE(given.dirty);
+  EXPECT_THROW(source_tree(lookup_in({{"BANKGATE_GIT_DIRTY", "perhaps"}})), SettingsError);
+}
+
+}  // namespace

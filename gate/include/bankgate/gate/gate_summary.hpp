@@ -30,8 +30,8 @@ namespace bankgate::gate {
 
 struct GateInputs {
   std::filesystem::path junit;          // ctest --output-junit
-  std::filesystem::path gtest_results;  // GoogleTest reports, <build>/gtest-results (may be absent)
-  std::filesystem::path candidates;     // <build>/candidates (may be absent)
+  std::filesystem::path gtest_results;  // GoogleTest reports, <build>/bankgate/gtest-results (may be absent)
+  std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
   std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
   RefreshContext refresh;           // for the refresh command each result names
 };

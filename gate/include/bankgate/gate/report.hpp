@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/number_format.hpp>  // format_number, format_change: part of every report's words
 #include <bankgate/gate/text.hpp>
 
 namespace bankgate::gate {
@@ -34,11 +35,7 @@ std::string shell_quote(const std::string& word);  // 'word', with embedded quot
 std::string format_failure(const TestLocation& where, const Finding& finding, const TestRecord& measured,
                            const TestRecord& baseline);
 
-std::string format_change(double measured, double baseline);  // "+31744 (+3100.0%)"
-
 // A fixed-width text table; the first row is the header.
 std::string format_table(const std::vector<std::vector<std::string>>& rows);
-
-std::string format_number(double value);  // integers without fraction, others with up to 3 decimals
 
 }  // namespace bankgate::gate

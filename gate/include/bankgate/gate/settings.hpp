@@ -1,6 +1,9 @@
 #pragma once
-// The environment variables a user sets to steer the GPU suites, parsed in one place. A malformed value is an
-// error that names the variable, the value and what is accepted, never a silent default.
+// Every environment variable bankgate reads, parsed in one place: those a user sets to steer the GPU suites,
+// and those bankgate's own processes pass down to one another (their names, and who sets each, are in
+// run_protocol.hpp). A malformed value is an error that names the variable, the value and what is accepted,
+// never a silent default. Nothing else reads the environment (setting it for a child process is another
+// matter: that stays where the child is started, with run_protocol.hpp's names).
 
 #include <filesystem>
 #include <functional>
@@ -19,7 +22,7 @@ struct Settings {
   bool fail_on_speedup = false;  // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
   int device = 0;            // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
   std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/
-  std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/candidates
+  std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/bankgate/candidates
   // BANKGATE_LOCK_TIMEOUT: seconds a test waits for its GPU while another bankgate test holds it. It stays
   // below the ctest TIMEOUT of a GPU test (cmake/bankgateSuite.cmake), so the test says who holds the GPU
   // instead of being killed without a word.
@@ -64,5 +67,60 @@ std::optional<std::string> visible_devices_for(int index, const std::optional<st
 
 // "1", "true", "yes", "on" / "0", "false", "no", "off", or empty for unset; anything else is an error.
 bool parse_flag(const std::string& name, const std::optional<std::string>& value);
+
+// TMPDIR, else /tmp: where the GPU lock files are (gtest/device_lock.hpp). Every process of a run must see the
+// same folder, or two of them would measure on one GPU at once.
+std::filesystem::path lock_folder(const EnvLookup& lookup);
+
+// ---- What bankgate run-suite reads (cli/suite_process.cpp) ----
+
+// BANKGATE_SUITE_FILTER: the command's --filter for the suites' measuring runs; empty for all tests.
+std::string suite_filter(const EnvLookup& lookup);
+
+// BANKGATE_RUN_ID: the command's ctest run this measuring run belongs to; nullopt under plain ctest (unset or
+// empty). It names a folder, so anything but letters, digits, '-' and '_' throws SettingsError.
+std::optional<std::string> run_id(const EnvLookup& lookup);
+
+// Whether the user chose the device (BANKGATE_DEVICE set, not empty): run-suite then leaves the suite's view of
+// the GPUs alone. (Its value is the suite's to check, in load_settings.)
+bool device_chosen(const EnvLookup& lookup);
+
+// CUDA_VISIBLE_DEVICES as this process has it, for visible_devices_for().
+std::optional<std::string> visible_devices(const EnvLookup& lookup);
+
+// ---- What the suite process reads from run-suite (gtest/src/main.cpp, the fixture) ----
+
+// BANKGATE_CLAIMS_DIR: where the shards of this suite claim its tests, while several measure at once; nullopt
+// otherwise (unset or empty).
+std::optional<std::filesystem::path> claims_folder(const EnvLookup& lookup);
+
+struct ResultFileSettings {
+  std::filesystem::path results_dir;   // BANKGATE_RESULTS_DIR: a one-test report per test goes here
+  std::filesystem::path running_file;  // BANKGATE_RUNNING_FILE, else <results_dir>/.running
+  std::optional<std::filesystem::path> claims_dir;  // claims_folder()
+  int shard = 0;                                    // shard_of_this_process(), read where claims_dir is given
+};
+
+// The result files run-suite asks for; nullopt where the suite runs without it (BANKGATE_RESULTS_DIR unset or
+// empty). Throws SettingsError.
+std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup);
+
+// BANKGATE_BASELINE_DIR as given, for the suite's log line naming the baselines it gates against; nullopt when
+// unset (the suite's own folder). load_settings() judges the value.
+std::optional<std::string> baseline_dir_override(const EnvLookup& lookup);
+
+// ---- What promote reads (cli/baseline_commands.cpp) ----
+
+// CI: whether this runs in CI, where baselines must not change. parse_flag()'s rule, which ci/lib.sh's
+// bankgate_is_ci applies too (tests/unit/ci_lib_test.sh runs both over every spelling); throws SettingsError
+// for any other value rather than guess.
+bool running_in_ci(const EnvLookup& lookup);
+
+// The source tree promoted baselines were measured from, for their provenance.
+struct SourceTree {
+  std::string commit = "unknown";  // BANKGATE_GIT_COMMIT, as given
+  bool dirty = false;              // BANKGATE_GIT_DIRTY, a flag
+};
+SourceTree source_tree(const EnvLookup& lookup);
 
 }  // namespace bankgate::gate

@@ -1,6 +1,7 @@
 #pragma once
 // The metric table: which CUPTI metrics the collector reads by default, how to show them, and the derived
-// ratios (transactions per request) that the seed documents reason in.
+// ratios (transactions per request) that the seed documents reason in. Names and arithmetic only: what a
+// metric list costs on a chip is CUPTI's to say (count_passes, preflight.hpp, in the collector).
 
 #include <array>
 #include <string>

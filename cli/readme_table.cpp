@@ -1,6 +1,6 @@
 // The README's kernel table, rendered from the committed baselines (see readme_table.hpp).
 
-#include <bankgate/gate/readme_table.hpp>
+#include "readme_table.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -18,15 +18,13 @@
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/metrics.hpp>
 
-namespace bankgate::gate {
+#include "commands.hpp"
+
+namespace bankgate::cli {
 namespace {
 
 namespace fs = std::filesystem;
 namespace h = bankgate::gate;
-
-constexpr int exit_differs = 1;
-constexpr int exit_bad_input = 2;
-constexpr int exit_other_schema = 4;
 
 // A baseline written under another schema version: the reader cannot render it, and nobody should patch the
 // README by hand meanwhile, so this is reported apart from a corrupt file.
@@ -257,34 +255,34 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
                                    gpu.arch + "/" + gpu.model + " --readme " + o.readme.string();
     if (o.readme.empty()) {
       out << table;
-      return 0;
+      return exit_ok;
     }
     const std::string readme = read_text(o.readme);
     const std::string updated = replace_kernel_table(readme, table, o.readme.string());
     if (o.check) {
       if (updated == readme) {
         out << o.readme.string() << ": the kernel table matches the baselines in " << dir.string() << "\n";
-        return 0;
+        return exit_ok;
       }
       err << "bankgate readme-table: " << o.readme.string() << ": the kernel table differs from what the baselines in "
           << dir.string() << " give; " << first_difference(current_table(readme, o.readme.string()), table)
           << "\nregenerate it (never edit it by hand): " << regenerate << "\n";
-      return exit_differs;
+      return exit_regression;  // the table differs
     }
     if (updated == readme) {
       out << o.readme.string() << ": the kernel table is up to date\n";
-      return 0;
+      return exit_ok;
     }
     h::write_file_atomically(o.readme, [&](std::ostream& file) { file << updated; });
     out << "wrote the kernel table from " << dir.string() << " into " << o.readme.string() << "\n";
-    return 0;
+    return exit_ok;
   } catch (const OtherSchema& e) {
     err << "bankgate readme-table: cannot render the table: " << e.what() << "\nnothing was written\n";
     return exit_other_schema;
   } catch (const std::exception& e) {
     err << "bankgate readme-table: " << e.what() << "\nnothing was written\n";
-    return exit_bad_input;
+    return exit_not_measured;  // bad input: nothing could be read or written
   }
 }
 
-}  // namespace bankgate::gate
+}  // namespace bankgate::cli

@@ -7,9 +7,12 @@
 //   bankgate readme-table [--baselines DIR] [--gpu ARCH/MODEL] --readme FILE  rewrites it in FILE
 //   bankgate readme-table [--baselines DIR] [--gpu ARCH/MODEL] --readme FILE --check
 //
-// Exit codes: 0 done (--check: the table is up to date); 1 --check: the table differs; 2 bad input
-// or FILE lacks the markers (nothing written); 4 a baseline file has another schema version than this reader
-// (regenerate the baselines first; CTest counts this as Skipped).
+// Exit codes (commands.hpp): 0 done (--check: the table is up to date); 1 --check: the table differs; 2 bad
+// input or FILE lacks the markers (nothing written); 4 a baseline file has another schema version than this
+// reader (regenerate the baselines first).
+//
+// Part of the command, not of bankgate::gate: it is one subcommand's rendering of a README, which neither the
+// rules nor a suite needs.
 
 #include <filesystem>
 #include <iosfwd>
@@ -20,7 +23,7 @@
 
 #include <bankgate/gate/baseline.hpp>
 
-namespace bankgate::gate {
+namespace bankgate::cli {
 
 inline constexpr const char* kernel_table_begin = "<!-- bankgate:kernel-table:begin -->";
 inline constexpr const char* kernel_table_end = "<!-- bankgate:kernel-table:end -->";
@@ -51,4 +54,4 @@ struct ReadmeTableRequest {
 // `bankgate readme-table`; returns the exit code above.
 int run_readme_table(const ReadmeTableRequest& request, std::ostream& out, std::ostream& err);
 
-}  // namespace bankgate::gate
+}  // namespace bankgate::cli

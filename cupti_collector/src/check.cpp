@@ -1,32 +1,11 @@
+// CUDA and CUPTI results turned into CollectorErrors (check.hpp): which kind each result is, and what to do.
+#include "check.hpp"
+
 #include <cupti.h>
 
 #include <string>
 
-#include "check.hpp"
-
-namespace bankgate {
-
-std::string_view to_string(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::no_gpu: return "no GPU";
-    case ErrorKind::insufficient_privileges: return "no permission to read GPU performance counters";
-    case ErrorKind::profiler_already_attached: return "another profiler is attached";
-    case ErrorKind::unknown_metric: return "unknown metric";
-    case ErrorKind::unsupported_device: return "device cannot be profiled";
-    case ErrorKind::too_many_kernels: return "too many kernels in one profiled call";
-    case ErrorKind::cuda_failure: return "CUDA error";
-    case ErrorKind::cupti_failure: return "CUPTI error";
-    case ErrorKind::invalid_options: return "invalid options";
-  }
-  return "unknown error";
-}
-
-bool means_cannot_measure_here(ErrorKind kind) {
-  return kind == ErrorKind::no_gpu || kind == ErrorKind::insufficient_privileges ||
-         kind == ErrorKind::profiler_already_attached || kind == ErrorKind::unsupported_device;
-}
-
-namespace detail {
+namespace bankgate::detail {
 namespace {
 
 struct Classified {
@@ -90,5 +69,4 @@ void throw_cuda_error(cudaError_t result, const char* call, const char* file, in
                                  std::to_string(line) + "]");
 }
 
-}  // namespace detail
-}  // namespace bankgate
+}  // namespace bankgate::detail

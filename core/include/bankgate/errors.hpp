@@ -1,5 +1,7 @@
 #pragma once
-// Typed errors of the collector. Each message says what went wrong and what the user can do about it.
+// Typed errors of the collector and of the result types (KernelCounters::at). Each message says what went wrong
+// and what the user can do about it. Plain C++: which CUDA or CUPTI result becomes which kind is decided in
+// the collector (cupti_collector/src/check.cpp), so the result types can throw these without CUPTI.
 
 #include <stdexcept>
 #include <string>

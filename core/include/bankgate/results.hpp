@@ -1,5 +1,6 @@
 #pragma once
-// Plain data returned by the collector. No CUPTI types: programs that use the collector never see CUPTI.
+// Plain data: what the collector returns and the gate reads. No CUDA or CUPTI types, so that programs that
+// only read results (the gate, the `bankgate` command) build and run without either.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,27 @@
+// The few functions of the plain result types (results.hpp).
+#include <bankgate/results.hpp>
+
+#include <bankgate/errors.hpp>
+
+namespace bankgate {
+
+double KernelCounters::at(const std::string& metric_name) const {
+  const auto it = values.find(metric_name);
+  if (it == values.end())
+    throw CollectorError(ErrorKind::unknown_metric,
+                         "metric '" + metric_name + "' was not collected; add it to CollectorOptions::metrics");
+  return it->second;
+}
+
+const char* to_string(L2State state) { return state == L2State::cold ? "cold" : "warm"; }
+
+const char* to_string(SharedAccess access) {
+  switch (access) {
+    case SharedAccess::load: return "load";
+    case SharedAccess::store: return "store";
+    case SharedAccess::other: break;
+  }
+  return "other";
+}
+
+}  // namespace bankgate
