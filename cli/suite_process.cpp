@@ -112,39 +112,26 @@ std::string bracket(const std::string& text) {
   return "[" + equals + "[" + text + "]" + equals + "]";
 }
 
-}  // namespace
+// How many of the suite's shards measure in this run: one a GPU of the run, at most --shards.
+int measuring_shards(const RunSuiteOptions& o) {
+  if (o.shards <= 1) return 1;
+  if (o.shard >= o.shards) throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
+  try {
+    return std::min(o.shards, g::gpus_of_the_run(g::process_environment));
+  } catch (const g::SettingsError& e) {
+    throw Refusal(e.what());
+  }
+}
 
-int run_suite(const RunSuiteOptions& o) {
-  const std::string filter = g::suite_filter(g::process_environment);
-  // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
-  // nothing for the idle ones.
-  int used = 1;
-  if (o.shards > 1) {
-    if (o.shard >= o.shards) throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
-    try {
-      used = std::min(o.shards, g::gpus_of_the_run(g::process_environment));
-    } catch (const g::SettingsError& e) {
-      throw Refusal(e.what());
-    }
-    if (o.shard >= used) {
-      std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
-                << used << " GPU(s) in this run (" << env::gpus << "), so " << used << " of its " << o.shards << " shards measure\n";
-      return exit_ok;
-    }
-  }
-  std::vector<std::string> tests = list_tests(o.binary, filter);
-  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/test_claims.hpp);
-  // otherwise each takes every used-th test, which every shard can work out alone.
-  const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
-  if (used > 1 && !claims) {
-    std::vector<std::string> mine;
-    for (std::size_t i = o.shard; i < tests.size(); i += used) mine.push_back(tests[i]);
-    tests = std::move(mine);
-  }
-  if (tests.empty()) {
-    std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
-    return exit_ok;
-  }
+std::vector<std::string> every_nth(const std::vector<std::string>& tests, int first, int step) {
+  std::vector<std::string> mine;
+  for (std::size_t i = first; i < tests.size(); i += step) mine.push_back(tests[i]);
+  return mine;
+}
+
+// Makes the results folder ready and sets the suite process's environment: where results go, the file that
+// names the test in progress (returned), the shard's claims, the GPU it sees.
+fs::path prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests, const std::optional<fs::path>& claims) {
   fs::create_directories(o.results);
   const fs::path running = protocol::running_file(o.results, o.binary.filename().string(), o.shard);
   if (!claims) {
@@ -160,67 +147,139 @@ int run_suite(const RunSuiteOptions& o) {
   setenv(env::results_dir, o.results.c_str(), 1);
   setenv(env::running_file, running.c_str(), 1);
   show_only_the_allotted_gpu();
-  const auto held_by = [&](const std::string& name) -> std::optional<int> {
-    try {
-      return claims ? g::test_claimant(*claims, name) : std::optional<int>(o.shard);
-    } catch (const g::ClaimError& e) {
-      throw Refusal(e.what());
-    }
-  };
-  const auto finished = [&](const std::string& name) {
-    const auto holder = held_by(name);
-    if (holder && *holder != o.shard) return true;  // another shard's test: its verdict is that shard's concern
-    const auto [suite, test] = split_name(name);
-    return holder && fs::exists(g::test_report_path(o.results, suite, test));
-  };
+  return running;
+}
 
-  // Writes a failure as `name`'s result; where shards claim tests, only for a test this shard holds or can take.
-  const auto charge = [&](const std::string& name, const std::string& message) {
-    try {
-      if (claims && !g::claim_test(*claims, name, o.shard)) return;
-    } catch (const g::ClaimError& e) {
-      throw Refusal(e.what());
-    }
-    write_failure(o.results, name, message);
-  };
-  std::vector<std::string> remaining = tests;
-  int processes = 0, crashes = 0;
+// Runs the chosen tests in as few suite processes as crashes allow: a process that dies is charged to the
+// test it was running (the running file names it) and the rest go on in a fresh process.
+class SuiteRunner {
+ public:
+  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, fs::path running)
+      : o_(o), claims_(std::move(claims)), running_(std::move(running)) {}
+
+  void run(std::vector<std::string> remaining);
+  // The one-line account of the run: how many of `tests` this shard measured, in how many processes.
+  void report(const std::vector<std::string>& tests) const;
+
+ private:
+  int run_process(const std::vector<std::string>& selection);
+  bool go_on_after(int status, std::size_t before, std::vector<std::string>& remaining);
+  std::optional<int> held_by(const std::string& name) const;
+  bool finished(const std::string& name) const;
+  void charge(const std::string& name, const std::string& message) const;
+
+  const RunSuiteOptions& o_;
+  const std::optional<fs::path> claims_;
+  const fs::path running_;
+  int processes_ = 0, crashes_ = 0;
+};
+
+void SuiteRunner::run(std::vector<std::string> remaining) {
   while (!remaining.empty()) {
-    std::string selection;
-    for (const std::string& name : remaining) selection += (selection.empty() ? "" : ":") + name;
-    std::error_code ec;
-    fs::remove(running, ec);
-    const int status = run_program({o.binary.string(), "--gtest_filter=" + selection});
-    ++processes;
+    const int status = run_process(remaining);
     const std::size_t before = remaining.size();
-    std::erase_if(remaining, finished);
-    if (remaining.empty()) break;
-    std::string culprit;
-    std::ifstream(running) >> culprit;
-    if (status == 0) {
-      for (const std::string& name : remaining)
-        charge(name, "the suite process ended (exit status 0) without running this test");
-      break;
-    }
-    if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
-      ++crashes;
-      charge(culprit, "the suite process died during this test (" + describe_exit(status) +
-                        "); the suite's other tests kept their verdicts, and those after it ran in a fresh process");
-      std::cout << "[bankgate] " << culprit << ": its process died (" << describe_exit(status)
-                << "); continuing the suite's remaining tests in a fresh process\n";
-      std::erase(remaining, culprit);
-      continue;
-    }
-    if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
-      for (const std::string& name : remaining)
-        charge(name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
-      break;
-    }
+    std::erase_if(remaining, [this](const std::string& name) { return finished(name); });
+    if (remaining.empty() || !go_on_after(status, before, remaining)) break;
   }
-  const auto measured_here = std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o.shard; });
-  std::cout << "bankgate run-suite: " << measured_here << " tests of " << o.binary.filename().string()
-            << (o.shards > 1 ? " (shard " + std::to_string(o.shard) + ")" : std::string()) << " in " << processes
-            << " process(es)" << (crashes ? ", " + std::to_string(crashes) + " crashed" : std::string()) << "\n";
+}
+
+// One suite process over the selected tests; its exit status.
+int SuiteRunner::run_process(const std::vector<std::string>& selection) {
+  std::string filter;
+  for (const std::string& name : selection) filter += (filter.empty() ? "" : ":") + name;
+  std::error_code ec;
+  fs::remove(running_, ec);
+  const int status = run_program({o_.binary.string(), "--gtest_filter=" + filter});
+  ++processes_;
+  return status;
+}
+
+// After a process that left tests unfinished (`before` of them were left before it): where it died in a test,
+// that test is charged and the rest go on (true); where it ended normally, or died before its first test, every
+// test left is charged and the run stops (false).
+bool SuiteRunner::go_on_after(int status, std::size_t before, std::vector<std::string>& remaining) {
+  std::string culprit;
+  std::ifstream(running_) >> culprit;
+  if (status == 0) {
+    for (const std::string& name : remaining) charge(name, "the suite process ended (exit status 0) without running this test");
+    return false;
+  }
+  if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
+    ++crashes_;
+    charge(culprit, "the suite process died during this test (" + describe_exit(status) +
+                        "); the suite's other tests kept their verdicts, and those after it ran in a fresh process");
+    std::cout << "[bankgate] " << culprit << ": its process died (" << describe_exit(status)
+              << "); continuing the suite's remaining tests in a fresh process\n";
+    std::erase(remaining, culprit);
+    return true;
+  }
+  if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
+    for (const std::string& name : remaining)
+      charge(name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
+    return false;
+  }
+  return true;
+}
+
+// The shard that holds the test: this one where shards do not claim tests; none where no shard has claimed it.
+std::optional<int> SuiteRunner::held_by(const std::string& name) const {
+  try {
+    return claims_ ? g::test_claimant(*claims_, name) : std::optional<int>(o_.shard);
+  } catch (const g::ClaimError& e) {
+    throw Refusal(e.what());
+  }
+}
+
+bool SuiteRunner::finished(const std::string& name) const {
+  const auto holder = held_by(name);
+  if (holder && *holder != o_.shard) return true;  // another shard's test: its verdict is that shard's concern
+  const auto [suite, test] = split_name(name);
+  return holder && fs::exists(g::test_report_path(o_.results, suite, test));
+}
+
+// Writes a failure as `name`'s result; where shards claim tests, only for a test this shard holds or can take.
+void SuiteRunner::charge(const std::string& name, const std::string& message) const {
+  try {
+    if (claims_ && !g::claim_test(*claims_, name, o_.shard)) return;
+  } catch (const g::ClaimError& e) {
+    throw Refusal(e.what());
+  }
+  write_failure(o_.results, name, message);
+}
+
+void SuiteRunner::report(const std::vector<std::string>& tests) const {
+  const auto measured_here = std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
+  std::cout << "bankgate run-suite: " << measured_here << " tests of " << o_.binary.filename().string()
+            << (o_.shards > 1 ? " (shard " + std::to_string(o_.shard) + ")" : std::string()) << " in " << processes_
+            << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string()) << "\n";
+}
+
+}  // namespace
+
+// Choose the tests this shard measures, then run them.
+int run_suite(const RunSuiteOptions& o) {
+  const std::string filter = g::suite_filter(g::process_environment);
+  // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
+  // nothing for the idle ones.
+  const int used = measuring_shards(o);
+  if (o.shards > 1 && o.shard >= used) {
+    std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
+              << used << " GPU(s) in this run (" << env::gpus << "), so " << used << " of its " << o.shards << " shards measure\n";
+    return exit_ok;
+  }
+  std::vector<std::string> tests = list_tests(o.binary, filter);
+  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/test_claims.hpp);
+  // otherwise each takes every used-th test, which every shard can work out alone.
+  const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
+  if (used > 1 && !claims) tests = every_nth(tests, o.shard, used);
+  if (tests.empty()) {
+    std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
+    return exit_ok;
+  }
+  const fs::path running = prepare_run(o, tests, claims);
+  SuiteRunner runner(o, claims, running);
+  runner.run(tests);
+  runner.report(tests);
   return exit_ok;
 }
 

@@ -129,6 +129,292 @@ void validate(const TimingOptions& o) {
   require(o.min_clock_ratio >= 0.0 && o.min_clock_ratio <= 1.0, "min_clock_ratio must lie in [0, 1]");
 }
 
+// Kernel records for the length of one measurement, from a quiet device: what ran before it is dropped.
+// CONCURRENT_KERNEL, not KERNEL: the latter serializes all kernels in the process while enabled.
+class KernelRecording {
+ public:
+  KernelRecording() {
+    BANKGATE_CUDA(cudaGetLastError());
+    BANKGATE_CUDA(cudaDeviceSynchronize());
+    take_records();  // drop anything recorded before this measurement
+    BANKGATE_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  }
+  ~KernelRecording() { cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); }
+  KernelRecording(const KernelRecording&) = delete;
+  KernelRecording& operator=(const KernelRecording&) = delete;
+};
+
+// A few single calls tell which kernels a call launches and roughly how long they take.
+constexpr std::size_t probe_calls = 5;
+
+// What the probe decides for the rest of the measurement.
+struct Plan {
+  std::size_t kernels = 0;      // launched by one call
+  int launches_per_sample = 1;  // k: a sample is the mean of k consecutive calls
+  double resolution_ns = 0.0;   // the timer's tick seen through a mean of k launches
+  double sample_gpu_s = 0.0;    // GPU time of one sample, all kernels of its k calls
+};
+
+struct Warmup {
+  std::size_t calls = 0;  // the probe's included
+  bool stable = false;    // false: stopped by the time limit
+};
+
+// The samples of the measurement as taken, and why it stopped.
+struct Samples {
+  std::vector<Chunk> chunks;
+  std::vector<std::vector<double>> kept;  // per kernel: the samples of chunks at normal clocks
+  std::size_t dropped = 0;                // samples of chunks clocked down
+  std::string stop_reason;
+};
+
+// Warm-up ends when the last three window medians agree for every kernel (a clock ramp or cache warm-up
+// shows as a trend across them) and the SM clock has stopped rising.
+bool warmed_up(const std::vector<std::vector<double>>& medians, const std::vector<double>& window_clocks,
+               double tolerance, double resolution_ns) {
+  if (medians[0].size() < 3) return false;
+  bool stable = true;
+  for (const std::vector<double>& kernel_medians : medians) {
+    const auto last = kernel_medians.end() - 3;
+    const auto [low, high] = std::minmax_element(last, kernel_medians.end());
+    stable = stable && *high - *low <= std::max(tolerance * *low, resolution_ns);
+  }
+  const double clock_then = window_clocks[window_clocks.size() - 3];
+  const bool clock_rising = clock_then > 0.0 && window_clocks.back() > clock_then * 1.01;
+  return stable && !clock_rising;
+}
+
+// The stopping rule's noise: that of the least settled kernel.
+double worst_noise(const std::vector<std::vector<double>>& kept, double resolution_ns) {
+  double worst = 0.0;
+  for (const auto& samples : kept) worst = std::max(worst, relative_median_noise(samples, resolution_ns));
+  return worst;
+}
+
+// Too few samples at normal clocks: keep them all, and say so, rather than return almost nothing.
+bool restore_clocked_down(Samples& samples, std::size_t min_samples) {
+  const bool restored = samples.kept[0].size() < min_samples && samples.dropped > 0;
+  if (restored) {
+    for (auto& kernel_samples : samples.kept) kernel_samples.clear();
+    for (const Chunk& c : samples.chunks)
+      for (std::size_t j = 0; j < samples.kept.size(); ++j)
+        samples.kept[j].insert(samples.kept[j].end(), c.samples[j].begin(), c.samples[j].end());
+  }
+  return restored;
+}
+
+// The SM clock of the chunks whose samples are kept, where it is known.
+std::vector<double> kept_clocks_mhz(const std::vector<Chunk>& chunks, bool restored) {
+  std::vector<double> clocks_mhz;
+  for (const Chunk& c : chunks)
+    if ((restored || !c.clocked_down) && c.sm_clock_mhz > 0.0) clocks_mhz.push_back(c.sm_clock_mhz);
+  return clocks_mhz;
+}
+
+// One call of ActivityTimer::time, phase by phase: probe, warm-up, sampling until the stopping rule holds,
+// then the timings. It holds what the phases share: the callable, the options, the clock readings and the
+// kernel names the first calls launched.
+class Measurement {
+ public:
+  Measurement(const std::function<void()>& launch, const TimingOptions& options, L2Flusher& flusher,
+              const ClockMonitor& clocks, double& highest_clock_mhz)
+      : launch_(launch), options_(options), flusher_(flusher), clocks_(clocks),
+        highest_clock_mhz_(highest_clock_mhz), start_(std::chrono::steady_clock::now()),
+        cold_(options.l2 == L2State::cold) {}
+
+  Plan probe();
+  Warmup warm_up(const Plan& plan);
+  Samples sample(const Plan& plan);
+  std::vector<KernelTiming> timings(const Plan& plan, const Warmup& warmup, Samples samples) const;
+
+ private:
+  Batch run(std::size_t calls);
+  Batch batch_of(const std::vector<KernelRecord>& records, std::size_t calls);
+  void read_clock();
+  bool is_down(const ClockReading& r) const;
+  Chunk take_chunk(const Plan& plan, std::size_t chunk_size);
+  std::string reason_to_stop(const std::vector<std::vector<double>>& kept, double resolution_ns) const;
+  std::size_t bounded(const Plan& plan, int wanted) const;
+
+  const std::function<void()>& launch_;
+  const TimingOptions& options_;
+  L2Flusher& flusher_;
+  const ClockMonitor& clocks_;
+  double& highest_clock_mhz_;  // the timer's, kept over its life
+  const std::chrono::steady_clock::time_point start_;
+  const bool cold_;
+  std::vector<std::string> expected_names_;  // learnt from the first calls
+  ClockReading reading_;                     // the latest
+};
+
+// `calls` calls of the callable (each after an L2 flush when cold), and the durations of their kernels.
+Batch Measurement::run(std::size_t calls) {
+  for (std::size_t i = 0; i < calls; ++i) {
+    if (cold_) flusher_.enqueue();
+    launch_();
+  }
+  BANKGATE_CUDA(cudaGetLastError());
+  BANKGATE_CUDA(cudaDeviceSynchronize());
+  std::vector<KernelRecord> records = take_records();
+  std::sort(records.begin(), records.end(),
+            [](const KernelRecord& a, const KernelRecord& b) { return a.correlation_id < b.correlation_id; });
+  return batch_of(records, calls);
+}
+
+// The records of `calls` calls, in launch order, as a batch; every call must launch the kernels the first did.
+Batch Measurement::batch_of(const std::vector<KernelRecord>& records, std::size_t calls) {
+  Batch batch;
+  batch.calls = calls;
+  if (records.empty() || records.size() % calls != 0)
+    throw CollectorError(ErrorKind::cupti_failure,
+                         "the Activity API returned " + std::to_string(records.size()) + " kernel records for " +
+                             std::to_string(calls) + " calls; each call must launch the same number of kernels");
+  batch.per_call = records.size() / calls;
+  for (std::size_t i = 0; i < batch.per_call; ++i) batch.names.push_back(records[i].name);
+  if (expected_names_.empty()) expected_names_ = batch.names;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::size_t position = i % batch.per_call;
+    if (batch.per_call != expected_names_.size() || records[i].name != expected_names_[position])
+      throw CollectorError(ErrorKind::cupti_failure,
+                           "a timed call launched '" + records[i].name + "' where earlier calls launched " +
+                               (position < expected_names_.size() ? "'" + expected_names_[position] + "'" : "nothing") +
+                               "; each call of the callable must launch the same kernels in the same order");
+    batch.durations_ns.push_back(static_cast<double>(records[i].end_ns - records[i].start_ns));
+  }
+  return batch;
+}
+
+// Reads the SM clock, and notes the highest seen: the clock an unthrottled GPU reaches.
+void Measurement::read_clock() {
+  reading_ = clocks_.read();
+  if (reading_.known) highest_clock_mhz_ = std::max(highest_clock_mhz_, reading_.sm_mhz);
+}
+
+bool Measurement::is_down(const ClockReading& r) const {
+  return r.known && (ClockMonitor::slowed_down(r.reasons) || r.sm_mhz < options_.min_clock_ratio * highest_clock_mhz_);
+}
+
+// `wanted` samples, but no more than fit a twentieth of the budget, so a long kernel cannot overrun it by
+// much. Host launch cost (a few microseconds per call) is not counted here; it only makes chunks shorter in
+// GPU time than this bound.
+std::size_t Measurement::bounded(const Plan& plan, int wanted) const {
+  const double fit = std::floor(0.05 * options_.time_budget_s / plan.sample_gpu_s);
+  return static_cast<std::size_t>(std::max(1.0, std::min(static_cast<double>(wanted), fit)));
+}
+
+// Probe: which kernels a call launches, and from the shortest of them how many calls make a sample.
+Plan Measurement::probe() {
+  const Batch batch = run(probe_calls);
+  Plan plan;
+  plan.kernels = batch.per_call;
+  double shortest_ns = std::numeric_limits<double>::infinity();
+  double call_gpu_ns = 0.0;  // GPU time of one call, all its kernels
+  for (std::size_t j = 0; j < plan.kernels; ++j) {
+    const double m = median_of(batch.samples(j, 1));
+    shortest_ns = std::min(shortest_ns, m);
+    call_gpu_ns += m;
+  }
+  const int k = options_.launches_per_sample > 0
+                    ? options_.launches_per_sample
+                    : automatic_launches_per_sample(shortest_ns, options_.batch_target_ns, options_.max_auto_launches_per_sample);
+  plan.launches_per_sample = k;
+  plan.resolution_ns = timer_tick_ns / k;
+  plan.sample_gpu_s = std::max(call_gpu_ns * k * 1e-9, 1e-9);
+  return plan;
+}
+
+// Warm-up: window after window until warmed_up() holds; bounded in time.
+Warmup Measurement::warm_up(const Plan& plan) {
+  Warmup warmup;
+  warmup.calls = probe_calls;
+  read_clock();
+  const int k = plan.launches_per_sample;
+  const std::size_t window = bounded(plan, options_.warmup_window_samples);
+  std::vector<std::vector<double>> medians(plan.kernels);
+  std::vector<double> window_clocks;
+  const double warmup_limit_s = std::min(options_.max_warmup_s, options_.time_budget_s);
+  while (true) {
+    const Batch batch = run(window * static_cast<std::size_t>(k));
+    warmup.calls += batch.calls;
+    read_clock();
+    window_clocks.push_back(reading_.known ? reading_.sm_mhz : 0.0);
+    for (std::size_t j = 0; j < plan.kernels; ++j) medians[j].push_back(median_of(batch.samples(j, k)));
+    if (warmed_up(medians, window_clocks, options_.warmup_tolerance, plan.resolution_ns)) {
+      warmup.stable = true;
+      break;
+    }
+    if (seconds_since(start_) >= warmup_limit_s) break;
+  }
+  return warmup;
+}
+
+// One chunk of samples, marked clocked down when the clock was held down before or after it.
+Chunk Measurement::take_chunk(const Plan& plan, std::size_t chunk_size) {
+  const int k = plan.launches_per_sample;
+  const ClockReading before = reading_;
+  const Batch batch = run(chunk_size * static_cast<std::size_t>(k));
+  read_clock();
+  Chunk chunk;
+  for (std::size_t j = 0; j < plan.kernels; ++j) chunk.samples.push_back(batch.samples(j, k));
+  chunk.sm_clock_mhz = reading_.known ? reading_.sm_mhz : 0.0;
+  chunk.clocked_down = options_.drop_clocked_down && (is_down(before) || is_down(reading_));
+  return chunk;
+}
+
+// The stopping rule, after each chunk: the median known well enough, enough samples, or the budget spent.
+// Empty while sampling goes on.
+std::string Measurement::reason_to_stop(const std::vector<std::vector<double>>& kept, double resolution_ns) const {
+  const std::size_t n = kept[0].size();
+  if (n >= static_cast<std::size_t>(options_.min_samples) && worst_noise(kept, resolution_ns) <= options_.target_relative_noise)
+    return "noise target reached";
+  if (n >= static_cast<std::size_t>(options_.max_samples)) return "sample limit reached";
+  if (options_.time_budget_s - seconds_since(start_) <= 0.0) return "time budget spent";
+  return "";
+}
+
+// Sampling, chunk by chunk, until the stopping rule holds; chunks clocked down are kept aside.
+Samples Measurement::sample(const Plan& plan) {
+  Samples samples;
+  samples.kept.resize(plan.kernels);
+  const std::size_t chunk_size = bounded(plan, options_.chunk_samples);
+  while (samples.stop_reason.empty()) {
+    Chunk chunk = take_chunk(plan, chunk_size);
+    if (chunk.clocked_down) {
+      samples.dropped += chunk_size;
+    } else {
+      for (std::size_t j = 0; j < plan.kernels; ++j)
+        samples.kept[j].insert(samples.kept[j].end(), chunk.samples[j].begin(), chunk.samples[j].end());
+    }
+    samples.chunks.push_back(std::move(chunk));
+    samples.stop_reason = reason_to_stop(samples.kept, plan.resolution_ns);
+  }
+  return samples;
+}
+
+// The timing of each kernel, from the kept samples (or all of them, see restore_clocked_down).
+std::vector<KernelTiming> Measurement::timings(const Plan& plan, const Warmup& warmup, Samples samples) const {
+  const auto min_samples = static_cast<std::size_t>(options_.min_samples);
+  const bool restored = restore_clocked_down(samples, min_samples);
+  const double sm_clock_mhz = median_of(kept_clocks_mhz(samples.chunks, restored));
+  std::vector<KernelTiming> result(plan.kernels);
+  for (std::size_t j = 0; j < plan.kernels; ++j) {
+    KernelTiming& t = result[j];
+    t.kernel_name = expected_names_[j];
+    t.durations_ns = std::move(samples.kept[j]);
+    t.launches_per_sample = plan.launches_per_sample;
+    t.l2 = options_.l2;
+    t.warmup_launches = warmup.calls;
+    t.warmup_stable = warmup.stable;
+    t.dropped_samples = restored ? 0 : samples.dropped;
+    t.clocked_down = restored;
+    t.sm_clock_mhz = sm_clock_mhz;
+    t.relative_noise = relative_median_noise(t.durations_ns, plan.resolution_ns);
+    t.converged = t.durations_ns.size() >= min_samples && t.relative_noise <= options_.target_relative_noise;
+    t.stop_reason = samples.stop_reason;
+  }
+  return result;
+}
+
 }  // namespace
 
 double relative_median_noise(const std::vector<double>& samples, double resolution_ns) {
@@ -155,189 +441,11 @@ ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher) 
 
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options) {
   validate(options);
-  const auto start = std::chrono::steady_clock::now();
-  const bool cold = options.l2 == L2State::cold;
-
-  BANKGATE_CUDA(cudaGetLastError());
-  BANKGATE_CUDA(cudaDeviceSynchronize());
-  take_records();  // drop anything recorded before this measurement
-  // CONCURRENT_KERNEL, not KERNEL: the latter serializes all kernels in the process while enabled.
-  BANKGATE_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-  struct DisableOnExit {
-    ~DisableOnExit() { cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); }
-  } disable_on_exit;
-
-  std::vector<std::string> expected_names;  // learnt from the first calls
-  const auto run = [&](std::size_t calls) {
-    for (std::size_t i = 0; i < calls; ++i) {
-      if (cold) flusher_.enqueue();
-      launch();
-    }
-    BANKGATE_CUDA(cudaGetLastError());
-    BANKGATE_CUDA(cudaDeviceSynchronize());
-    std::vector<KernelRecord> records = take_records();
-    std::sort(records.begin(), records.end(),
-              [](const KernelRecord& a, const KernelRecord& b) { return a.correlation_id < b.correlation_id; });
-    Batch batch;
-    batch.calls = calls;
-    if (records.empty() || records.size() % calls != 0)
-      throw CollectorError(ErrorKind::cupti_failure,
-                           "the Activity API returned " + std::to_string(records.size()) + " kernel records for " +
-                               std::to_string(calls) + " calls; each call must launch the same number of kernels");
-    batch.per_call = records.size() / calls;
-    for (std::size_t i = 0; i < batch.per_call; ++i) batch.names.push_back(records[i].name);
-    if (expected_names.empty()) expected_names = batch.names;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      const std::size_t position = i % batch.per_call;
-      if (batch.per_call != expected_names.size() || records[i].name != expected_names[position])
-        throw CollectorError(ErrorKind::cupti_failure,
-                             "a timed call launched '" + records[i].name + "' where earlier calls launched " +
-                                 (position < expected_names.size() ? "'" + expected_names[position] + "'" : "nothing") +
-                                 "; each call of the callable must launch the same kernels in the same order");
-      batch.durations_ns.push_back(static_cast<double>(records[i].end_ns - records[i].start_ns));
-    }
-    return batch;
-  };
-  const auto budget_left = [&] { return options.time_budget_s - seconds_since(start); };
-
-  // Probe: a few single calls tell which kernels a call launches and roughly how long they take.
-  constexpr std::size_t probe_calls = 5;
-  const Batch probe = run(probe_calls);
-  const std::size_t kernels = probe.per_call;
-  double shortest_ns = std::numeric_limits<double>::infinity();
-  double call_gpu_ns = 0.0;  // GPU time of one call, all its kernels
-  for (std::size_t j = 0; j < kernels; ++j) {
-    const double m = median_of(probe.samples(j, 1));
-    shortest_ns = std::min(shortest_ns, m);
-    call_gpu_ns += m;
-  }
-  const int k = options.launches_per_sample > 0
-                    ? options.launches_per_sample
-                    : automatic_launches_per_sample(shortest_ns, options.batch_target_ns, options.max_auto_launches_per_sample);
-  const double resolution_ns = timer_tick_ns / k;
-  // No chunk may take more than a twentieth of the budget, so a long kernel cannot overrun it by much.
-  // Host launch cost (a few microseconds per call) is not counted here; it only makes chunks shorter in
-  // GPU time than this bound.
-  const double sample_gpu_s = std::max(call_gpu_ns * k * 1e-9, 1e-9);
-  const auto bounded = [&](int wanted) {
-    const double fit = std::floor(0.05 * options.time_budget_s / sample_gpu_s);
-    return static_cast<std::size_t>(std::max(1.0, std::min(static_cast<double>(wanted), fit)));
-  };
-
-  std::size_t warmup_calls = probe_calls;
-  ClockReading reading = clocks_.read();
-  const auto note_clock = [&](const ClockReading& r) {
-    if (r.known) highest_clock_mhz_ = std::max(highest_clock_mhz_, r.sm_mhz);
-  };
-  note_clock(reading);
-
-  // Warm-up: until the last three window medians agree (a clock ramp or cache warm-up shows as a trend
-  // across them) and the SM clock has stopped rising; bounded in time.
-  bool warmup_stable = false;
-  {
-    const std::size_t window = bounded(options.warmup_window_samples);
-    std::vector<std::vector<double>> medians(kernels);
-    std::vector<double> window_clocks;
-    const double warmup_limit_s = std::min(options.max_warmup_s, options.time_budget_s);
-    while (true) {
-      const Batch batch = run(window * static_cast<std::size_t>(k));
-      warmup_calls += batch.calls;
-      reading = clocks_.read();
-      note_clock(reading);
-      window_clocks.push_back(reading.known ? reading.sm_mhz : 0.0);
-      for (std::size_t j = 0; j < kernels; ++j) medians[j].push_back(median_of(batch.samples(j, k)));
-      if (medians[0].size() >= 3) {
-        bool stable = true;
-        for (std::size_t j = 0; j < kernels; ++j) {
-          const auto last = medians[j].end() - 3;
-          const auto [low, high] = std::minmax_element(last, medians[j].end());
-          stable = stable && *high - *low <= std::max(options.warmup_tolerance * *low, resolution_ns);
-        }
-        const double clock_then = window_clocks[window_clocks.size() - 3];
-        const bool clock_rising = clock_then > 0.0 && window_clocks.back() > clock_then * 1.01;
-        if (stable && !clock_rising) {
-          warmup_stable = true;
-          break;
-        }
-      }
-      if (seconds_since(start) >= warmup_limit_s) break;
-    }
-  }
-
-  // Sampling, chunk by chunk, until the median is known well enough or the budget is spent.
-  std::vector<Chunk> chunks;
-  std::vector<std::vector<double>> kept(kernels);
-  std::size_t dropped = 0;
-  std::string stop_reason;
-  const std::size_t chunk_size = bounded(options.chunk_samples);
-  const auto max_samples = static_cast<std::size_t>(options.max_samples);
-  const auto min_samples = static_cast<std::size_t>(options.min_samples);
-  const auto is_down = [&](const ClockReading& r) {
-    return r.known && (ClockMonitor::slowed_down(r.reasons) || r.sm_mhz < options.min_clock_ratio * highest_clock_mhz_);
-  };
-  const auto noise = [&] {
-    double worst = 0.0;
-    for (const auto& samples : kept) worst = std::max(worst, relative_median_noise(samples, resolution_ns));
-    return worst;
-  };
-  while (true) {
-    const ClockReading before = reading;
-    const Batch batch = run(chunk_size * static_cast<std::size_t>(k));
-    reading = clocks_.read();
-    note_clock(reading);
-    Chunk chunk;
-    for (std::size_t j = 0; j < kernels; ++j) chunk.samples.push_back(batch.samples(j, k));
-    chunk.sm_clock_mhz = reading.known ? reading.sm_mhz : 0.0;
-    chunk.clocked_down = options.drop_clocked_down && (is_down(before) || is_down(reading));
-    if (chunk.clocked_down) {
-      dropped += chunk_size;
-    } else {
-      for (std::size_t j = 0; j < kernels; ++j) kept[j].insert(kept[j].end(), chunk.samples[j].begin(), chunk.samples[j].end());
-    }
-    chunks.push_back(std::move(chunk));
-    const std::size_t n = kept[0].size();
-    if (n >= min_samples && noise() <= options.target_relative_noise) {
-      stop_reason = "noise target reached";
-      break;
-    }
-    if (n >= max_samples) {
-      stop_reason = "sample limit reached";
-      break;
-    }
-    if (budget_left() <= 0.0) {
-      stop_reason = "time budget spent";
-      break;
-    }
-  }
-
-  // Too few samples at normal clocks: keep them all, and say so, rather than return almost nothing.
-  const bool restored = kept[0].size() < min_samples && dropped > 0;
-  std::vector<double> clocks_mhz;
-  for (const Chunk& c : chunks)
-    if ((restored || !c.clocked_down) && c.sm_clock_mhz > 0.0) clocks_mhz.push_back(c.sm_clock_mhz);
-  if (restored) {
-    for (auto& samples : kept) samples.clear();
-    for (const Chunk& c : chunks)
-      for (std::size_t j = 0; j < kernels; ++j) kept[j].insert(kept[j].end(), c.samples[j].begin(), c.samples[j].end());
-  }
-
-  std::vector<KernelTiming> timings(kernels);
-  for (std::size_t j = 0; j < kernels; ++j) {
-    KernelTiming& t = timings[j];
-    t.kernel_name = expected_names[j];
-    t.durations_ns = std::move(kept[j]);
-    t.launches_per_sample = k;
-    t.l2 = options.l2;
-    t.warmup_launches = warmup_calls;
-    t.warmup_stable = warmup_stable;
-    t.dropped_samples = restored ? 0 : dropped;
-    t.clocked_down = restored;
-    t.sm_clock_mhz = median_of(clocks_mhz);
-    t.relative_noise = relative_median_noise(t.durations_ns, resolution_ns);
-    t.converged = t.durations_ns.size() >= min_samples && t.relative_noise <= options.target_relative_noise;
-    t.stop_reason = stop_reason;
-  }
-  return timings;
+  Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_);
+  const KernelRecording recording;
+  const Plan plan = measurement.probe();
+  const Warmup warmup = measurement.warm_up(plan);
+  return measurement.timings(plan, warmup, measurement.sample(plan));
 }
 
 }  // namespace bankgate::detail

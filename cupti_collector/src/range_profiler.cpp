@@ -104,25 +104,38 @@ RangeProfiler::~RangeProfiler() {
   cuptiProfilerDeInitialize(&p);
 }
 
+// One profiled call of the callable, phase by phase; each phase's host time goes to last_phases().
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
-  std::vector<std::uint8_t>& counter_data = counter_data_;
   phases_ = {};
   LapTimer laps;
+  initialize_counter_data();
+  laps.add_lap(phases_.image_ms);
+  set_config();
+  laps.add_lap(phases_.set_config_ms);
+  profile(launch, laps);
+  decode(laps);
+  std::vector<KernelCounters> kernels = evaluate();
+  laps.add_lap(phases_.evaluate_ms);
+  phases_.kernels = kernels.size();
+  return kernels;
+}
 
+void RangeProfiler::initialize_counter_data() {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = profiler_;
-  init.counterDataSize = counter_data.size();
-  init.pCounterData = counter_data.data();
+  init.counterDataSize = counter_data_.size();
+  init.pCounterData = counter_data_.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
-  laps.add_lap(phases_.image_ms);
+}
 
+void RangeProfiler::set_config() {
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
   config.configSize = config_->config_image().size();
   config.pConfig = config_->config_image().data();
-  config.counterDataImageSize = counter_data.size();
-  config.pCounterDataImage = counter_data.data();
+  config.counterDataImageSize = counter_data_.size();
+  config.pCounterDataImage = counter_data_.data();
   config.range = CUPTI_AutoRange;
   // One pass (the default metric sets): the kernels' own run is the pass, with nothing saved or restored. Kernel
   // replay costs about 3.5 ms of host time per kernel on an H200 even then (bench/RESULTS-counters.md) and is
@@ -134,8 +147,11 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   config.passIndex = 0;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
-  laps.add_lap(phases_.set_config_ms);
+}
 
+// The call between Start and Stop. Its CUDA errors are only checked after Stop, so that a failed launch does
+// not leave the profiler started.
+void RangeProfiler::profile(const std::function<void()>& launch, LapTimer& laps) {
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
@@ -153,20 +169,25 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
                                                    "report this with the metric list");
   BANKGATE_CUDA(launched);
   BANKGATE_CUDA(finished);
+}
 
-  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-  decode.pRangeProfilerObject = profiler_;
-  BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+void RangeProfiler::decode(LapTimer& laps) {
+  CUpti_RangeProfiler_DecodeData_Params decoded{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decoded.pRangeProfilerObject = profiler_;
+  BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decoded));
   laps.add_lap(phases_.decode_ms);
-  if (decode.numOfRangeDropped > 0)
+  if (decoded.numOfRangeDropped > 0)
     throw CollectorError(ErrorKind::too_many_kernels,
                          "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
-                             std::to_string(decode.numOfRangeDropped) +
+                             std::to_string(decoded.numOfRangeDropped) +
                              " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches at once");
+}
 
+// The metrics' values of each range (one a kernel launch) of the decoded counter data.
+std::vector<KernelCounters> RangeProfiler::evaluate() {
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-  info.pCounterDataImage = counter_data.data();
-  info.counterDataImageSize = counter_data.size();
+  info.pCounterDataImage = counter_data_.data();
+  info.counterDataImageSize = counter_data_.size();
   BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
 
   std::vector<KernelCounters> kernels(info.numTotalRanges);
@@ -174,8 +195,8 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
     CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
     eval.pHostObject = config_->host();
-    eval.pCounterDataImage = counter_data.data();
-    eval.counterDataImageSize = counter_data.size();
+    eval.pCounterDataImage = counter_data_.data();
+    eval.counterDataImageSize = counter_data_.size();
     eval.rangeIndex = range;
     eval.ppMetricNames = const_cast<const char**>(config_->metric_pointers().data());
     eval.numMetrics = metrics_.size();
@@ -183,8 +204,6 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
     for (std::size_t m = 0; m < metrics_.size(); ++m) kernels[range].values[metrics_[m]] = values[m];
   }
-  laps.add_lap(phases_.evaluate_ms);
-  phases_.kernels = kernels.size();
   return kernels;
 }
 

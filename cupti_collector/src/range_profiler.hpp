@@ -18,6 +18,8 @@ struct CUpti_RangeProfiler_Object;
 
 namespace bankgate::detail {
 
+class LapTimer;
+
 class RangeProfiler {
  public:
   RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
@@ -36,6 +38,13 @@ class RangeProfiler {
   void add_setup_parts(SetupPhases& setup) const;
 
  private:
+  // collect()'s phases, in order.
+  void initialize_counter_data();
+  void set_config();
+  void profile(const std::function<void()>& launch, LapTimer& laps);
+  void decode(LapTimer& laps);
+  std::vector<KernelCounters> evaluate();
+
   CUcontext context_;
   CUpti_RangeProfiler_Object* profiler_ = nullptr;  // enabled for the object's lifetime
   std::vector<std::uint8_t> counter_data_;

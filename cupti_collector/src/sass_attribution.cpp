@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <tuple>
 
 #include "check.hpp"
@@ -43,6 +44,47 @@ class PatchingScope {
  private:
   CUcontext context_;
 };
+
+// (cubin CRC, function, pc offset) -> metric id -> value
+using PatchedFigures =
+    std::map<std::tuple<std::uint32_t, std::string, std::uint32_t>, std::map<std::uint64_t, std::uint64_t>>;
+
+// The figures of every instruction patched so far in the scope, summed over its instances.
+PatchedFigures flush_figures(CUcontext context) {
+  CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+  properties.ctx = context;
+  BANKGATE_CUPTI(cuptiSassMetricsGetDataProperties(&properties));
+  const std::size_t records = properties.numOfPatchedInstructionRecords;
+  const std::size_t instances = properties.numOfInstances;
+  PatchedFigures figures;
+  if (records == 0 || instances == 0) return figures;
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
+  for (std::size_t r = 0; r < records; ++r) {
+    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[r].pInstanceValues = values.data() + r * instances;
+  }
+  CUpti_SassMetricsFlushData_Params flush{CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+  flush.ctx = context;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  BANKGATE_CUPTI(cuptiSassMetricsFlushData(&flush));
+  for (const CUpti_SassMetrics_Data& record : data) {
+    const std::string function = record.functionName != nullptr ? record.functionName : "";
+    std::free(const_cast<char*>(record.functionName));  // allocated by CUPTI for the caller
+    auto& slot = figures[{record.cubinCrc, function, record.pcOffset}];
+    for (std::size_t i = 0; i < instances; ++i) slot[record.pInstanceValues[i].metricId] += record.pInstanceValues[i].value;
+  }
+  return figures;
+}
+
+// Kernels in the order their first instruction comes.
+void add_to_kernel(std::vector<KernelSharedAccesses>& kernels, const std::string& name, SharedInstruction instruction) {
+  auto kernel = std::find_if(kernels.begin(), kernels.end(), [&](const KernelSharedAccesses& k) { return k.kernel_name == name; });
+  if (kernel == kernels.end()) kernel = kernels.insert(kernels.end(), KernelSharedAccesses{name, {}});
+  kernel->instructions.push_back(std::move(instruction));
+}
 
 }  // namespace
 
@@ -95,71 +137,50 @@ SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::st
 }
 
 std::vector<KernelSharedAccesses> SassAttributor::attribute(const std::function<void()>& launch) {
-  // (cubin CRC, function, pc offset) -> metric id -> value
-  std::map<std::tuple<std::uint32_t, std::string, std::uint32_t>, std::map<std::uint64_t, std::uint64_t>> figures;
+  PatchedFigures figures;
   {
     const PatchingScope patching(context_);
     launch();
     BANKGATE_CUDA(cudaGetLastError());
     BANKGATE_CUDA(cudaDeviceSynchronize());
-
-    CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
-    properties.ctx = context_;
-    BANKGATE_CUPTI(cuptiSassMetricsGetDataProperties(&properties));
-    const std::size_t records = properties.numOfPatchedInstructionRecords;
-    const std::size_t instances = properties.numOfInstances;
-    if (records > 0 && instances > 0) {
-      std::vector<CUpti_SassMetrics_Data> data(records);
-      std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
-      for (std::size_t r = 0; r < records; ++r) {
-        data[r].structSize = sizeof(CUpti_SassMetrics_Data);
-        data[r].pInstanceValues = values.data() + r * instances;
-      }
-      CUpti_SassMetricsFlushData_Params flush{CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
-      flush.ctx = context_;
-      flush.numOfPatchedInstructionRecords = records;
-      flush.numOfInstances = instances;
-      flush.pMetricsData = data.data();
-      BANKGATE_CUPTI(cuptiSassMetricsFlushData(&flush));
-      for (const CUpti_SassMetrics_Data& record : data) {
-        const std::string function = record.functionName != nullptr ? record.functionName : "";
-        std::free(const_cast<char*>(record.functionName));  // allocated by CUPTI for the caller
-        auto& slot = figures[{record.cubinCrc, function, record.pcOffset}];
-        for (std::size_t i = 0; i < instances; ++i) slot[record.pInstanceValues[i].metricId] += record.pInstanceValues[i].value;
-      }
-    }
+    figures = flush_figures(context_);
   }
 
   std::vector<KernelSharedAccesses> kernels;
-  for (const auto& entry : figures) {
-    const auto& [crc, function, pc_offset] = entry.first;
-    const std::map<std::uint64_t, std::uint64_t>& values = entry.second;
-    const auto value = [&values](std::uint64_t id) {
-      const auto it = values.find(id);
-      return it == values.end() ? std::uint64_t{0} : it->second;
-    };
-    SharedInstruction instruction;
-    const std::uint64_t loads = value(load_executions_), stores = value(store_executions_);
-    instruction.wavefronts = value(wavefronts_);
-    instruction.ideal_wavefronts = value(ideal_);
-    if (loads == 0 && stores == 0 && instruction.wavefronts == 0) continue;  // patched, but never touched shared memory
-    instruction.access = loads > 0 ? SharedAccess::load : stores > 0 ? SharedAccess::store : SharedAccess::other;
-    instruction.executions = loads + stores;
-    instruction.pc_offset = pc_offset;
-    Location where = locate(crc, function, pc_offset);
-    instruction.file = std::move(where.file);
-    instruction.line = where.line;
-    instruction.opcode = std::move(where.opcode);
-
-    const std::string name = kernel_base_name(demangle(function.c_str()));
-    auto kernel = std::find_if(kernels.begin(), kernels.end(), [&](const KernelSharedAccesses& k) { return k.kernel_name == name; });
-    if (kernel == kernels.end()) kernel = kernels.insert(kernels.end(), KernelSharedAccesses{name, {}});
-    kernel->instructions.push_back(std::move(instruction));
+  for (const auto& [where, values] : figures) {
+    const auto& [crc, function, pc_offset] = where;
+    std::optional<SharedInstruction> instruction = shared_instruction(crc, function, pc_offset, values);
+    if (!instruction) continue;  // patched, but never touched shared memory
+    add_to_kernel(kernels, kernel_base_name(demangle(function.c_str())), std::move(*instruction));
   }
   for (auto& kernel : kernels)
     std::sort(kernel.instructions.begin(), kernel.instructions.end(),
               [](const SharedInstruction& a, const SharedInstruction& b) { return a.pc_offset < b.pc_offset; });
   return kernels;
+}
+
+// One patched instruction's figures, placed in its source line and named by its opcode; none when it never
+// touched shared memory.
+std::optional<SharedInstruction> SassAttributor::shared_instruction(std::uint32_t crc, const std::string& function,
+                                                                    std::uint32_t pc_offset,
+                                                                    const std::map<std::uint64_t, std::uint64_t>& values) {
+  const auto value = [&values](std::uint64_t id) {
+    const auto it = values.find(id);
+    return it == values.end() ? std::uint64_t{0} : it->second;
+  };
+  SharedInstruction instruction;
+  const std::uint64_t loads = value(load_executions_), stores = value(store_executions_);
+  instruction.wavefronts = value(wavefronts_);
+  instruction.ideal_wavefronts = value(ideal_);
+  if (loads == 0 && stores == 0 && instruction.wavefronts == 0) return std::nullopt;
+  instruction.access = loads > 0 ? SharedAccess::load : stores > 0 ? SharedAccess::store : SharedAccess::other;
+  instruction.executions = loads + stores;
+  instruction.pc_offset = pc_offset;
+  Location where = locate(crc, function, pc_offset);
+  instruction.file = std::move(where.file);
+  instruction.line = where.line;
+  instruction.opcode = std::move(where.opcode);
+  return instruction;
 }
 
 }  // namespace bankgate::detail

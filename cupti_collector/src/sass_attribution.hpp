@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ class SassAttributor {
     std::string opcode;
   };
   Location locate(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset);
+  std::optional<SharedInstruction> shared_instruction(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
+                                                      const std::map<std::uint64_t, std::uint64_t>& values);
 
   CUcontext context_;
   int device_;

@@ -1,7 +1,7 @@
 // Seed 000's 32x16 rectangle: row/column-major access, transposed reads through index arithmetic, static and
 // dynamic declaration, one and two padding columns.
 
-#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/rect_tile.cuh>

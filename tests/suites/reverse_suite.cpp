@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/reverse.cuh>

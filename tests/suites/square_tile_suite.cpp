@@ -1,6 +1,6 @@
 // Seed 000's square 32x32 tile: row/column-major access, static and dynamic declaration, padding.
 
-#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/square_tile.cuh>

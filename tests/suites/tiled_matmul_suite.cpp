@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tiled_matmul.cuh>

@@ -4,11 +4,11 @@ that points at a file which was moved or never written sends the reader nowhere.
 
     tests/unit/doc_paths_test.py [REPOSITORY]
 
-Looks at words that start with one of the repository's top folders (gate/src/x.cpp, cmake/y.cmake,
-tests/unit/z.sh, ...) in Markdown files and in the comments of source, CMake and script files; words with
+Looks at words that start with one of the repository's top folders (gate/src/<file>.cpp, cmake/<file>.cmake,
+...) in Markdown files and in the comments of source, CMake and script files; words with
 placeholders (<arch>, *, $VAR, {a,b}) are patterns, and build outputs (.a, .so, .o) live in a build folder: both
 are left out. A word may also name a public header by its include path (gate/settings.hpp for
-<bankgate/gate/settings.hpp>). Measured results (bench/RESULTS-*.md) are tables, not prose. Prints
+<bankgate/gate/settings.hpp>). Measured results (the RESULTS-*.md files of bench/) are tables, not prose. Prints
 "N passed, M failed".
 """
 import pathlib
@@ -32,11 +32,13 @@ def prose(path):
     marker = comment_of.get(path.suffix) or ("#" if path.name == "CMakeLists.txt" else None)
     if marker is None:
         return []
+    # A '#' comment starts a line or follows a space and is followed by one ("#include" in a string is code).
+    start = re.compile(r"(?:^|\s)#(?:\s|$)" if marker == "#" else re.escape(marker))
     lines = []
     for line in text.splitlines():
-        at = line.find(marker)
-        if at >= 0:
-            lines.append(line[at + len(marker):])
+        found = start.search(line)
+        if found:
+            lines.append(line[found.end():])
     if path.suffix == ".py":  # docstrings are prose too
         lines += [m for block in re.findall(r'"""(.*?)"""', text, re.S) for m in block.splitlines()]
     return lines

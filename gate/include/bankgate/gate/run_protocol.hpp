@@ -6,7 +6,7 @@
 //   bankgate gate|record|refresh|compare       (cli/suite_run.cpp)
 //     -> ctest, running what bankgate_add_gpu_suite() registered (cmake/bankgateSuite.cmake)
 //        -> bankgate run-suite, a suite's measuring test    (cli/suite_process.cpp)
-//           -> the suite process, GoogleTest               (gtest/src/main.cpp, gate_test.cpp, result_files.cpp)
+//           -> the suite process, GoogleTest               (gtest/src/main.cpp, gate_fixture.cpp, result_files.cpp)
 //        -> bankgate verdict, one ctest entry per test     (cli/suite_process.cpp)
 //   -> bankgate summary, from the files they left          (gate/src/gate_summary.cpp)
 //
@@ -47,7 +47,7 @@ inline constexpr char run_id[] = "BANKGATE_RUN_ID";  // one ctest run of the com
 inline constexpr char gpus[] = "BANKGATE_GPUS";      // the GPUs of --resource-spec: how many of a suite's shards measure
 
 // Set by run-suite for the suite process it starts (cli/suite_process.cpp); read by gtest/src/main.cpp and the
-// fixture (gate_test.cpp).
+// fixture (gate_fixture.cpp).
 inline constexpr char results_dir[] = "BANKGATE_RESULTS_DIR";    // where each test's result file goes
 inline constexpr char running_file[] = "BANKGATE_RUNNING_FILE";  // names the test now running, to charge a crash to
 inline constexpr char claims_dir[] = "BANKGATE_CLAIMS_DIR";      // where the shards of a suite claim its tests
@@ -201,7 +201,7 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
 inline constexpr char measure_test_prefix[] = "bankgate.measure.";
 
 // ---- GoogleTest properties ------------------------------------------------------------------------------------
-// Recorded by the fixture (gate_test.cpp, RecordProperty) into each test's result file; summary reads `device`
+// Recorded by the fixture (gate_fixture.cpp, RecordProperty) into each test's result file; summary reads `device`
 // and passes them all on (summary.json's "properties"), where the bench scripts read the costs. Each derived
 // figure is recorded too, under its own name (shared_load_transactions_per_request, ...).
 namespace property {

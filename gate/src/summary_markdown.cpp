@@ -1,0 +1,144 @@
+// The gate summary in Markdown, as a CI step summary shows it: the headline, the failures first (each with
+// measured against baseline and the command that refreshes or records its baseline), then every test.
+#include <bankgate/gate/gate_summary.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <bankgate/gate/text.hpp>
+
+#include "summary_text.hpp"
+
+namespace bankgate::gate {
+namespace {
+
+namespace fs = std::filesystem;
+using summary_text::count;
+
+std::string escape_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string code_block(const std::string& text) {
+  const std::string fence = text.find("```") == std::string::npos ? "```" : "~~~~";
+  constexpr std::size_t limit = 4000;  // GitHub caps a step summary at 1 MiB
+  const std::string shown = text.size() > limit ? text.substr(0, limit) + "\n... (cut; the whole message is in the JUnit file)" : text;
+  return fence + "text\n" + shown + "\n" + fence + "\n";
+}
+
+// The headline, the counts where anything did not pass, and the run's problems.
+void write_overview(std::ostream& out, const GateSummary& s) {
+  out << "## bankgate gate " << summary_text::headline(s) << "\n\n";
+  if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured), k = count(s, Outcome::skipped);
+      r + n + k > 0)
+    out << count(s, Outcome::passed) << " passed, " << r << " regressed, " << n << " could not be measured, " << k
+        << " skipped or not run.\n\n";
+  for (const std::string& p : s.problems) out << "- **problem:** " << escape_cell(p) << "\n";
+  if (!s.problems.empty()) out << "\n";
+}
+
+void write_changes(std::ostream& out, const std::vector<MetricChange>& changes) {
+  out << "| what | measured | baseline | change | tolerance |\n| --- | ---: | ---: | ---: | --- |\n";
+  for (const MetricChange& c : changes)
+    out << "| " << escape_cell(c.metric) << (c.metric_name.empty() ? "" : "<br>`" + c.metric_name + "`") << " | "
+        << escape_cell(c.measured) << " | " << escape_cell(c.baseline) << " | " << escape_cell(c.change.empty() ? c.verdict : c.change)
+        << " | " << escape_cell(c.tolerance) << " |\n";
+  out << "\n";
+}
+
+// One test that did not pass: where it ran, what changed, what to run about it, and its messages.
+void write_failure(std::ostream& out, const TestResult& t) {
+  out << "#### `" << t.name << "`: " << (t.outcome == Outcome::regressed ? "regressed" : t.outcome == Outcome::skipped ? "skipped (a failure in the gate)" : "could not be measured")
+      << "\n\n";
+  if (!t.device.empty() || !t.gpu.empty())
+    out << "Measured on device " << (t.device.empty() ? "?" : t.device) << (t.gpu.empty() ? "" : ", " + t.gpu) << ".\n\n";
+  if (!t.changes.empty()) write_changes(out, t.changes);
+  if (!t.baseline_file.empty()) out << "Baseline file: `" << t.baseline_file << "`. ";
+  if (t.outcome == Outcome::regressed)
+    out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: `" << t.refresh << "`\n\n";
+  else if (t.refresh.find("--new-gpu") != std::string::npos || t.reason.starts_with("no baseline"))
+    out << "Record a baseline on this GPU: `" << t.refresh << "`\n\n";
+  else
+    out << "\n\n";
+  if (!t.reason.empty()) {
+    if (t.changes.empty()) out << code_block(t.reason) << "\n";
+    else out << "<details><summary>the test's messages</summary>\n\n" << code_block(t.reason) << "\n</details>\n\n";
+  }
+}
+
+// Regressions first, then the tests that could not be measured, then the skipped ones.
+void write_failures(std::ostream& out, const GateSummary& s) {
+  std::vector<const TestResult*> failures;
+  for (const Outcome o : {Outcome::regressed, Outcome::not_measured, Outcome::skipped})
+    for (const TestResult& t : s.tests)
+      if (t.outcome == o) failures.push_back(&t);
+  if (!failures.empty()) out << "### Failures\n\n";
+  for (const TestResult* t : failures) write_failure(out, *t);
+}
+
+void write_all_tests(std::ostream& out, const GateSummary& s) {
+  if (s.tests.empty()) return;
+  out << "### All tests\n\n| test | result | device | detail |\n| --- | --- | --- | --- |\n";
+  for (const TestResult& t : s.tests)
+    out << "| `" << t.name << "` | " << to_string(t.outcome) << " | " << escape_cell(t.device.empty() ? "-" : t.device) << " | "
+        << escape_cell(summary_text::detail(t)) << " |\n";
+  out << "\n";
+}
+
+std::string not_regular(const fs::path& file) {
+  return file.string() + ": is not a regular file (a FIFO, socket, device or folder is in its place); the markdown "
+                         "summary is only appended to a regular file, such as $GITHUB_STEP_SUMMARY";
+}
+
+}  // namespace
+
+std::string render_markdown(const GateSummary& s) {
+  std::ostringstream out;
+  write_overview(out, s);
+  write_failures(out, s);
+  write_all_tests(out, s);
+  // A step summary is also read as plain text in CI logs: no raw control character from a test's name or
+  // message reaches it.
+  return terminal_safe(out.str());
+}
+
+void append_markdown(const fs::path& file, const std::string& markdown) {
+  // O_NONBLOCK: opening a FIFO without a reader fails at once (ENXIO) instead of waiting for one; any other file
+  // that is not regular is refused before a byte is written to it.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd < 0) {
+    const int error = errno;
+    struct stat info {};
+    if (::stat(file.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) throw std::runtime_error(not_regular(file));
+    throw std::runtime_error(file.string() + ": cannot be opened for appending: " + std::strerror(error));
+  }
+  std::string problem;
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) problem = file.string() + ": cannot be examined: " + std::strerror(errno);
+  else if (!S_ISREG(info.st_mode)) problem = not_regular(file);
+  for (std::size_t done = 0; problem.empty() && done < markdown.size();) {
+    const ssize_t n = ::write(fd, markdown.data() + done, markdown.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) problem = file.string() + ": cannot be appended to: " + std::strerror(errno);
+    else done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (!problem.empty()) throw std::runtime_error(problem);
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,52 @@
+#pragma once
+// GateTest: the GoogleTest fixture every GPU suite derives from. gate() runs one kernel case through the
+// whole path: output against the CPU reference, counters and durations from the collector, a candidate
+// file for the refresh tool, and the comparison with the committed baseline. Every counter is gated exactly.
+// Per-source-line figures (the SASS Metrics API) are collected when recording (BANKGATE_ATTRIBUTE=1, set by
+// `bankgate record` and `refresh`) and after a counter changed, to name the lines that changed it.
+//
+// A test that cannot measure (no GPU, no counter permission, another profiler attached) is SKIPPED with the
+// reason, or fails when BANKGATE_REQUIRE_GPU=1. No CUPTI header is included here or below.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <bankgate/collector.hpp>
+#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/expectation.hpp>
+
+namespace bankgate::gtest {
+
+using gate::Settings;
+using gate::TimingTolerance;
+
+struct KernelCase {
+  std::string kernel_name;                                 // the CUDA function the case must launch
+  std::function<void()> launch;                            // launches it once on prepared inputs
+  std::function<void()> poison_output;                     // fills outputs with a pattern no kernel writes
+  std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference
+  // What the source says the transactions per request should be; checked exactly when given (the counters are
+  // SASS-instrumented: they count what the instructions do, whatever else the GPU is doing).
+  std::optional<gate::SharedAccessExpectation> expected;
+  TimingOptions timing{};
+  TimingTolerance timing_tolerance{};
+};
+
+class GateTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void gate(const KernelCase& kernel_case);
+  const Settings& settings() const;
+
+ private:
+  void join_session();
+  // When SetUp ended: the time from here to gate() is the test's own preparation (inputs, buffers, references).
+  std::chrono::steady_clock::time_point set_up_at_{};
+};
+
+}  // namespace bankgate::gtest

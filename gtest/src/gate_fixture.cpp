@@ -1,0 +1,490 @@
+#include <bankgate/gtest/gate_fixture.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <bankgate/gate/baseline_folder.hpp>
+#include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gtest/device_lock.hpp>
+#include <bankgate/gtest/suite_config.hpp>
+#include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/statistics.hpp>
+#include <bankgate/metrics.hpp>
+
+namespace bankgate::gtest {
+
+using namespace bankgate::gate;
+namespace {
+
+namespace property = protocol::property;
+
+// What every test in the process shares: settings, the device check and one collector. Each is tried once;
+// a failure is kept and reported by every test rather than retried.
+struct Session {
+  std::optional<Settings> settings;
+  std::string settings_error;
+  std::optional<DeviceProbe> probe;
+  std::unique_ptr<Collector> collector;
+  std::optional<CollectorError> collector_error;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+// Where several shards of a suite start at once, one per GPU of this host (BANKGATE_CLAIMS_DIR), their CUDA
+// start-ups take turns. The driver serialises much of a start-up across processes anyway; taking turns lets
+// the first shard measure, and claim tests, while the next starts, instead of every shard finishing its
+// start-up late and together.
+std::optional<DeviceLock> take_start_up_turn(std::chrono::seconds timeout) {
+  if (!claims_folder(process_environment)) return std::nullopt;
+  return DeviceLock::acquire(default_device_lock_dir(), "host-start-up", DeviceLock::Wait::until_free, timeout);
+}
+
+// Runs a function when the scope ends, whichever way it ends (GoogleTest's fatal assertions return early).
+class RunOnExit {
+ public:
+  explicit RunOnExit(std::function<void()> run) : run_(std::move(run)) {}
+  ~RunOnExit() { run_(); }
+  RunOnExit(const RunOnExit&) = delete;
+  RunOnExit& operator=(const RunOnExit&) = delete;
+
+ private:
+  std::function<void()> run_;
+};
+
+const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
+
+// A collector instruction as one entry of the per-line figures. Its file is relative to the project's sources,
+// and a file outside them (a CUDA header) is named alone, so that baselines read the same on every machine.
+SourceLineFigures as_line(const SharedInstruction& i, const std::string& source_dir) {
+  SourceLineFigures l;
+  l.file = i.file;
+  const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
+  if (!prefix.empty() && l.file.starts_with(prefix)) l.file.erase(0, prefix.size());
+  else if (!l.file.empty()) l.file = std::filesystem::path(l.file).filename().string();
+  l.line = i.line;
+  l.access = to_string(i.access);
+  l.opcode = i.opcode;
+  l.executions = i.executions;
+  l.wavefronts = i.wavefronts;
+  l.ideal_wavefronts = i.ideal_wavefronts;
+  return l;
+}
+
+// Per-line figures of the case's kernel, with the bank conflicts they imply (wavefronts above the ideal).
+void attach_lines(TestRecord& record, const std::vector<KernelSharedAccesses>& kernels) {
+  const std::string source_dir = suite_config().source_dir;
+  std::vector<SourceLineFigures> instructions;
+  for (const KernelSharedAccesses& k : kernels)
+    if (k.kernel_name == record.kernel)
+      for (const SharedInstruction& i : k.instructions) instructions.push_back(as_line(i, source_dir));
+  record.lines = merge_by_line(instructions);
+  record.derived["shared_load_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "load"));
+  record.derived["shared_store_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "store"));
+}
+
+TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
+  TestRecord r;
+  r.kernel = timing.kernel_name;
+  r.correct = correct;
+  for (const auto& [name, value] : counters.values)
+    r.counters[name] = {value, Tolerance{}};
+  r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
+  r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
+  // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
+  // generated from them) show expected beside measured.
+  if (kc.expected)
+    r.expected = ExpectedRatios{kc.expected->load_transactions_per_request, kc.expected->store_transactions_per_request,
+                                std::string(kc.expected->why)};
+  // Median, spread and the median's standard error from the samples; how they were taken from the collector,
+  // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
+  TimingSummary t = summarize_durations(timing.durations_ns);
+  t.tolerance = kc.timing_tolerance;
+  t.l2 = to_string(timing.l2);
+  t.launches_per_sample = timing.launches_per_sample;
+  t.warmup_launches = timing.warmup_launches;
+  t.dropped_samples = timing.dropped_samples;
+  t.sm_clock_mhz = timing.sm_clock_mhz;
+  r.timing = t;
+  r.samples_ns = timing.durations_ns;
+  return r;
+}
+
+// The launches per sample of the test's baseline: the gate samples the way the baseline was sampled, since
+// the comparison refuses samples taken with another k, and a kernel a little slower than its baseline might
+// otherwise get another automatic k. An unreadable baseline leaves the choice to the collector; the
+// comparison reports it later.
+std::optional<int> baseline_launches_per_sample(const std::filesystem::path& baseline_dir, const GpuKey& gpu, const std::string& suite,
+                                                const std::string& test) {
+  try {
+    const std::optional<SuiteFile> stored = BaselineFolder(baseline_dir).read(gpu, suite);
+    if (!stored) return std::nullopt;
+    if (const auto it = stored->tests.find(test); it != stored->tests.end() && it->second.timing)
+      return it->second.timing->launches_per_sample;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+RefreshContext how_to_refresh() {
+  const SuiteConfig project = suite_config();
+  return {project.command, project.build_dir};
+}
+
+double ms_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// RecordProperty for the helpers below, which are not members of the fixture.
+void record_property(const std::string& key, const std::string& value) { ::testing::Test::RecordProperty(key, value); }
+
+// ---- The session: settings, device and collector, made by the first test that needs them -------------------
+
+void load_settings_once(Session& s) {
+  if (s.settings || !s.settings_error.empty()) return;
+  try {
+    const SuiteConfig project = suite_config();
+    s.settings = load_settings(process_environment, project.baseline_dir, project.candidate_dir);
+  } catch (const SettingsError& e) {
+    s.settings_error = e.what();
+  }
+}
+
+// The process's first CUDA call (the driver's initialisation), in this host's start-up turn, which is handed
+// back in `turn` to be held until the collector is made. A turn that cannot be taken fails the test and leaves
+// the probe unmade.
+void probe_in_start_up_turn(Session& s, const Settings& config, std::optional<DeviceLock>& turn) {
+  try {
+    turn = take_start_up_turn(std::chrono::seconds(config.lock_timeout_s));
+  } catch (const DeviceLockError& e) {
+    GTEST_FAIL() << "cannot measure: " << e.what();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  s.probe = probe_device(config.device);
+  record_property(property::device_probe_ms, format_number(ms_between(start, std::chrono::steady_clock::now())));
+}
+
+// "probe 0.1, context 70.2, ...": one name and value per phase of the collector's set-up.
+std::string setup_phases_text(const SetupPhases& phases) {
+  std::string parts;
+  for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms}, {"context", phases.context_ms},
+                                 {"profiler", phases.profiler_ms}, {"profiler_initialise", phases.profiler_initialize_ms},
+                                 {"counter_availability", phases.counter_availability_ms},
+                                 {"metric_config", phases.metric_config_ms}, {"profiler_enable", phases.profiler_enable_ms},
+                                 {"flusher", phases.flusher_ms}, {"timer", phases.timer_ms}})
+    parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + format_number(ms);
+  return parts;
+}
+
+// The collector, made once; a failure is kept in the session for every test to report.
+void set_up_collector_once(Session& s, const Settings& config) {
+  if (s.collector || s.collector_error) return;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
+    const double setup_ms = ms_between(start, std::chrono::steady_clock::now());
+    std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
+    record_property(property::collector_setup_ms, format_number(setup_ms));  // the first test of a process pays it
+    record_property(property::collector_setup_phases_ms, setup_phases_text(s.collector->setup_phases()));
+  } catch (const CollectorError& e) {
+    s.collector_error = e;
+  }
+}
+
+// ---- gate(): one case, phase by phase ---------------------------------------------------------------------------
+
+// The test being gated, as messages and files name it.
+struct CaseName {
+  std::string suite;
+  std::string test;
+  std::string label;  // "suite.test"
+};
+
+CaseName current_case() {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  CaseName name{info->test_suite_name(), info->name(), ""};
+  name.label = name.suite + "." + name.test;
+  return name;
+}
+
+// The case's own run: poisoned outputs, one launch, the outputs against the CPU reference. Wrong output is a
+// non-fatal failure: the case is still measured, and its record says the output was wrong.
+::testing::AssertionResult run_and_check_output(const KernelCase& kc, const CaseName& name,
+                                                std::chrono::steady_clock::time_point set_up_at) {
+  const auto entered = std::chrono::steady_clock::now();
+  record_property(property::prepare_ms, format_number(ms_between(set_up_at, entered)));
+  kc.poison_output();
+  kc.launch();
+  const ::testing::AssertionResult output_ok = kc.check_output();
+  const auto checked = std::chrono::steady_clock::now();
+  record_property(property::output_check_ms, format_number(ms_between(entered, checked)));
+  EXPECT_TRUE(output_ok) << name.suite << "." << name.test << ": kernel " << kc.kernel_name << " produced wrong output";
+  return output_ok;
+}
+
+// What the collector measured of the case, with the host time each part took.
+struct Measurement {
+  std::vector<KernelCounters> counters;
+  std::vector<KernelTiming> timings;
+  double counter_host_ms = 0.0;
+  double timing_host_ms = 0.0;
+};
+
+// Counters, then durations, of the case's launch, sampled as its baseline was. A collector error fails the
+// test and leaves `out` empty.
+void measure(Collector& collector, const KernelCase& kc, const CaseName& name, const Settings& config,
+             std::optional<Measurement>& out) {
+  TimingOptions timing_options = kc.timing;
+  if (timing_options.launches_per_sample == 0)
+    if (const auto k = baseline_launches_per_sample(config.baseline_dir, gpu_key(collector.device()), name.suite, name.test))
+      timing_options.launches_per_sample = *k;
+  Measurement m;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    m.counters = collector.collect_counters(name.label, kc.launch);
+    const auto counted = std::chrono::steady_clock::now();
+    m.counter_host_ms = ms_between(start, counted);
+    m.timings = collector.time_launches(name.label, kc.launch, timing_options);
+    m.timing_host_ms = ms_between(counted, std::chrono::steady_clock::now());
+  } catch (const CollectorError& e) {
+    GTEST_FAIL() << name.label << ": measurement failed: " << e.what();
+  }
+  out = std::move(m);
+}
+
+// One measured case, from its record to its verdicts: the candidate file, the report of the measurement, the
+// source's expectation and the comparison with the baseline.
+class MeasuredCase {
+ public:
+  MeasuredCase(const KernelCase& kc, const CaseName& name, const Settings& config, Collector& collector,
+               const Measurement& measurement, bool output_ok)
+      : kc_(kc), name_(name), config_(config), collector_(collector), gpu_(gpu_key(collector.device())),
+        timing_(measurement.timings[0]),
+        measured_(to_record(measurement.timings[0], measurement.counters[0], output_ok, kc)) {}
+
+  void record();
+  void report(const Measurement& measurement) const;
+  void check_expectation() const;
+  void find_baseline(std::optional<TestRecord>& baseline) const;
+  void compare_with(const TestRecord& baseline);
+
+ private:
+  bool attribute();
+  void keep_candidate() const;
+  std::filesystem::path baseline_file() const { return suite_file_path(config_.baseline_dir, gpu_, name_.suite); }
+
+  const KernelCase& kc_;
+  const CaseName& name_;
+  const Settings& config_;
+  Collector& collector_;
+  const GpuKey gpu_;
+  const KernelTiming& timing_;  // as the collector gave it: stopping rule, warm-up, clocks
+  TestRecord measured_;
+};
+
+// Per-line figures: with every recording, so baselines carry them, and otherwise only once a counter has
+// changed (compare_with), so a passing gate never pays for them. A failure to attribute fails the test but
+// not the gate.
+bool MeasuredCase::attribute() {
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    attach_lines(measured_, collector_.attribute_shared_accesses(name_.label, kc_.launch));
+    const double ms = ms_between(start, std::chrono::steady_clock::now());
+    record_property(property::attribution_host_ms, format_number(ms));
+    std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time ("
+              << measured_.lines.size() << " source lines)\n";
+    return true;
+  } catch (const CollectorError& e) {
+    ADD_FAILURE() << name_.label << ": per-line attribution failed: " << e.what();
+    return false;
+  }
+}
+
+void MeasuredCase::keep_candidate() const {
+  write_candidate(config_.candidate_dir, gpu_, device_provenance(collector_.device()), name_.suite, name_.test, measured_,
+                  config_.baseline_dir);
+}
+
+// The measurement as a candidate for the refresh tool, whatever the verdict.
+void MeasuredCase::record() {
+  if (config_.attribute) attribute();
+  keep_candidate();
+}
+
+// The figures as test properties, and the cost of profiling and timing on the console: for users weighing the
+// gate against running ncu (ci/bench-collector-cost.sh), and for ci/bench-timing-gate.sh, which reads the
+// "timing in" figure.
+void MeasuredCase::report(const Measurement& measurement) const {
+  for (const auto& [name, value] : measured_.derived) record_property(name, format_number(value));
+  const TimingSummary& timed = *measured_.timing;
+  record_property(property::median_ns, format_number(timed.median_ns));
+  record_property(property::counter_host_ms, format_number(measurement.counter_host_ms));
+  record_property(property::timing_host_ms, format_number(measurement.timing_host_ms));
+  record_property(property::timing_samples, std::to_string(timed.samples));
+  record_property(property::launches_per_sample, std::to_string(timed.launches_per_sample));
+  record_property(property::warmup_launches, std::to_string(timed.warmup_launches));
+  record_property(property::dropped_samples, std::to_string(timed.dropped_samples));
+  record_property(property::sm_clock_mhz, format_number(timed.sm_clock_mhz));
+  const std::string& label = name_.label;
+  std::cout << "[bankgate] " << label << ": counters in " << format_number(measurement.counter_host_ms) << " ms host time ("
+            << collector_.passes() << " pass)\n";
+  char noise[32];
+  std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * timing_.relative_noise);
+  std::cout << "[bankgate] " << label << ": timing in " << format_number(measurement.timing_host_ms) << " ms: median "
+            << format_number(timed.median_ns) << " ns (standard error " << format_number(timed.median_se_ns) << " ns), "
+            << timed.samples << " samples of " << timed.launches_per_sample << " launch(es), L2 " << timed.l2
+            << ", warm-up " << timed.warmup_launches << " launches, " << timed.dropped_samples << " dropped, SM clock "
+            << (timed.sm_clock_mhz > 0.0 ? format_number(timed.sm_clock_mhz) + " MHz" : std::string("unknown"))
+            << ", stopped: " << timing_.stop_reason << " (noise " << noise << ")\n";
+  if (!timing_.warmup_stable)
+    std::cout << "[bankgate] note: " << label << ": durations were still drifting when the warm-up time ran out\n";
+  if (timing_.clocked_down)
+    std::cout << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
+              << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
+}
+
+// The transactions per request the kernel's source states, where it states them.
+void MeasuredCase::check_expectation() const {
+  if (!kc_.expected) return;
+  const auto explained = [&](const char* what, double got, double want) {
+    // Exact but for the last bits of two divisions (8/11 computed from counts against 8.0/11.0 written).
+    if (std::abs(got - want) > 1e-12 * std::max(1.0, std::abs(want)))
+      ADD_FAILURE() << name_.label << ": " << what << " transactions per request are " << format_number(got)
+                    << ", the kernel's source says " << format_number(want) << ": " << kc_.expected->why;
+  };
+  explained("load", measured_.derived.at("shared_load_transactions_per_request"), kc_.expected->load_transactions_per_request);
+  explained("store", measured_.derived.at("shared_store_transactions_per_request"), kc_.expected->store_transactions_per_request);
+}
+
+// The test's baseline. An unreadable baseline folder fails the test; a missing baseline skips it (fails it
+// with BANKGATE_REQUIRE_GPU=1) with the command that records one. Either way `baseline` stays empty.
+void MeasuredCase::find_baseline(std::optional<TestRecord>& baseline) const {
+  std::optional<SuiteFile> stored;
+  try {
+    const std::vector<std::string>& metric_list = collector_.metrics();
+    const std::set<std::string> known(metric_list.begin(), metric_list.end());
+    stored = BaselineFolder(config_.baseline_dir).read(gpu_, name_.suite, &known);
+  } catch (const BaselineError& e) {
+    GTEST_FAIL() << "unusable baseline: " << e.what();
+  }
+  if (stored)
+    if (const auto it = stored->tests.find(name_.test); it != stored->tests.end()) baseline = it->second;
+  if (!baseline) {
+    const DeviceInfo& device = collector_.device();
+    const std::string message = "no baseline for " + name_.label + " on " + device.name + " (" + gpu_.arch + "/" +
+                                gpu_.model + ") in " + baseline_file().string() + "; record one with: " +
+                                refresh_command(how_to_refresh(), name_.suite, name_.test) + (stored ? "" : " --new-gpu");
+    if (config_.require_gpu) GTEST_FAIL() << message << strict_note;
+    GTEST_SKIP() << message;
+  }
+}
+
+// Every finding beyond its tolerance fails the test; a faster run passes with a note.
+void MeasuredCase::compare_with(const TestRecord& baseline) {
+  const TestLocation where{name_.suite, name_.test, baseline_file(), how_to_refresh()};
+  std::vector<Finding> findings = compare(baseline, measured_);
+  const bool counter_changed = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return !f.timing && is_failure(f.verdict, config_.fail_on_speedup);
+  });
+  if (counter_changed && measured_.lines.empty() && attribute()) keep_candidate();  // the report shows the lines too
+  for (const Finding& f : findings) {
+    if (is_failure(f.verdict, config_.fail_on_speedup))
+      ADD_FAILURE() << format_failure(where, f, measured_, baseline);
+    else if (f.verdict == Verdict::faster)
+      std::cout << "[bankgate] note: " << name_.label << " is faster than its baseline (" << format_number(f.measured)
+                << " ns vs " << format_number(f.baseline) << " ns); if intended, refresh: "
+                << refresh_command(how_to_refresh(), name_.suite, name_.test) << "\n";
+  }
+}
+
+}  // namespace
+
+const Settings& GateTest::settings() const { return *session().settings; }
+
+void GateTest::SetUp() {
+  join_session();
+  set_up_at_ = std::chrono::steady_clock::now();
+}
+
+// The session's settings, device and collector, made by the first test and shared by the rest; what went
+// wrong for the first is reported by every test. Fails or skips the test where it cannot measure.
+void GateTest::join_session() {
+  Session& s = session();
+  load_settings_once(s);
+  if (!s.settings) GTEST_FAIL() << "bad bankgate setting: " << s.settings_error;
+  const Settings& config = *s.settings;
+
+  std::optional<DeviceLock> start_up_turn;  // held until the collector is made, then released with this scope
+  if (!s.probe) {
+    probe_in_start_up_turn(s, config, start_up_turn);
+    if (!s.probe) return;  // the turn could not be taken: the test has failed
+  }
+  if (!s.probe->available) {
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
+    GTEST_SKIP() << "no GPU: " << s.probe->reason;
+  }
+  try {  // one measuring test per GPU
+    RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
+  } catch (const DeviceLockError& e) {
+    GTEST_FAIL() << "cannot measure: " << e.what();
+  }
+  if (config.launch_only) {
+    ASSERT_EQ(cudaSetDevice(config.device), cudaSuccess);
+    return;
+  }
+  set_up_collector_once(s, config);
+  if (s.collector_error) {
+    if (!means_cannot_measure_here(s.collector_error->kind())) GTEST_FAIL() << s.collector_error->what();
+    if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.collector_error->what() << strict_note;
+    GTEST_SKIP() << s.collector_error->what();
+  }
+}
+
+// Check, measure, record, compare. A phase that fails or skips the test (GTEST_FAIL, GTEST_SKIP) returns
+// only from itself, so each such phase leaves its result empty and the test returns here too.
+void GateTest::gate(const KernelCase& kc) {
+  const CaseName name = current_case();
+  const Settings& config = settings();
+  const ::testing::AssertionResult output_ok = run_and_check_output(kc, name, set_up_at_);
+  if (config.launch_only)
+    GTEST_SKIP() << "launch-only mode (" << protocol::env::launch_only
+                 << "=1): the kernel ran for an external profiler; nothing was gated";
+
+  Collector& collector = *session().collector;
+  std::optional<Measurement> measurement;
+  measure(collector, kc, name, config, measurement);
+  if (!measurement) return;  // the measurement failed, and with it the test
+  // What the rest costs (candidate, baseline comparison, report), however the test ends.
+  const RunOnExit record_rules_time{[measured_at = std::chrono::steady_clock::now()] {
+    RecordProperty(property::gate_rules_ms, format_number(ms_between(measured_at, std::chrono::steady_clock::now())));
+  }};
+  const std::string& label = name.label;
+  ASSERT_EQ(measurement->counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(measurement->timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
+  ASSERT_EQ(measurement->timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
+
+  MeasuredCase measured(kc, name, config, collector, *measurement, static_cast<bool>(output_ok));
+  measured.record();
+  measured.report(*measurement);
+  measured.check_expectation();
+  std::optional<TestRecord> baseline;
+  measured.find_baseline(baseline);
+  if (!baseline) return;  // none to compare with: the test has failed or been skipped
+  measured.compare_with(*baseline);
+}
+
+}  // namespace bankgate::gtest
