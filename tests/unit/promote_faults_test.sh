@@ -5,7 +5,7 @@
 #
 #   tests/unit/promote_faults_test.sh PATH/TO/bankgate
 #
-# Kills and failures at chosen steps come from BANKGATE_FAULT_INJECT (gate/src/baseline_transaction.cpp).
+# Kills and failures at chosen steps come from BANKGATE_FAULT_INJECT (gate/src/store/baseline_transaction.cpp).
 # Prints "N passed, M failed"; exits non-zero if any check failed.
 set -uo pipefail
 tool=${1:?usage: promote_faults_test.sh PATH/TO/bankgate}

@@ -2,7 +2,7 @@
 # ci/write-resource-spec.sh against a stand-in nvidia-smi: which GPUs it lists (CUDA_VISIBLE_DEVICES as CUDA
 # reads it), its refusals (exit 2 without a GPU, 3 for an unwritable file), and that ctest, given the spec,
 # runs tests asking for RESOURCE_GROUPS "gpus:1" at most one per GPU while using every GPU, handing each its
-# GPU in the form gate/src/settings.cpp reads. No GPU needed.
+# GPU in the form gate/src/protocol/settings.cpp reads. No GPU needed.
 #
 #   tests/unit/resource_spec_test.sh REPO_ROOT CMAKE CTEST
 #

@@ -8,7 +8,7 @@
 //        -> bankgate run-suite, a suite's measuring test    (cli/suite_process.cpp)
 //           -> the suite process, GoogleTest               (gtest/src/main.cpp, gate_fixture.cpp, result_files.cpp)
 //        -> bankgate verdict, one ctest entry per test     (cli/suite_process.cpp)
-//   -> bankgate summary, from the files they left          (gate/src/gate_summary.cpp)
+//   -> bankgate summary, from the files they left          (gate/src/reports/gate_summary.cpp)
 //
 // Downwards the processes pass environment variables (env::), upwards they leave files in a layout under
 // <build>/bankgate/ (the path functions below), GoogleTest properties in those files (property::) and exit
@@ -79,7 +79,7 @@ inline constexpr char cuda_device_max_connections[] = "CUDA_DEVICE_MAX_CONNECTIO
 // Where the GPU lock files are (else /tmp): every process of a run must see the same one.
 inline constexpr char tmpdir[] = "TMPDIR";
 
-// Tests only: a kill or failure at a chosen step of a promotion (gate/src/baseline_transaction.cpp reads it
+// Tests only: a kill or failure at a chosen step of a promotion (gate/src/store/baseline_transaction.cpp reads it
 // itself; it is no setting).
 inline constexpr char fault_inject[] = "BANKGATE_FAULT_INJECT";
 
