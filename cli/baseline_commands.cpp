@@ -483,11 +483,13 @@ int check_baselines(const fs::path& root) {
   std::vector<std::string> problems;
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
-    for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems)) {
+    // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
+    for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
       try {
         const g::SuiteFile file = g::read_suite_file(folder, relative, &known);
         const fs::path expected = g::suite_file_relative(gpu, file.suite);
-        if (!(file.gpu == gpu) || !folder.kind(expected) || folder.locate(expected).relative != relative)
+        const bool in_place = relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
+        if (!(file.gpu == gpu) || !in_place)
           throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
                                  file.gpu.model + ", which belongs in " + folder.display(expected).string());
         ++files;

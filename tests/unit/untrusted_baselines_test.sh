@@ -64,6 +64,10 @@ check "so is one naming a baseline-like file through the link (recover)" '[ "$rc
 journal "$(entry ../victim.json ../victim.json.bankgate-backup true)"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "and one climbing out with '..'" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
+# A NUL inside a name ("..\u0000a" is no '..' to a string check, but '..' to the system).
+journal "$(entry '..\u0000a/victim.json' '..\u0000a/victim.json.bankgate-backup' true)"
+run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
+check "and one hiding '..' before a NUL byte" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
 check "every file beside the folder is untouched" '[ "$outside_before" = "$(cat "$dir/README.md" "$dir/build.sh" "$dir/victim.json")" ]'
 # Own attack: a journal whose backup is another file inside the folder would rename that file over a baseline.
 echo notes >"$base/notes.json"
@@ -198,6 +202,13 @@ run "$tool" review --candidates "$cand" --baselines "$base"
 check "nor by review" '[ "$rc" -ne 0 ] && [[ $out == *"leads outside"* ]] && [[ $out != *"root:"* ]]' "$out"
 run "$tool" promote --candidates "$cand" --baselines "$base"
 check "nor by promote, which writes nothing" '[ "$rc" -ne 0 ] && [ "$(readlink "$base/$gpu/S1.json")" = /etc/passwd ]' "$out"
+
+new_case
+rm "$base/$gpu/S1.json" && ln -s S2.json "$base/$gpu/S1.json"
+run "$tool" check-baselines --baselines "$base"
+check "a suite's name linked to another suite's file is named by check-baselines" '[ "$rc" -ne 0 ] && [[ $out == *"S1.json: holds S2"* ]]' "$out"
+run "$tool" review --candidates "$cand" --baselines "$base"
+check "and not gated against the other suite's records" '[ "$rc" -ne 0 ] && [[ $out == *"holds S2"*"not S1"* ]]' "$out"
 
 new_case
 cp "$base/$gpu/S1.json" "$dir/shared.json" && ln -f "$dir/shared.json" "$base/$gpu/S1.json"

@@ -45,7 +45,13 @@ std::optional<SuiteFile> BaselineFolder::read(const GpuKey& gpu, const std::stri
   } catch (const ConfinementError& e) {
     throw BaselineError(e.what());
   }
-  return read_suite_file(*folder_, relative, known_metrics);
+  SuiteFile file = read_suite_file(*folder_, relative, known_metrics);
+  // A baseline reached through a link must still be this suite's: a link from A.json to B.json would
+  // otherwise gate A's tests against B's records.
+  if (file.suite != suite || !(file.gpu == gpu))
+    throw BaselineError(folder_->display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" + file.gpu.model +
+                        ", not " + suite + " for " + gpu.arch + "/" + gpu.model + " (a link to another suite's file?)");
+  return file;
 }
 
 std::vector<GpuKey> BaselineFolder::gpus(std::vector<std::string>& problems) const {

@@ -293,7 +293,7 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
       ++renamed;
       fault_point("renamed", renamed);
     }
-  } catch (const TransactionError& e) {
+  } catch (const std::runtime_error& e) {  // TransactionError, or a ConfinementError of a folder changed meanwhile
     if (!roll_back(renamed))
       throw TransactionError(std::string(e.what()) + "; restoring the previous files failed too: the journal and backups "
                              "are kept; run `bankgate recover --baselines " + root().string() + "` to restore them");

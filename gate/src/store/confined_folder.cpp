@@ -99,6 +99,8 @@ ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing m
   while (!todo.empty()) {
     const std::string part = todo.front();
     todo.pop_front();
+    // A NUL ends the name for the system: "..\0x" would be compared here as a name and opened there as "..".
+    if (part.find('\0') != std::string::npos) throw ConfinementError(shown + ": a name holds a NUL byte; no file is named so");
     if (part.empty() || part == ".") continue;
     if (part == "..") {
       if (names.empty()) throw escape("through '..'");
