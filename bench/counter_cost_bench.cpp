@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/collector.hpp>
+#include <bankgate/metrics.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/square_tile.cuh>
 
@@ -40,7 +41,8 @@ void launch(int* out, int kernels) {
 
 int usage(const std::string& why) {
   std::cerr << "bankgate-counter-bench: " << why
-            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] | --launch-only N\n";
+            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] | --launch-only N\n"
+            << "  --metrics: the metrics to collect (default: the gate's set, bankgate metrics)\n";
   return 64;
 }
 
@@ -49,6 +51,7 @@ int usage(const std::string& why) {
 int main(int argc, char** argv) {
   std::vector<int> batches{1, 12, 64};
   int calls = 30, device = 0, launch_only = 0;
+  std::vector<std::string> metrics = bankgate::default_metric_names();
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
@@ -57,6 +60,11 @@ int main(int argc, char** argv) {
       if (arg == "--calls") calls = std::stoi(value);
       else if (arg == "--device") device = std::stoi(value);
       else if (arg == "--launch-only") launch_only = std::stoi(value);
+      else if (arg == "--metrics") {
+        metrics.clear();
+        std::stringstream list(value);
+        for (std::string item; std::getline(list, item, ',');) metrics.push_back(item);
+      }
       else if (arg == "--batches") {
         batches.clear();
         std::stringstream list(value);
@@ -84,7 +92,7 @@ int main(int argc, char** argv) {
   }
 
   const auto made = std::chrono::steady_clock::now();
-  bankgate::Collector collector(bankgate::CollectorOptions{.device = device});
+  bankgate::Collector collector(bankgate::CollectorOptions{.device = device, .metrics = metrics});
   const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - made).count();
   const auto first_start = std::chrono::steady_clock::now();
   const auto first = collector.collect_counters("bench/first", [&] { launch(out.get(), 1); });

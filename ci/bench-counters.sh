@@ -15,6 +15,12 @@ bankgate_build "$build_dir" >"$out/build.log" 2>&1 || { tail -20 "$out/build.log
 bench="$build_dir/bench/bankgate-counter-bench"
 metrics=$("$build_dir/cli/bankgate" metrics)
 "$bench" --batches 1,12,64 --calls 30 >"$out/collector.json" || bankgate_die "the collector bench failed"
+# The same with the four shared-memory LDS/STS counters alone (the gate's set before the whole memory path was
+# counted): what the other counters cost.
+shared4=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+shared4+=,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+"$bench" --batches 1,12,64 --calls 30 --metrics "$shared4" >"$out/collector-shared4.json" ||
+  bankgate_die "the collector bench (four shared-memory counters) failed"
 n=64
 now() { date +%s.%N; }
 t0=$(now); "$bench" --launch-only $n >"$out/plain.json"; t1=$(now)
@@ -25,6 +31,11 @@ python3 - "$out" "$t0" "$t1" "$t2" "$n" <<'PY'
 import json, sys
 out, t0, t1, t2, n = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 c = json.load(open(f"{out}/collector.json"))
+four = json.load(open(f"{out}/collector-shared4.json"))
+print("host ms per kernel, the gate's set against the four shared-memory counters alone: " +
+      ", ".join(f"{a['kernels_per_call']}/call {a['host_ms_per_kernel']:.3f} vs {b['host_ms_per_kernel']:.3f}"
+                for a, b in zip(c["batches"], four["batches"])) +
+      f"; set-up {c['setup_ms']:.1f} vs {four['setup_ms']:.1f} ms, first kernel {c['first_call_ms']:.1f} vs {four['first_call_ms']:.1f} ms")
 ncu_ms = ((t2 - t1) - (t1 - t0)) * 1000.0 / n
 print(f"{c['device']}: {c['passes']} pass; collector set-up {c['setup_ms']:.1f} ms, first profiled kernel {c['first_call_ms']:.1f} ms")
 print(f"Nsight Compute on the same binary and kernel: {ncu_ms:.1f} ms of host time per profiled kernel ({n} kernels, less a plain run)")

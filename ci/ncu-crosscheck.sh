@@ -27,7 +27,11 @@ mkdir -p "$build_dir/ncu"
 candidates=$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" record_candidates) || exit 3
 "$build_dir/cli/bankgate" record --build "$build_dir" --no-build ${filter:+--filter "$filter"} >"$build_dir/ncu/collector-run.log" 2>&1 || true
 
-metrics=$("$build_dir/cli/bankgate" metrics)
+# The range profiler's metrics, and the launch figures Nsight Compute reports beside them (resident blocks per
+# SM is the least of its occupancy limits; ncu_compare.py takes it so).
+metrics=$("$build_dir/cli/bankgate" metrics),launch__registers_per_thread,launch__shared_mem_per_block_static
+metrics+=,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_blocks,launch__occupancy_limit_registers
+metrics+=,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps
 for suite in "$build_dir"/tests/suites/*_suite; do
   name=$(basename "$suite")
   "$suite" --gtest_list_tests ${filter:+--gtest_filter="$filter"} >"$build_dir/ncu/$name.tests"

@@ -24,6 +24,7 @@
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/metrics.hpp>
+#include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
 #include "commands.hpp"
@@ -35,7 +36,7 @@ namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 
 std::set<std::string> known_metrics() {
-  const auto names = bankgate::default_metric_names();
+  const auto names = bankgate::gated_counter_names();
   return {names.begin(), names.end()};
 }
 
@@ -83,15 +84,36 @@ fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate
   return named;
 }
 
+// A baseline file of an older schema is replaced whole by the recording, and only when the recording holds
+// every test the old file held, so that no test it gated is dropped unseen. Its test names are all that is
+// read of it.
+void check_replaceable(const std::string& old_text, const g::OldSchemaError& old, const g::SuiteFile& candidate) {
+  const nlohmann::json document = nlohmann::json::parse(old_text, nullptr, false);
+  std::string missing;
+  if (document.is_object() && document.contains("tests") && document["tests"].is_object())
+    for (const auto& [test, unused] : document["tests"].items())
+      if (!candidate.tests.contains(test)) missing += (missing.empty() ? "" : ", ") + test;
+  if (!missing.empty())
+    throw Refusal(std::string(old.what()) + "\nit also holds tests this recording lacks (" + missing +
+                  "): record the whole suite (bankgate refresh without --filter) to replace it");
+  std::cout << "note: " << old.what() << "\n  this promotion replaces it with the tests just recorded\n";
+}
+
 // The baselines each candidate suite is shown against, read from their folders (a folder half-written by an
-// interrupted promotion is refused with the recovery command).
+// interrupted promotion is refused with the recovery command). A file of an older schema counts as absent:
+// the promotion replaces it (check_replaceable).
 std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir, const fs::path& project, const g::GpuKey& gpu,
                                                    const std::map<std::string, g::SuiteFile>& candidates) {
   const auto known = known_metrics();
   std::map<std::string, g::SuiteFile> baselines;
-  for (const auto& [suite, candidate] : candidates)
-    if (auto file = g::BaselineFolder(destination(override_dir, candidate, project)).read(gpu, suite, &known))
-      baselines.emplace(suite, std::move(*file));
+  for (const auto& [suite, candidate] : candidates) {
+    const g::BaselineFolder folder(destination(override_dir, candidate, project));
+    try {
+      if (auto file = folder.read(gpu, suite, &known)) baselines.emplace(suite, std::move(*file));
+    } catch (const g::OldSchemaError& e) {
+      check_replaceable(folder.folder()->read(g::suite_file_relative(gpu, suite)), e, candidate);
+    }
+  }
   return baselines;
 }
 
@@ -217,14 +239,20 @@ std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> lock_folders(const s
 }
 
 std::map<std::string, g::SuiteFile> read_locked_baselines(const std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
-                                                          const std::map<fs::path, Destination>& folders, const g::GpuKey& gpu) {
+                                                          const std::map<fs::path, Destination>& folders, const g::GpuKey& gpu,
+                                                          const std::map<std::string, g::SuiteFile>& candidates) {
   const auto known = known_metrics();
   std::map<std::string, g::SuiteFile> baselines;
   for (const auto& [key, d] : folders) {
     const g::ConfinedFolder& folder = locked.at(key)->folder();
     for (const std::string& suite : d.suites) {
       const fs::path relative = g::suite_file_relative(gpu, suite);
-      if (folder.kind(relative)) baselines.emplace(suite, g::read_suite_file(folder, relative, &known));
+      if (!folder.kind(relative)) continue;
+      try {
+        baselines.emplace(suite, g::read_suite_file(folder, relative, &known));
+      } catch (const g::OldSchemaError& e) {
+        check_replaceable(folder.read(relative), e, candidates.at(suite));
+      }
     }
   }
   return baselines;
@@ -298,7 +326,7 @@ int promote(const PromoteOptions& o) {
     return exit_ok;
   }
   auto locked = lock_folders(folders);
-  const auto baselines = read_locked_baselines(locked, folders, gpu);
+  const auto baselines = read_locked_baselines(locked, folders, gpu, candidates);
   const Selection chosen = select_candidates(candidates, baselines, o);
   show(chosen, baselines);
   stage(chosen, baselines, gpu, folders, locked, o);
@@ -397,14 +425,49 @@ int summary(const SummaryOptions& o) {
   return s.exit_code() == exit_regression ? exit_regression : exit_not_measured;
 }
 
-int metrics(bool as_json, bool hardware) {
-  const auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
-  if (as_json) {
+namespace {
+
+std::string tolerance_text(const bankgate::MetricTraits& m) {
+  if (m.tolerance.relative == 0.0) return "exact";
+  return "±" + g::format_number(100.0 * m.tolerance.relative) + "%";
+}
+
+// The README's "What is counted" table, from the metric table (a test checks the README against it).
+void metrics_markdown(std::span<const bankgate::MetricTraits> table) {
+  std::cout << "| counter | Nsight Compute name | nvprof-era name | gated |\n| --- | --- | --- | --- |\n";
+  for (const bankgate::MetricTraits& m : table)
+    std::cout << "| " << m.display << " (" << bankgate::to_string(m.group) << ") | `" << m.name << "`"
+              << (m.name == bankgate::metric::resident_blocks_per_sm ? " (ours: the least of Nsight Compute's `launch__occupancy_limit_*`)"
+                  : m.name == bankgate::metric::local_memory_per_thread ? " (ours: the driver's figure; Nsight Compute has none)"
+                  : m.source == bankgate::CounterSource::launch ? " (from the driver, no counter)" : "") << " | "
+              << (m.nvprof.empty() ? "—" : "`" + std::string(m.nvprof) + "`") << " | " << tolerance_text(m) << " |\n";
+  std::cout << "\n| ratio | from | nvprof-era name |\n| --- | --- | --- |\n";
+  for (const bankgate::RatioTraits& r : bankgate::ratio_table())
+    std::cout << "| " << r.display << " (`" << r.key << "`) | " << display_name(r.numerator) << " / "
+              << display_name(r.denominator) << " | " << (r.nvprof.empty() ? "—" : "`" + std::string(r.nvprof) + "`") << " |\n";
+}
+
+}  // namespace
+
+int metrics(MetricsFormat format, bool hardware) {
+  const auto table = hardware ? bankgate::hardware_counter_table() : bankgate::counter_table();
+  if (format == MetricsFormat::json) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& name : names) list.push_back({{"name", name}, {"display_name", std::string(display_name(name))}});
+    for (const bankgate::MetricTraits& m : table)
+      list.push_back({{"name", m.name}, {"display_name", m.display}, {"nvprof_name", m.nvprof},
+                      {"group", bankgate::to_string(m.group)},
+                      {"source", m.source == bankgate::CounterSource::launch ? "launch" : "sass"},
+                      {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
+                      {"explained_by_lines_of_kind", m.kind}});
     std::cout << list.dump(2) << "\n";
     return exit_ok;
   }
+  if (format == MetricsFormat::markdown) {
+    metrics_markdown(table);
+    return exit_ok;
+  }
+  // The range profiler's metrics only: the list ncu --metrics takes.
+  const auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
   for (std::size_t i = 0; i < names.size(); ++i) std::cout << (i ? "," : "") << names[i];
   std::cout << "\n";
   return exit_ok;

@@ -155,7 +155,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
                              "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
 
   in.metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
-  in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list with display names");
+  in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list: names, display and nvprof names, group, default tolerance");
+  in.metrics_cmd->add_flag("--markdown", in.metrics_markdown, "as the README's table of what is counted");
   in.metrics_cmd->add_option("--set", in.metrics_set, "sass (the gate's exact counters) or hardware (the L1's own counters)")
       ->check(CLI::IsMember({"sass", "hardware"}));
 

@@ -26,6 +26,7 @@ struct Invocation {
   CompareOptions compare;
   SummaryOptions summary;
   bool metrics_json = false;
+  bool metrics_markdown = false;
   std::string metrics_set = "sass";
   std::filesystem::path check_root = "baselines";
   std::filesystem::path recover_root;

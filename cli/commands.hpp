@@ -97,7 +97,8 @@ struct SummaryOptions {
 };
 int summary(const SummaryOptions& options);
 
-int metrics(bool as_json, bool hardware = false);
+enum class MetricsFormat { list, json, markdown };
+int metrics(MetricsFormat format, bool hardware = false);
 // The run protocol (gate/run_protocol.hpp) for scripts: the environment variables, the result layout (under
 // `build` where given), the measuring tests' prefix, the test properties and the exit codes. `get`: one entry,
 // e.g. "layout.gate" or "environment.run_id", printed bare (an object: one "key<TAB>value" line per entry);

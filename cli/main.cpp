@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       {in.refresh_cmd, [&] { return cli::refresh(in.refresh); }, ""},
       {in.compare_cmd, [&] { return cli::compare(in.compare); }, ""},
       {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
-      {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json, in.metrics_set == "hardware"); }, ""},
+      {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json ? cli::MetricsFormat::json : in.metrics_markdown ? cli::MetricsFormat::markdown : cli::MetricsFormat::list, in.metrics_set == "hardware"); }, ""},
       {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},
       {in.check_cmd, [&] { return cli::check_baselines(in.check_root); }, ""},
       {in.recover_cmd, [&] { return cli::recover(in.recover_root); }, ""},

@@ -32,9 +32,10 @@ struct OtherSchema : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr const char* load_ratio = "shared_load_transactions_per_request";
-constexpr const char* store_ratio = "shared_store_transactions_per_request";
 constexpr const char* none = "—";
+// The two sides of every catalogue kernel, each a pair of ratios shown as "load / store".
+constexpr std::pair<const char*, const char*> shared_pair{"shared_load_transactions_per_request", "shared_store_transactions_per_request"};
+constexpr std::pair<const char*, const char*> global_pair{"global_load_sectors_per_request", "global_store_sectors_per_request"};
 
 // Ratios are shown with at most three decimals; that is also the precision at which measured and expected
 // are compared, so a row is marked only where a reader of the table can see the difference
@@ -104,17 +105,44 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a < b;  // equal under the natural order ("a01" and "a1"): fall back to bytes, still deterministic
 }
 
-// "measured / measured" with each value that differs from its expectation marked.
-std::string measured_cell(const h::TestRecord& r) {
-  const auto one = [&](const char* name, const double* expected) -> std::string {
-    const auto it = r.derived.find(name);
-    if (it == r.derived.end()) return none;
-    const std::string text = ratio_text(it->second);
-    return expected != nullptr && text != ratio_text(*expected) ? text + " ≠" : text;
+const double* expected_ratio(const h::TestRecord& r, const std::string& name) {
+  if (!r.expected) return nullptr;
+  const auto it = r.expected->ratios.find(name);
+  return it == r.expected->ratios.end() ? nullptr : &it->second;
+}
+
+// A measured ratio, marked where it differs from the kernel's expectation.
+std::string measured_ratio(const h::TestRecord& r, const std::string& name) {
+  const auto it = r.derived.find(name);
+  if (it == r.derived.end()) return none;
+  const std::string text = ratio_text(it->second);
+  const double* expected = expected_ratio(r, name);
+  return expected != nullptr && text != ratio_text(*expected) ? text + " ≠" : text;
+}
+
+std::string expected_pair(const h::TestRecord& r, std::pair<const char*, const char*> names) {
+  const auto one = [&](const char* name) {
+    const double* e = expected_ratio(r, name);
+    return e != nullptr ? ratio_text(*e) : std::string(none);
   };
-  const double* ld = r.expected ? &r.expected->load_transactions_per_request : nullptr;
-  const double* st = r.expected ? &r.expected->store_transactions_per_request : nullptr;
-  return one(load_ratio, ld) + " / " + one(store_ratio, st);
+  return one(names.first) + " / " + one(names.second);
+}
+
+std::string measured_pair(const h::TestRecord& r, std::pair<const char*, const char*> names) {
+  return measured_ratio(r, names.first) + " / " + measured_ratio(r, names.second);
+}
+
+// The other ratios a kernel's source states (cp.async, ldmatrix, local memory, ...): "name expected → measured".
+std::string other_ratios(const h::TestRecord& r) {
+  if (!r.expected) return none;
+  std::string text;
+  for (const auto& [name, value] : r.expected->ratios) {
+    if (name == shared_pair.first || name == shared_pair.second || name == global_pair.first || name == global_pair.second) continue;
+    const bankgate::RatioTraits* traits = bankgate::find_ratio(name);
+    text += (text.empty() ? "" : "; ") + std::string(traits != nullptr ? traits->display : name) + " " + ratio_text(value) +
+            " → " + measured_ratio(r, name);
+  }
+  return text.empty() ? none : text;
 }
 
 // Baselines and the README are read only as regular files of a sane size: a FIFO or /dev/zero in their place
@@ -146,7 +174,7 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& root, const h::
                         ". Record the baselines again on the GPU (bankgate refresh), then regenerate the table with "
                         "bankgate readme-table; the table is never written by hand");
     // The metrics the collector measures: a misspelt counter name is an error here as in the gate.
-    const auto names = bankgate::default_metric_names();
+    const auto names = bankgate::gated_counter_names();
     const std::set<std::string> known(names.begin(), names.end());
     h::SuiteFile file = h::parse_suite_file(text, path.string(), &known);
     if (relative != h::suite_file_relative(gpu, file.suite))
@@ -216,19 +244,18 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
   if (measured_on.empty()) measured_on = gpu.arch + "/" + gpu.model;
 
   std::ostringstream out;
-  out << "| test | kernel | expected ld / st | measured ld / st (" << cell(measured_on) << ") | median | why |\n"
-      << "| --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& [name, r] : rows) {
-    const std::string expected = r->expected ? ratio_text(r->expected->load_transactions_per_request) + " / " +
-                                                   ratio_text(r->expected->store_transactions_per_request)
-                                             : none;
-    out << "| " << cell(name) << " | `" << cell(r->kernel) << "` | " << expected << " | " << measured_cell(*r) << " | "
-        << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
+  out << "| test | kernel | shared ld / st expected | measured (" << cell(measured_on) << ") | global ld / st expected | "
+      << "measured | also stated (expected → measured) | median | why |\n"
+      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& [name, r] : rows)
+    out << "| " << cell(name) << " | `" << cell(r->kernel) << "` | " << expected_pair(*r, shared_pair) << " | "
+        << measured_pair(*r, shared_pair) << " | " << expected_pair(*r, global_pair) << " | " << measured_pair(*r, global_pair)
+        << " | " << cell(other_ratios(*r)) << " | " << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
-  }
-  out << "\nShared-memory transactions (wavefronts) per request, loads / stores, from `baselines/" << cell(gpu.arch) << "/"
-      << cell(gpu.model) << "/` (SASS-instrumented counters, exact). ≠: the measured value differs from the kernel's "
-      << "expectation at the precision shown; " << none << ": not recorded.\n";
+  out << "\nShared memory: transactions (wavefronts) per request; global memory: 32-byte sectors per request; loads / "
+      << "stores, from `baselines/" << cell(gpu.arch) << "/" << cell(gpu.model) << "/` (SASS-instrumented counters, exact). "
+      << "≠: the measured value differs from the kernel's expectation at the precision shown; " << none
+      << ": not stated or not recorded.\n";
   return out.str();
 }
 

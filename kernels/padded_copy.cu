@@ -55,14 +55,27 @@ std::string_view kernel_name(PaddedCopy kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(PaddedCopy kernel) {
+// Global side, both kernels alike (the guarded load `inside ? in[index] : 0` is a predicated LDG, the guarded
+// store a predicated STG; a warp with no lane inside issues neither). A warp is 32 consecutive columns of one
+// row y, at byte 4*(1000y + 32bx): 4000 = 125*32, so every row starts on a sector and so does every warp.
+// Grid 32 x 22 blocks; the warps of rows 700..703 (block row 21 holds rows 672..699 and 4 empty ones) issue
+// nothing, leaving 700 rows x 32 block columns = 22400 requests of each kind. Block columns 0..30: 32 ints,
+// 4 sectors; block column 31: columns 992..999, 8 ints = 32 aligned bytes, 1 sector. Sectors: 700 x (31*4 + 1)
+// = 87500; 87500 / 22400 = 125/32 = 3.90625 sectors per request for loads and stores.
+AccessExpectation expected_access(PaddedCopy kernel) {
+  static_assert(padded_copy_cols == 1000 && padded_copy_rows == 700, "the global figures are derived for 1000x700");
+  const std::vector<ExpectedRatio> global{{key::global_load_sectors, 87500.0 / 22400.0},
+                                          {key::global_store_sectors, 87500.0 / 22400.0}};
   switch (kernel) {
     case PaddedCopy::col_tile:
-      return {32, 32, "every warp writes and reads a tile column: 32 words 128 bytes apart, one bank (32-way)"};
+      return shared_access_expectation(32, 32, "every warp writes and reads a tile column: 32 words 128 bytes apart, "
+                                               "one bank (32-way); global rows are sector-aligned, the 8-column edge "
+                                               "warps cost 1 sector: 700*(31*4+1) / (700*32)", global);
     case PaddedCopy::col_tile_pad:
-      return {1, 1, "pitch 33: the column's word 33x+y sits in bank (x+y)%32, one per lane"};
+      return shared_access_expectation(1, 1, "pitch 33: the column's word 33x+y sits in bank (x+y)%32, one per lane; "
+                                             "global as copyColTile: 700*(31*4+1) / (700*32)", global);
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_padded_copy(PaddedCopy kernel, const int* in, int* out, cudaStream_t stream) {

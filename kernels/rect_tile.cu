@@ -119,24 +119,34 @@ std::string_view kernel_name(RectTile kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(RectTile kernel) {
+// Global side, every kernel alike: no global load (0: no request), and each of the 16 warps stores out[idx],
+// idx = 32y+x: 32 consecutive ints from a 128-byte boundary: 4 sectors per request.
+AccessExpectation expected_access(RectTile kernel) {
+  const auto shared = [](double load, double store, std::string_view why) {
+    return shared_access_expectation(load, store, why, {{key::global_load_sectors, 0}, {key::global_store_sectors, 4}});
+  };
   switch (kernel) {
     case RectTile::set_row_read_row:
-      return {1, 1, "a warp writes and reads one 32-word row: one word per bank"};
+      return shared(1, 1, "a warp writes and reads one 32-word row: one word per bank; out[idx]: 4 sectors");
     case RectTile::set_col_read_col:
-      return {16, 16, "tile[32][16] by column: word 16x+y sits in bank y or y+16, 16 distinct words per bank"};
+      return shared(16, 16, "tile[32][16] by column: word 16x+y sits in bank y or y+16, 16 distinct words per bank; "
+                            "out[idx]: 4 sectors");
     case RectTile::set_row_read_col:
-      return {16, 1, "row store hits 32 banks; the transposed load lands in banks 2y and 2y+1, 16 words each"};
+      return shared(16, 1, "row store hits 32 banks; the transposed load lands in banks 2y and 2y+1, 16 words each; "
+                           "out[idx]: 4 sectors");
     case RectTile::set_row_read_col_dyn:
-      return {16, 1, "as setRowReadColRect: a dynamic declaration does not change the words touched"};
+      return shared(16, 1, "as setRowReadColRect: a dynamic declaration does not change the words touched; out[idx]: "
+                           "4 sectors");
     case RectTile::set_row_read_col_pad1:
-      return {2, 1, "pitch 33: the two 16-lane halves of the transposed load overlap in banks 2y+1..2y+15"};
+      return shared(2, 1, "pitch 33: the two 16-lane halves of the transposed load overlap in banks 2y+1..2y+15; "
+                          "out[idx]: 4 sectors");
     case RectTile::set_row_read_col_pad2:
-      return {1, 1, "pitch 34: the transposed load's halves take the even and the odd banks"};
+      return shared(1, 1, "pitch 34: the transposed load's halves take the even and the odd banks; out[idx]: 4 "
+                          "sectors");
     case RectTile::set_row_read_col_dyn_pad:
-      return {2, 1, "as setRowReadColRectPad1 with the pitch blockDim.x+1 computed by hand"};
+      return shared(2, 1, "as setRowReadColRectPad1 with the pitch blockDim.x+1 computed by hand; out[idx]: 4 sectors");
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_rect_tile(RectTile kernel, int* out, cudaStream_t stream) {

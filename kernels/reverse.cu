@@ -44,7 +44,20 @@ static __global__ void multiBlockReverse(const int* in, int* out, int n) {
   const int first = static_cast<int>(blockIdx.x) * chunk;
   s[t] = in[first + t];
   __syncthreads();
+#ifdef BANKGATE_PLANTED_REGRESSION
+  // Planted (cmake -DBANKGATE_PLANTED_REGRESSION=ON): instructions only. 16 dependent multiply-xor steps on a
+  // value that is 0 at run time (n = 1<<20 is even and below 2^30) but that the compiler cannot know, added to
+  // the stored value: the same loads, stores and output, and about 32 more executed instructions per warp on a
+  // kernel of a few dozen, far above the instruction counters' 5% tolerance. Should fail
+  // Reverse.multiBlockReverse on the executed-instruction counters (smsp__sass_inst_executed.sum,
+  // smsp__sass_thread_inst_executed.sum) only.
+  int zero = n & 1;
+#pragma unroll
+  for (int r = 0; r < 16; ++r) zero = (zero * 3) ^ (n >> 30);
+  out[n - first - chunk + t] = s[chunk - 1 - t] + zero;
+#else
   out[n - first - chunk + t] = s[chunk - 1 - t];
+#endif
 }
 
 namespace bankgate::kernels {
@@ -60,16 +73,24 @@ std::string_view kernel_name(Reverse kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(Reverse kernel) {
+// Global side: every warp loads in[first + t] and stores out[...+t] for 32 consecutive t, both starting on a
+// 128-byte boundary (warp offsets are multiples of 32 ints; multiBlockReverse's chunk offsets multiples of 256
+// ints): 4 sectors per request for loads and stores, in all three kernels.
+AccessExpectation expected_access(Reverse kernel) {
+  const std::vector<ExpectedRatio> global{{key::global_load_sectors, 4}, {key::global_store_sectors, 4}};
   switch (kernel) {
     case Reverse::static_reverse:
-      return {1, 1, "each warp stores 32 consecutive words and loads 32 consecutive words backwards"};
+      return shared_access_expectation(1, 1, "each warp stores 32 consecutive words and loads 32 consecutive words "
+                                             "backwards; global accesses are 128 aligned bytes, 4 sectors", global);
     case Reverse::dynamic_reverse:
-      return {1, 1, "as staticReverse: a dynamic declaration does not change the words touched"};
+      return shared_access_expectation(1, 1, "as staticReverse: a dynamic declaration does not change the words "
+                                             "touched; global accesses 4 sectors", global);
     case Reverse::multi_block:
-      return {1, 1, "per 256-int chunk, each warp stores and loads (backwards) 32 consecutive words"};
+      return shared_access_expectation(1, 1, "per 256-int chunk, each warp stores and loads (backwards) 32 "
+                                             "consecutive words; global accesses are 128 aligned bytes, 4 sectors",
+                                       global);
   }
-  return {0, 0, ""};
+  return {};
 }
 
 int reverse_elements(Reverse kernel) {

@@ -99,24 +99,37 @@ std::string_view kernel_name(SquareTile kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(SquareTile kernel) {
+// Global side, every kernel alike: no global load (0: no request), and each of the 32 warps stores out[idx],
+// idx = 32y+x: 32 consecutive ints, 128 bytes from a 128-byte boundary (cudaMalloc aligns to 256): 4 sectors per
+// request.
+AccessExpectation expected_access(SquareTile kernel) {
+  const auto shared = [](double load, double store, std::string_view why) {
+    return shared_access_expectation(load, store, why, {{key::global_load_sectors, 0}, {key::global_store_sectors, 4}});
+  };
   switch (kernel) {
     case SquareTile::set_row_read_row:
-      return {1, 1, "a warp writes and reads one row: 32 consecutive words in 32 banks"};
+      return shared(1, 1, "a warp writes and reads one row: 32 consecutive words in 32 banks; out[idx] is 128 aligned "
+                          "bytes, 4 sectors");
     case SquareTile::set_col_read_col:
-      return {32, 32, "a warp writes and reads one column: 32 words 128 bytes apart, all in one bank (32-way)"};
+      return shared(32, 32, "a warp writes and reads one column: 32 words 128 bytes apart, all in one bank (32-way); "
+                            "out[idx] is 128 aligned bytes, 4 sectors");
     case SquareTile::set_row_read_col:
-      return {32, 1, "row-wise store hits 32 banks; column-wise load puts the warp in one bank (32-way)"};
+      return shared(32, 1, "row-wise store hits 32 banks; column-wise load puts the warp in one bank (32-way); "
+                           "out[idx] is 128 aligned bytes, 4 sectors");
     case SquareTile::set_col_read_row:
-      return {1, 32, "column-wise store puts the warp in one bank (32-way); row-wise load hits 32 banks"};
+      return shared(1, 32, "column-wise store puts the warp in one bank (32-way); row-wise load hits 32 banks; "
+                           "out[idx] is 128 aligned bytes, 4 sectors");
     case SquareTile::set_row_read_col_dyn:
-      return {32, 1, "as setRowReadCol: dynamic declaration does not change the bank mapping"};
+      return shared(32, 1, "as setRowReadCol: dynamic declaration does not change the bank mapping; out[idx] is 128 "
+                           "aligned bytes, 4 sectors");
     case SquareTile::set_row_read_col_ipad:
-      return {1, 1, "one padding word per row: element (r,c) in bank (r+c)%32, a column spans 32 banks"};
+      return shared(1, 1, "one padding word per row: element (r,c) in bank (r+c)%32, a column spans 32 banks; "
+                          "out[idx] is 128 aligned bytes, 4 sectors");
     case SquareTile::set_row_read_col_dyn_ipad:
-      return {1, 1, "as setRowReadColIpad with the padded row pitch computed by hand"};
+      return shared(1, 1, "as setRowReadColIpad with the padded row pitch computed by hand; out[idx] is 128 aligned "
+                          "bytes, 4 sectors");
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_square_tile(SquareTile kernel, int* out, cudaStream_t stream) {

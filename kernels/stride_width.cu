@@ -145,19 +145,29 @@ std::string_view kernel_name(WordAccess kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(WordAccess kernel) {
+// Global side of the word kernels: the fill loads in[round*1024 + t] (strideRead: 1 or 2 rounds, broadcastRead
+// one) and every thread stores out[t]: each warp request covers 32 consecutive ints from a 128-byte boundary,
+// 4 sectors, loads and stores alike.
+AccessExpectation expected_access(WordAccess kernel) {
+  const auto shared = [](double load, std::string_view why) {
+    return shared_access_expectation(load, 1, why, {{key::global_load_sectors, 4}, {key::global_store_sectors, 4}});
+  };
   switch (kernel) {
-    case WordAccess::stride_1: return {1, 1, "stride 1: 32 consecutive words, one per bank"};
-    case WordAccess::stride_2: return {2, 1, "stride 2: the even banks only, two words each"};
-    case WordAccess::stride_3: return {1, 1, "stride 3 is odd, coprime to 32: lane l in bank 3l%32, all distinct"};
-    case WordAccess::stride_4: return {4, 1, "stride 4: 8 banks, four words each"};
-    case WordAccess::stride_8: return {8, 1, "stride 8: 4 banks, eight words each"};
-    case WordAccess::stride_16: return {16, 1, "stride 16: banks 0 and 16, sixteen words each"};
-    case WordAccess::stride_32: return {32, 1, "stride 32: one bank, 32 words (a column of a 32x32 tile)"};
-    case WordAccess::stride_33: return {1, 1, "stride 33 = 1 mod 32: lane l in bank l (the padded column)"};
-    case WordAccess::broadcast: return {1, 1, "every lane reads the same word: one bank access, broadcast"};
+    case WordAccess::stride_1: return shared(1, "stride 1: 32 consecutive words, one per bank; global 4 sectors");
+    case WordAccess::stride_2: return shared(2, "stride 2: the even banks only, two words each; global 4 sectors");
+    case WordAccess::stride_3:
+      return shared(1, "stride 3 is odd, coprime to 32: lane l in bank 3l%32, all distinct; global 4 sectors");
+    case WordAccess::stride_4: return shared(4, "stride 4: 8 banks, four words each; global 4 sectors");
+    case WordAccess::stride_8: return shared(8, "stride 8: 4 banks, eight words each; global 4 sectors");
+    case WordAccess::stride_16: return shared(16, "stride 16: banks 0 and 16, sixteen words each; global 4 sectors");
+    case WordAccess::stride_32:
+      return shared(32, "stride 32: one bank, 32 words (a column of a 32x32 tile); global 4 sectors");
+    case WordAccess::stride_33:
+      return shared(1, "stride 33 = 1 mod 32: lane l in bank l (the padded column); global 4 sectors");
+    case WordAccess::broadcast:
+      return shared(1, "every lane reads the same word: one bank access, broadcast; global 4 sectors");
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_word_access(WordAccess kernel, const int* in, int* out, cudaStream_t stream) {
@@ -199,18 +209,30 @@ std::string_view kernel_name(WideAccess kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(WideAccess kernel) {
+// Global side of the wide kernels: thread (x, y) loads in[32y+x] and stores out[32y+x] whatever the tile
+// layout, so each warp request covers 32 consecutive elements from an aligned boundary: 256 bytes = 8 sectors
+// (double), 512 bytes = 16 sectors (float4), loads and stores alike.
+AccessExpectation expected_access(WideAccess kernel) {
+  const auto wide = [kernel](double both, std::string_view why) {
+    const double sectors = uses_float4(kernel) ? 16 : 8;
+    return shared_access_expectation(both, both, why,
+                                     {{key::global_load_sectors, sectors}, {key::global_store_sectors, sectors}});
+  };
   switch (kernel) {
-    case WideAccess::row_double: return {2, 2, "32 consecutive doubles = 256 bytes = two 128-byte wavefronts"};
-    case WideAccess::col_double: return {32, 32, "pitch 256 bytes: all lanes in one bank pair, 32 addresses"};
+    case WideAccess::row_double:
+      return wide(2, "32 consecutive doubles = 256 bytes = two 128-byte wavefronts; global 8 sectors");
+    case WideAccess::col_double:
+      return wide(32, "pitch 256 bytes: all lanes in one bank pair, 32 addresses; global 8 sectors");
     case WideAccess::col_pad_double:
-      return {2, 2, "pitch 33 doubles: 16 lanes cover the 32 banks once, the 256-byte minimum"};
-    case WideAccess::row_float4: return {4, 4, "32 consecutive float4 = 512 bytes = four 128-byte wavefronts"};
-    case WideAccess::col_float4: return {32, 32, "pitch 512 bytes: all lanes in the same four banks, 32 addresses"};
+      return wide(2, "pitch 33 doubles: 16 lanes cover the 32 banks once, the 256-byte minimum; global 8 sectors");
+    case WideAccess::row_float4:
+      return wide(4, "32 consecutive float4 = 512 bytes = four 128-byte wavefronts; global 16 sectors");
+    case WideAccess::col_float4:
+      return wide(32, "pitch 512 bytes: all lanes in the same four banks, 32 addresses; global 16 sectors");
     case WideAccess::col_pad_float4:
-      return {4, 4, "pitch 33 float4: 8 lanes cover the 32 banks once, the 512-byte minimum"};
+      return wide(4, "pitch 33 float4: 8 lanes cover the 32 banks once, the 512-byte minimum; global 16 sectors");
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_wide_access(WideAccess kernel, const double* in, double* out, cudaStream_t stream) {

@@ -22,10 +22,24 @@
 // (2 * Tile/4 + Tile) / (Tile/4 + Tile) = 1.5 / 1.25 = 1.2 load transactions per request for both tiles.
 // Measured on the H200: 6293751 wavefronts / 5242880 requests (Tile 16, 512^3), 1.2004 with contention.
 
+#ifdef BANKGATE_PLANTED_REGRESSION
+// Planted (cmake -DBANKGATE_PLANTED_REGRESSION=ON): register spills in tiledMatmul<16> and tiledMatmul<32>.
+// The bounds cap the registers at 65536 / 2048 resident threads = 32 per thread, and the phase below loads
+// its Tile A values and Tile B values into registers before the second barrier and uses them after it, so
+// 2*Tile values (32 or 64) must stay live across a barrier that no load may cross: ptxas spills them to local
+// memory (nvcc --resource-usage: "bytes spill stores" > 0; 0 without the plant). The sums are the same FFMAs in
+// the same order, so C is bit for bit unchanged. Should fail TiledMatmul.Tile16Square and Tile32Square: local
+// load/store sectors per request (expected 0: no local request) and the local and launch counters of the
+// baselines (launch__registers_per_thread, local sectors).
+#define BANKGATE_MATMUL_BOUNDS(tile) __launch_bounds__((tile) * (tile), 2048 / ((tile) * (tile)))
+#else
+#define BANKGATE_MATMUL_BOUNDS(tile)
+#endif
+
 // The seed's kernel: no bounds checks, every size a multiple of Tile (the launcher checks).
 template <int Tile>
-static __global__ void tiledMatmul(const float* a, const float* b, float* c, int /*m: the grid covers it*/, int n,
-                                   int k) {
+static __global__ void BANKGATE_MATMUL_BOUNDS(Tile)
+    tiledMatmul(const float* a, const float* b, float* c, int /*m: the grid covers it*/, int n, int k) {
   __shared__ float as[Tile][Tile];
   __shared__ float bs[Tile][Tile];
   const int tx = static_cast<int>(threadIdx.x);
@@ -37,8 +51,24 @@ static __global__ void tiledMatmul(const float* a, const float* b, float* c, int
     as[ty][tx] = a[row * k + phase + tx];
     bs[ty][tx] = b[(phase + ty) * n + col];
     __syncthreads();  // the tiles are complete before anyone reads them
+#ifdef BANKGATE_PLANTED_REGRESSION
+    float a_row[Tile];  // the planted spill (see BANKGATE_MATMUL_BOUNDS above)
+    float b_col[Tile];
+    for (int i = 0; i < Tile; ++i) {
+      a_row[i] = as[ty][i];
+      b_col[i] = bs[i][tx];
+    }
+    // Everyone is done reading before the next phase overwrites them. The barrier also returns a count (0: k is
+    // positive) that the compiler cannot know, on which the sum of the phase then depends: without it ptxas would
+    // compute the FFMAs before the barrier and keep only acc live.
+    const int none = __syncthreads_count(k < 0);
+    float sum = none == 0 ? acc : 0.0f;
+    for (int i = 0; i < Tile; ++i) sum += a_row[i] * b_col[i];
+    acc = sum;
+#else
     for (int i = 0; i < Tile; ++i) acc += as[ty][i] * bs[i][tx];
     __syncthreads();  // everyone is done reading before the next phase overwrites them
+#endif
   }
   c[row * n + col] = acc;
 }
@@ -88,12 +118,59 @@ std::string_view kernel_name(TiledMatmul kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(TiledMatmul kernel) {
-  if (tile_of(kernel) == 16)
-    return {1.2, 1, "per phase 4 A-row LDS.128 (two rows, uniform per row: 2 wavefronts) and 16 B-row LDS of 16 words "
-                    "(1): 24/20; stores are two 16-word rows, 1"};
-  return {1.2, 1, "per phase 8 A-row LDS.128 (one broadcast address: 2 wavefronts) and 32 B-row LDS of 32 words (1): "
-                  "48/40; stores are one 32-word row, 1"};
+// Global side. Each phase a warp issues one LDG for A and one for B (predicated per lane in the bounded
+// kernels; a warp with no lane inside issues nothing), and at the end one STG for C. Tile 16: a warp is two
+// rows ty, ty+1 of 16 lanes; Tile 32: one row of 32. Buffers are 256-byte aligned (cudaMalloc).
+//
+// 512^3, unbounded kernels: every row pitch is 2048 bytes and every Tile-float slice starts at a multiple of
+// 4*Tile bytes, so a warp touches two 64-byte pieces (Tile 16) or one 128-byte piece (Tile 32): 4 sectors per
+// request for A, B and C alike.
+//
+// 500x300x700 (m x n x k), bounded kernels. The pitches of A (700 floats = 2800 bytes) and of B and C (300
+// floats = 1200 bytes) are 16 mod 32: even rows start on a sector, odd rows 16 bytes into one. A slice of w
+// floats (4w bytes) starting at byte offset 64p (Tile 16) or 128p (Tile 32) of a row therefore costs 4w/32
+// sectors on an even row and one more on an odd row, except that the short edge slices (12 floats of C/B's last
+// 12 columns, 28 or 12 floats of A's last columns) fit the same count either way. Per slice, even + odd row:
+//   Tile 32 (grid 10 x 16, 22 phases; edge: columns 288..299 = 12 floats, k 672..699 = 28 floats):
+//     C: 500 rows x 10 block columns = 5000 requests; a row costs 9 x (4|5) + 2 = 38 (even) | 47 (odd):
+//        250 x (38 + 47) = 21250 sectors: 21250 / 5000 = 4.25.
+//     A: 500 rows x 22 phases x 10 block columns = 110000 requests; per row and block column
+//        21 x (4|5) + 4 = 88 | 109: 10 x 250 x 197 = 492500 sectors.
+//     B: 700 rows x 10 block columns x 16 block rows = 112000 requests; per B row 9 x (4|5) + 2 = 38 | 47:
+//        16 x 350 x 85 = 476000 sectors.
+//     loads: (492500 + 476000) / (110000 + 112000) = 968500 / 222000.
+//   Tile 16 (grid 19 x 32, 44 phases; edge: columns 288..299 = 12 floats, k 688..699 = 12 floats; a warp
+//   holds one even and one odd row, rows 2w and 2w+1, and the 4 warps of block row 31 beyond row 499 - rows
+//   504..511 - issue nothing: 250 row pairs):
+//     C: 250 pairs x 19 = 4750 requests; a pair costs 18 x (2+3) + (2+2) = 94: 250 x 94 = 23500 sectors:
+//        23500 / 4750 = 94/19.
+//     A: 250 pairs x 19 x 44 = 209000 requests; per pair and block column 43 x 5 + 4 = 219:
+//        250 x 19 x 219 = 1040250 sectors.
+//     B: 350 pairs x 19 x 32 = 212800 requests; per pair 18 x 5 + 4 = 94: 32 x 350 x 94 = 1052800 sectors.
+//     loads: (1040250 + 1052800) / (209000 + 212800) = 2093050 / 421800.
+// (Checked by enumerating every warp and phase.) No local memory: local loads and stores are 0 (no request);
+// the planted regression above breaks that.
+AccessExpectation expected_access(TiledMatmul kernel, MatmulShape shape) {
+  const auto same = [](MatmulShape x, MatmulShape y) { return x.m == y.m && x.n == y.n && x.k == y.k; };
+  const int tile = tile_of(kernel);
+  const bool bounded = kernel == TiledMatmul::tile16_bounded || kernel == TiledMatmul::tile32_bounded;
+  std::vector<ExpectedRatio> more{{key::local_load_sectors, 0}, {key::local_store_sectors, 0}};
+  if (same(shape, matmul_square_shape)) {
+    more.push_back({key::global_load_sectors, 4});
+    more.push_back({key::global_store_sectors, 4});
+  } else if (bounded && same(shape, matmul_ragged_shape)) {
+    more.push_back({key::global_load_sectors, tile == 16 ? 2093050.0 / 421800.0 : 968500.0 / 222000.0});
+    more.push_back({key::global_store_sectors, tile == 16 ? 23500.0 / 4750.0 : 21250.0 / 5000.0});
+  }
+  if (tile == 16)
+    return shared_access_expectation(1.2, 1, "per phase 4 A-row LDS.128 (two rows, uniform per row: 2 wavefronts) and "
+                                             "16 B-row LDS of 16 words (1): 24/20; stores are two 16-word rows, 1; "
+                                             "global: see tiled_matmul.cu",
+                                     more);
+  return shared_access_expectation(1.2, 1, "per phase 8 A-row LDS.128 (one broadcast address: 2 wavefronts) and 32 "
+                                           "B-row LDS of 32 words (1): 48/40; stores are one 32-word row, 1; global: "
+                                           "see tiled_matmul.cu",
+                                   more);
 }
 
 void launch_tiled_matmul(TiledMatmul kernel, const float* a, const float* b, float* c, MatmulShape shape,

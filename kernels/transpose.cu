@@ -103,18 +103,51 @@ std::string_view kernel_name(Transpose kernel) {
   return "unknown";
 }
 
-SharedAccessExpectation expected_shared_access(Transpose kernel) {
+// Global side. Every warp access below is a predicated LDG/STG per step j (the loop is unrolled); a warp whose
+// lanes are all outside the matrix issues nothing, and a request's sectors are those its active lanes touch.
+// cudaMalloc aligns both buffers to 256 bytes.
+//  - transposeNaive loads in[(row+j)*cols + col]: 32 consecutive floats of one input row. cols (2048 or 1920)
+//    is a multiple of 32, so every executed warp has all 32 lanes inside, and the row pitch (8192 or 7680
+//    bytes) is a multiple of 128: 4 sectors per request. It stores out[col*rows + row+j]: lane x at column
+//    col = 32bx+x, 4*rows bytes (8192 or 4320) apart, so 32 lanes in 32 sectors: 32 per request. Both shapes.
+//  - The tiled kernels load like the naive one: 4 per request, both shapes (1080 = 33*32 + 24: in block row 33
+//    only the 24 warp steps with in_row+j < 1080 execute, each with all 32 lanes).
+//    They store out[(out_row+j)*rows + out_col], out_col = 32by+x: one output row per warp step, and
+//    out_row+j < cols always holds (cols is a multiple of 32), so every warp step stores.
+//    2048x2048: 32 floats from a 128-byte boundary (8192-byte pitch): 4 per request.
+//    1080x1920: the output pitch 4320 bytes = 135*32 keeps rows on sectors; block rows 0..32 store 32 floats,
+//    4 sectors; block row 33 stores out_col 1056..1079, 24 floats = 96 bytes from byte 4224 = 132*32 of the
+//    row: 3 sectors. Per block column 33*4 + 3 = 135 sectors in 34 requests for each (warp, step): 135/34 =
+//    259200 / 65280 (60 x 34 blocks x 8 warps x 4 steps requests).
+AccessExpectation expected_access(Transpose kernel, TransposeShape shape) {
+  const bool square = shape.rows == transpose_square_shape.rows && shape.cols == transpose_square_shape.cols;
+  const bool hd = shape.rows == transpose_hd_shape.rows && shape.cols == transpose_hd_shape.cols;
+  std::vector<ExpectedRatio> tiled_global;  // another shape: only the shared figures, which hold for any shape
+  if (square) tiled_global = {{key::global_load_sectors, 4}, {key::global_store_sectors, 4}};
+  if (hd) tiled_global = {{key::global_load_sectors, 4}, {key::global_store_sectors, 259200.0 / 65280.0}};
   switch (kernel) {
-    case Transpose::naive:
-      return {0, 0, "no shared memory: no requests, reported as 0"};
+    case Transpose::naive: {
+      std::vector<ExpectedRatio> naive_global;
+      if (square || hd) naive_global = {{key::global_load_sectors, 4}, {key::global_store_sectors, 32}};
+      return shared_access_expectation(0, 0, "no shared memory: no requests, reported as 0; loads are coalesced input "
+                                             "rows (4 sectors), stores walk an output column (32 sectors)",
+                                       naive_global);
+    }
     case Transpose::tiled:
-      return {32, 1, "row store hits 32 banks; the column load reads 32 words of one bank (32-way)"};
+      return shared_access_expectation(32, 1, "row store hits 32 banks; the column load reads 32 words of one bank "
+                                              "(32-way); global rows of 32 floats, 4 sectors (1080 rows: the "
+                                              "24-float edge rows cost 3: 135/34)",
+                                       tiled_global);
     case Transpose::padded:
-      return {1, 1, "pitch 33: row and column of the tile both spread over the 32 banks"};
+      return shared_access_expectation(1, 1, "pitch 33: row and column of the tile both spread over the 32 banks; "
+                                             "global as transposeTiled",
+                                       tiled_global);
     case Transpose::swizzled:
-      return {1, 1, "column c^r: within a row and within a column the 32 elements take 32 different banks"};
+      return shared_access_expectation(1, 1, "column c^r: within a row and within a column the 32 elements take 32 "
+                                             "different banks; global as transposeTiled",
+                                       tiled_global);
   }
-  return {0, 0, ""};
+  return {};
 }
 
 void launch_transpose(Transpose kernel, const float* in, float* out, TransposeShape shape, cudaStream_t stream) {

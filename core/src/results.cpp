@@ -15,13 +15,4 @@ double KernelCounters::at(const std::string& metric_name) const {
 
 const char* to_string(L2State state) { return state == L2State::cold ? "cold" : "warm"; }
 
-const char* to_string(SharedAccess access) {
-  switch (access) {
-    case SharedAccess::load: return "load";
-    case SharedAccess::store: return "store";
-    case SharedAccess::other: break;
-  }
-  return "other";
-}
-
 }  // namespace bankgate

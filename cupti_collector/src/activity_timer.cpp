@@ -13,6 +13,7 @@
 
 #include "check.hpp"
 #include "names.hpp"
+#include "occupancy.hpp"
 
 namespace bankgate::detail {
 namespace {
@@ -22,6 +23,7 @@ struct KernelRecord {
   std::uint64_t start_ns;
   std::uint64_t end_ns;
   std::string name;
+  LaunchFigures launch;  // resident blocks left 0: computed once per kernel, not per record
 };
 
 // CUPTI delivers activity buffers on its own thread through plain C callbacks; they land here.
@@ -57,7 +59,12 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
       if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
       const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      sink.push_back({kernel->correlationId, kernel->start, kernel->end, base_name(kernel->name)});
+      const LaunchFigures launch{.registers_per_thread = kernel->registersPerThread,
+                                 .static_shared_bytes = kernel->staticSharedMemory,
+                                 .dynamic_shared_bytes = kernel->dynamicSharedMemory,
+                                 .local_bytes_per_thread = static_cast<int>(kernel->localMemoryPerThread),
+                                 .block_threads = kernel->blockX * kernel->blockY * kernel->blockZ};
+      sink.push_back({kernel->correlationId, kernel->start, kernel->end, base_name(kernel->name), launch});
     }
   }
   std::free(buffer);
@@ -217,8 +224,8 @@ std::vector<double> kept_clocks_mhz(const std::vector<Chunk>& chunks, bool resto
 class Measurement {
  public:
   Measurement(const std::function<void()>& launch, const TimingOptions& options, L2Flusher& flusher,
-              const ClockMonitor& clocks, double& highest_clock_mhz)
-      : launch_(launch), options_(options), flusher_(flusher), clocks_(clocks),
+              const ClockMonitor& clocks, double& highest_clock_mhz, const cudaDeviceProp& device)
+      : launch_(launch), options_(options), flusher_(flusher), clocks_(clocks), device_(device),
         highest_clock_mhz_(highest_clock_mhz), start_(std::chrono::steady_clock::now()),
         cold_(options.l2 == L2State::cold) {}
 
@@ -240,10 +247,12 @@ class Measurement {
   const TimingOptions& options_;
   L2Flusher& flusher_;
   const ClockMonitor& clocks_;
+  const cudaDeviceProp& device_;
   double& highest_clock_mhz_;  // the timer's, kept over its life
   const std::chrono::steady_clock::time_point start_;
   const bool cold_;
   std::vector<std::string> expected_names_;  // learnt from the first calls
+  std::vector<LaunchFigures> launches_;      // likewise
   ClockReading reading_;                     // the latest
 };
 
@@ -271,7 +280,10 @@ Batch Measurement::batch_of(const std::vector<KernelRecord>& records, std::size_
                              std::to_string(calls) + " calls; each call must launch the same number of kernels");
   batch.per_call = records.size() / calls;
   for (std::size_t i = 0; i < batch.per_call; ++i) batch.names.push_back(records[i].name);
-  if (expected_names_.empty()) expected_names_ = batch.names;
+  if (expected_names_.empty()) {
+    expected_names_ = batch.names;
+    for (std::size_t i = 0; i < batch.per_call; ++i) launches_.push_back(records[i].launch);
+  }
   for (std::size_t i = 0; i < records.size(); ++i) {
     const std::size_t position = i % batch.per_call;
     if (batch.per_call != expected_names_.size() || records[i].name != expected_names_[position])
@@ -411,6 +423,8 @@ std::vector<KernelTiming> Measurement::timings(const Plan& plan, const Warmup& w
     t.relative_noise = relative_median_noise(t.durations_ns, plan.resolution_ns);
     t.converged = t.durations_ns.size() >= min_samples && t.relative_noise <= options_.target_relative_noise;
     t.stop_reason = samples.stop_reason;
+    t.launch = launches_[j];
+    t.launch.resident_blocks_per_sm = resident_blocks_per_sm(t.launch, device_);
   }
   return result;
 }
@@ -435,13 +449,16 @@ int automatic_launches_per_sample(double duration_ns, double target_ns, int max_
 }
 
 ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher) : clocks_(pci_bus_id), flusher_(flusher) {
+  int device = 0;
+  BANKGATE_CUDA(cudaGetDevice(&device));
+  BANKGATE_CUDA(cudaGetDeviceProperties(&device_, device));
   static std::once_flag registered;
   std::call_once(registered, [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
 }
 
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options) {
   validate(options);
-  Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_);
+  Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_, device_);
   const KernelRecording recording;
   const Plan plan = measurement.probe();
   const Warmup warmup = measurement.warm_up(plan);

@@ -4,6 +4,8 @@
 // a stopping rule on the noise of the median, optional L2 flushing, and SM clock checks (TimingOptions).
 
 #include <cstddef>
+#include <cuda_runtime_api.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,6 +28,7 @@ class ActivityTimer {
  private:
   ClockMonitor clocks_;
   L2Flusher& flusher_;              // for L2State::cold
+  cudaDeviceProp device_{};         // the current device's limits, for the occupancy of each timed kernel
   double highest_clock_mhz_ = 0.0;  // over this collector's life: the clock an unthrottled GPU reaches
 };
 

@@ -88,7 +88,7 @@ std::vector<KernelTiming> Collector::time_launches(std::string_view label, const
   return impl_->timer->time(launch, options);
 }
 
-std::vector<KernelSharedAccesses> Collector::attribute_shared_accesses(std::string_view label, const std::function<void()>& launch,
+std::vector<KernelInstructions> Collector::attribute_instructions(std::string_view label, const std::function<void()>& launch,
                                                                      const CounterOptions& options) {
   const NvtxRange range(label, "attribution");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));

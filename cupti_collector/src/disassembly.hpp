@@ -1,7 +1,8 @@
 #pragma once
-// SASS opcodes of a cubin's instructions, by function and byte offset, from the CUDA toolkit's nvdisasm. The
-// opcode only labels an instruction in reports (LDS against LDS.128), so where nvdisasm is missing or fails
-// the result is empty and reports show the access kind alone.
+// SASS opcodes of a cubin's instructions, by function and byte offset, and the kernel's own source line of
+// instructions that come from inlined functions, from the CUDA toolkit's nvdisasm (-gi: inline line info).
+// Both only label and place an instruction in reports, so where nvdisasm is missing or fails the result is
+// empty and reports show the instruction kind and its innermost line alone.
 
 #include <cstdint>
 #include <map>
@@ -10,12 +11,19 @@
 
 namespace bankgate::detail {
 
-// function (mangled name) -> byte offset -> opcode with modifiers ("LDS.U.128")
-using Opcodes = std::map<std::string, std::map<std::uint32_t, std::string>>;
+struct DisassembledInstruction {
+  std::string opcode;  // with modifiers: "LDS.U.128"
+  // The lines an inlined instruction was called from, innermost first, the kernel's own last; empty where the
+  // instruction is not inlined.
+  std::vector<std::pair<std::string, std::uint32_t>> inlined_at;
+};
+
+// function (mangled name) -> byte offset -> what nvdisasm says of the instruction there
+using Opcodes = std::map<std::string, std::map<std::uint32_t, DisassembledInstruction>>;
 
 Opcodes disassemble(const std::vector<char>& cubin);
 
-// nvdisasm's listing -> opcodes; separate so it can be tested without the tool.
+// nvdisasm's listing (-c -gi) -> opcodes and call sites; separate so it can be tested without the tool.
 Opcodes parse_nvdisasm_listing(const std::string& listing);
 
 }  // namespace bankgate::detail

@@ -10,6 +10,8 @@
 #include <optional>
 #include <tuple>
 
+#include <bankgate/metrics.hpp>
+
 #include "check.hpp"
 #include "names.hpp"
 
@@ -80,9 +82,9 @@ PatchedFigures flush_figures(CUcontext context) {
 }
 
 // Kernels in the order their first instruction comes.
-void add_to_kernel(std::vector<KernelSharedAccesses>& kernels, const std::string& name, SharedInstruction instruction) {
-  auto kernel = std::find_if(kernels.begin(), kernels.end(), [&](const KernelSharedAccesses& k) { return k.kernel_name == name; });
-  if (kernel == kernels.end()) kernel = kernels.insert(kernels.end(), KernelSharedAccesses{name, {}});
+void add_to_kernel(std::vector<KernelInstructions>& kernels, const std::string& name, InstructionFigures instruction) {
+  auto kernel = std::find_if(kernels.begin(), kernels.end(), [&](const KernelInstructions& k) { return k.kernel_name == name; });
+  if (kernel == kernels.end()) kernel = kernels.insert(kernels.end(), KernelInstructions{name, {}});
   kernel->instructions.push_back(std::move(instruction));
 }
 
@@ -90,14 +92,18 @@ void add_to_kernel(std::vector<KernelSharedAccesses>& kernels, const std::string
 
 SassAttributor::SassAttributor(CUcontext context, int device_index, const std::string& chip_name, const ModuleCubins& cubins)
     : context_(context), device_(device_index), cubins_(cubins) {
-  load_executions_ = metric_id(chip_name, "smsp__sass_inst_executed_op_shared_ld");
-  store_executions_ = metric_id(chip_name, "smsp__sass_inst_executed_op_shared_st");
+  for (const InstructionKindTraits& kind : instruction_kind_table())
+    kinds_.push_back({std::string(kind.kind), metric_id(chip_name, std::string(kind.executions).c_str())});
   wavefronts_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
-  ideal_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
+  ideal_wavefronts_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
+  global_sectors_ = metric_id(chip_name, "smsp__sass_sectors_mem_global");
+  ideal_global_sectors_ = metric_id(chip_name, "smsp__sass_sectors_mem_global_ideal");
+  local_sectors_ = metric_id(chip_name, "smsp__sass_sectors_mem_local");
   // Configured once per collector: a second configuration of the device in one process fails
   // (CUPTI_ERROR_OUT_OF_MEMORY on an H200), while enabling and disabling per call works.
   std::vector<CUpti_SassMetrics_Config> configs;
-  for (const std::uint64_t id : {load_executions_, store_executions_, wavefronts_, ideal_})
+  for (const auto& [unused, id] : kinds_) configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+  for (const std::uint64_t id : {wavefronts_, ideal_wavefronts_, global_sectors_, ideal_global_sectors_, local_sectors_})
     configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
   CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
   set.pConfigs = configs.data();
@@ -130,13 +136,16 @@ SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::st
     auto known = opcodes_.find(crc);
     if (known == opcodes_.end()) known = opcodes_.emplace(crc, disassemble(cubin)).first;
     if (const auto f = known->second.find(function); f != known->second.end())
-      if (const auto op = f->second.find(pc_offset); op != f->second.end()) where.opcode = op->second;
+      if (const auto op = f->second.find(pc_offset); op != f->second.end()) {
+        where.opcode = op->second.opcode;
+        for (const auto& [file, line] : op->second.inlined_at) where.inlined_at.push_back({file, line});
+      }
     break;
   }
   return where;
 }
 
-std::vector<KernelSharedAccesses> SassAttributor::attribute(const std::function<void()>& launch) {
+std::vector<KernelInstructions> SassAttributor::attribute(const std::function<void()>& launch) {
   PatchedFigures figures;
   {
     const PatchingScope patching(context_);
@@ -146,39 +155,45 @@ std::vector<KernelSharedAccesses> SassAttributor::attribute(const std::function<
     figures = flush_figures(context_);
   }
 
-  std::vector<KernelSharedAccesses> kernels;
+  std::vector<KernelInstructions> kernels;
   for (const auto& [where, values] : figures) {
     const auto& [crc, function, pc_offset] = where;
-    std::optional<SharedInstruction> instruction = shared_instruction(crc, function, pc_offset, values);
-    if (!instruction) continue;  // patched, but never touched shared memory
+    std::optional<InstructionFigures> instruction = figures_of(crc, function, pc_offset, values);
+    if (!instruction) continue;  // patched, but never executed
     add_to_kernel(kernels, kernel_base_name(demangle(function.c_str())), std::move(*instruction));
   }
   for (auto& kernel : kernels)
     std::sort(kernel.instructions.begin(), kernel.instructions.end(),
-              [](const SharedInstruction& a, const SharedInstruction& b) { return a.pc_offset < b.pc_offset; });
+              [](const InstructionFigures& a, const InstructionFigures& b) { return a.pc_offset < b.pc_offset; });
   return kernels;
 }
 
-// One patched instruction's figures, placed in its source line and named by its opcode; none when it never
-// touched shared memory.
-std::optional<SharedInstruction> SassAttributor::shared_instruction(std::uint32_t crc, const std::string& function,
-                                                                    std::uint32_t pc_offset,
-                                                                    const std::map<std::uint64_t, std::uint64_t>& values) {
+// One patched instruction's figures, named by the first kind whose executions it counted, placed in its source
+// line (and its kernel's calling line where it was inlined) and named by its opcode; none when it never ran.
+std::optional<InstructionFigures> SassAttributor::figures_of(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
+                                                             const std::map<std::uint64_t, std::uint64_t>& values) {
   const auto value = [&values](std::uint64_t id) {
     const auto it = values.find(id);
     return it == values.end() ? std::uint64_t{0} : it->second;
   };
-  SharedInstruction instruction;
-  const std::uint64_t loads = value(load_executions_), stores = value(store_executions_);
+  InstructionFigures instruction;
+  for (const auto& [kind, id] : kinds_)
+    if (const std::uint64_t executions = value(id); executions > 0) {
+      instruction.kind = kind;
+      instruction.executions = executions;
+      break;
+    }
+  if (instruction.executions == 0) return std::nullopt;
   instruction.wavefronts = value(wavefronts_);
-  instruction.ideal_wavefronts = value(ideal_);
-  if (loads == 0 && stores == 0 && instruction.wavefronts == 0) return std::nullopt;
-  instruction.access = loads > 0 ? SharedAccess::load : stores > 0 ? SharedAccess::store : SharedAccess::other;
-  instruction.executions = loads + stores;
+  instruction.ideal_wavefronts = value(ideal_wavefronts_);
+  instruction.sectors = value(global_sectors_) + value(local_sectors_);
+  instruction.ideal_sectors = value(ideal_global_sectors_);
+  if (instruction.kind == "local_load" || instruction.kind == "local_store") instruction.ideal_sectors = instruction.sectors;
   instruction.pc_offset = pc_offset;
   Location where = locate(crc, function, pc_offset);
   instruction.file = std::move(where.file);
   instruction.line = where.line;
+  instruction.inlined_at = std::move(where.inlined_at);
   instruction.opcode = std::move(where.opcode);
   return instruction;
 }

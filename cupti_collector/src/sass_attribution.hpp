@@ -1,7 +1,9 @@
 #pragma once
-// Per-instruction shared-memory figures from the CUPTI SASS Metrics API: executions, wavefronts and ideal
-// wavefronts of every patched LDS/STS/... instruction, mapped to source lines (line table of a -lineinfo
-// build) and opcodes (nvdisasm). Patching happens lazily, only for the kernels launched inside one call.
+// Per-instruction figures from the CUPTI SASS Metrics API: of every executed instruction its kind (the
+// per-kind execution metrics of the metric table), executions, shared wavefronts and global/local sectors with
+// their ideals, mapped to source lines (line table of a -lineinfo build), to the kernel's calling line where
+// it was inlined, and to opcodes (nvdisasm). Patching happens lazily, only for the kernels launched inside
+// one call.
 
 #include <cuda.h>
 
@@ -25,22 +27,24 @@ class SassAttributor {
   ~SassAttributor();
   SassAttributor(const SassAttributor&) = delete;
   SassAttributor& operator=(const SassAttributor&) = delete;
-  std::vector<KernelSharedAccesses> attribute(const std::function<void()>& launch);
+  std::vector<KernelInstructions> attribute(const std::function<void()>& launch);
 
  private:
   struct Location {
     std::string file;
     std::uint32_t line = 0;
     std::string opcode;
+    std::vector<SourceLocation> inlined_at;
   };
   Location locate(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset);
-  std::optional<SharedInstruction> shared_instruction(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
-                                                      const std::map<std::uint64_t, std::uint64_t>& values);
+  std::optional<InstructionFigures> figures_of(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
+                                              const std::map<std::uint64_t, std::uint64_t>& values);
 
   CUcontext context_;
   int device_;
   const ModuleCubins& cubins_;
-  std::uint64_t load_executions_ = 0, store_executions_ = 0, wavefronts_ = 0, ideal_ = 0;  // metric ids
+  std::vector<std::pair<std::string, std::uint64_t>> kinds_;  // kind -> its executions metric id, table order
+  std::uint64_t wavefronts_ = 0, ideal_wavefronts_ = 0, global_sectors_ = 0, ideal_global_sectors_ = 0, local_sectors_ = 0;
   std::map<std::uint32_t, Opcodes> opcodes_;  // by cubin CRC, disassembled once
 };
 

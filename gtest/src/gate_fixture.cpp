@@ -68,48 +68,103 @@ class RunOnExit {
 
 const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
 
-// A collector instruction as one entry of the per-line figures. Its file is relative to the project's sources,
-// and a file outside them (a CUDA header) is named alone, so that baselines read the same on every machine.
-SourceLineFigures as_line(const SharedInstruction& i, const std::string& source_dir) {
-  SourceLineFigures l;
-  l.file = i.file;
+// A source file as baselines name it: relative to the project's sources, or, outside them (a CUDA header),
+// by its name alone, so that baselines read the same on every machine.
+std::string project_relative(std::string file, const std::string& source_dir) {
   const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
-  if (!prefix.empty() && l.file.starts_with(prefix)) l.file.erase(0, prefix.size());
-  else if (!l.file.empty()) l.file = std::filesystem::path(l.file).filename().string();
-  l.line = i.line;
-  l.access = to_string(i.access);
+  if (!prefix.empty() && file.starts_with(prefix)) return file.erase(0, prefix.size());
+  return file.empty() ? file : std::filesystem::path(file).filename().string();
+}
+
+bool inside_project(const std::string& file, const std::string& source_dir) {
+  return !source_dir.empty() && file.starts_with(source_dir + "/");
+}
+
+// A collector instruction as one entry of the per-line figures. An instruction inlined from code outside the
+// project (a CUDA or library header) is placed on the innermost line of the project's own code that called
+// it, the helper's line beside it; one inlined from the project's own __device__ function keeps its own line.
+SourceLineFigures as_line(const InstructionFigures& i, const std::string& source_dir) {
+  SourceLineFigures l;
+  SourceLocation where{i.file, i.line};
+  if (!i.inlined_at.empty() && !inside_project(i.file, source_dir)) {
+    const auto own = std::find_if(i.inlined_at.begin(), i.inlined_at.end(),
+                                  [&](const SourceLocation& s) { return inside_project(s.file, source_dir); });
+    where = own != i.inlined_at.end() ? *own : i.inlined_at.back();
+    l.inlined = project_relative(i.file, source_dir) + ":" + std::to_string(i.line);
+  }
+  l.file = project_relative(where.file, source_dir);
+  l.line = where.line;
+  l.kind = i.kind;
   l.opcode = i.opcode;
   l.executions = i.executions;
   l.wavefronts = i.wavefronts;
   l.ideal_wavefronts = i.ideal_wavefronts;
+  l.sectors = i.sectors;
+  l.ideal_sectors = i.ideal_sectors;
   return l;
 }
 
-// Per-line figures of the case's kernel, with the bank conflicts they imply (wavefronts above the ideal).
-void attach_lines(TestRecord& record, const std::vector<KernelSharedAccesses>& kernels) {
+// Per-line figures of the case's kernel, with what they imply: bank conflicts (wavefronts above the ideal) of
+// each shared kind and uncoalesced sectors (above the ideal) of each global kind. Every executed instruction
+// also counts once more in its line's "instructions" entry, so a change in instruction counts has a place.
+void attach_lines(TestRecord& record, const std::vector<KernelInstructions>& kernels) {
   const std::string source_dir = suite_config().source_dir;
   std::vector<SourceLineFigures> instructions;
-  for (const KernelSharedAccesses& k : kernels)
+  for (const KernelInstructions& k : kernels)
     if (k.kernel_name == record.kernel)
-      for (const SharedInstruction& i : k.instructions) instructions.push_back(as_line(i, source_dir));
+      for (const InstructionFigures& i : k.instructions) {
+        SourceLineFigures l = as_line(i, source_dir);
+        if (l.kind == all_instructions_kind) l.opcode.clear();  // a line's other opcodes would only be noise
+        if (l.kind != all_instructions_kind) {
+          SourceLineFigures counted{.file = l.file, .line = l.line, .inlined = l.inlined,
+                                    .kind = std::string(all_instructions_kind), .executions = l.executions};
+          instructions.push_back(std::move(counted));
+        }
+        instructions.push_back(std::move(l));
+      }
   record.lines = merge_by_line(instructions);
-  record.derived["shared_load_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "load"));
-  record.derived["shared_store_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, "store"));
+  for (const InstructionKindTraits& kind : instruction_kind_table()) {
+    const std::string name(kind.kind);
+    if (kind.shared_wavefronts) record.derived[name + "_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, name));
+    if (kind.global_sectors) record.derived[name + "_excess_sectors"] = static_cast<double>(excess_sectors(record.lines, name));
+  }
+}
+
+// The driver's figures of the launch, as counters.
+std::vector<std::pair<std::string_view, double>> launch_counters(const LaunchFigures& launch) {
+  return {{metric::registers_per_thread, launch.registers_per_thread},
+          {"launch__shared_mem_per_block_static", launch.static_shared_bytes},
+          {"launch__shared_mem_per_block_dynamic", launch.dynamic_shared_bytes},
+          {metric::local_memory_per_thread, launch.local_bytes_per_thread},
+          {metric::resident_blocks_per_sm, launch.resident_blocks_per_sm}};
+}
+
+// A counter's tolerance: the case's own where it gives one, else the metric table's default.
+Tolerance tolerance_for(const std::string& name, const KernelCase& kc) {
+  if (const auto own = kc.counter_tolerances.find(name); own != kc.counter_tolerances.end()) return own->second;
+  const MetricTraits* traits = find_metric(name);
+  if (traits == nullptr || traits->tolerance.relative == 0.0) return {};
+  return {Tolerance::Kind::relative, traits->tolerance.relative, std::string(traits->tolerance.reason)};
 }
 
 TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
   TestRecord r;
   r.kernel = timing.kernel_name;
   r.correct = correct;
-  for (const auto& [name, value] : counters.values)
-    r.counters[name] = {value, Tolerance{}};
-  r.derived["shared_load_transactions_per_request"] = transactions_per_request(counters, SharedOp::load);
-  r.derived["shared_store_transactions_per_request"] = transactions_per_request(counters, SharedOp::store);
+  for (const auto& [name, value] : counters.values) r.counters[name] = {value, tolerance_for(name, kc)};
+  // The launch figures go with the default (SASS-instrumented) set, whose rows they share in the metric table.
+  if (counters.values.contains(std::string(metric::shared_load_requests)))
+    for (const auto& [name, value] : launch_counters(timing.launch)) r.counters[std::string(name)] = {value, tolerance_for(std::string(name), kc)};
+  for (auto& [name, value] : derived_ratios(counters)) r.derived[name] = value;
+  r.derived[std::string(ratio::shared_load)] = transactions_per_request(counters, SharedOp::load);
+  r.derived[std::string(ratio::shared_store)] = transactions_per_request(counters, SharedOp::store);
   // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
   // generated from them) show expected beside measured.
-  if (kc.expected)
-    r.expected = ExpectedRatios{kc.expected->load_transactions_per_request, kc.expected->store_transactions_per_request,
-                                std::string(kc.expected->why)};
+  if (kc.expected) {
+    ExpectedRatios expected{{}, std::string(kc.expected->why)};
+    for (const ExpectedRatio& e : kc.expected->ratios) expected.ratios[std::string(e.ratio)] = e.value;
+    r.expected = std::move(expected);
+  }
   // Median, spread and the median's standard error from the samples; how they were taken from the collector,
   // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
   TimingSummary t = summarize_durations(timing.durations_ns);
@@ -302,7 +357,7 @@ class MeasuredCase {
 bool MeasuredCase::attribute() {
   try {
     const auto start = std::chrono::steady_clock::now();
-    attach_lines(measured_, collector_.attribute_shared_accesses(name_.label, kc_.launch));
+    attach_lines(measured_, collector_.attribute_instructions(name_.label, kc_.launch));
     const double ms = ms_between(start, std::chrono::steady_clock::now());
     record_property(property::attribution_host_ms, format_number(ms));
     std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time ("
@@ -357,17 +412,21 @@ void MeasuredCase::report(const Measurement& measurement) const {
               << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
 }
 
-// The transactions per request the kernel's source states, where it states them.
+// The ratios the kernel's source states, where it states them.
 void MeasuredCase::check_expectation() const {
   if (!kc_.expected) return;
-  const auto explained = [&](const char* what, double got, double want) {
+  for (const ExpectedRatio& e : kc_.expected->ratios) {
+    const auto got = measured_.derived.find(std::string(e.ratio));
+    if (got == measured_.derived.end()) {
+      ADD_FAILURE() << name_.label << ": the kernel's source states " << e.ratio
+                    << ", which is not a ratio of the metric table or was not measured";
+      continue;
+    }
     // Exact but for the last bits of two divisions (8/11 computed from counts against 8.0/11.0 written).
-    if (std::abs(got - want) > 1e-12 * std::max(1.0, std::abs(want)))
-      ADD_FAILURE() << name_.label << ": " << what << " transactions per request are " << format_number(got)
-                    << ", the kernel's source says " << format_number(want) << ": " << kc_.expected->why;
-  };
-  explained("load", measured_.derived.at("shared_load_transactions_per_request"), kc_.expected->load_transactions_per_request);
-  explained("store", measured_.derived.at("shared_store_transactions_per_request"), kc_.expected->store_transactions_per_request);
+    if (std::abs(got->second - e.value) > 1e-12 * std::max(1.0, std::abs(e.value)))
+      ADD_FAILURE() << name_.label << ": " << e.ratio << " is " << format_number(got->second) << ", the kernel's source says "
+                    << format_number(e.value) << ": " << kc_.expected->why;
+  }
 }
 
 // The test's baseline. An unreadable baseline folder fails the test; a missing baseline skips it (fails it
@@ -375,8 +434,8 @@ void MeasuredCase::check_expectation() const {
 void MeasuredCase::find_baseline(std::optional<TestRecord>& baseline) const {
   std::optional<SuiteFile> stored;
   try {
-    const std::vector<std::string>& metric_list = collector_.metrics();
-    const std::set<std::string> known(metric_list.begin(), metric_list.end());
+    std::set<std::string> known(collector_.metrics().begin(), collector_.metrics().end());
+    for (const auto& [name, unused] : launch_counters({})) known.emplace(name);
     stored = BaselineFolder(config_.baseline_dir).read(gpu_, name_.suite, &known);
   } catch (const BaselineError& e) {
     GTEST_FAIL() << "unusable baseline: " << e.what();
@@ -404,6 +463,9 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
   for (const Finding& f : findings) {
     if (is_failure(f.verdict, config_.fail_on_speedup))
       ADD_FAILURE() << format_failure(where, f, measured_, baseline);
+    else if (!f.timing && f.verdict == Verdict::pass && f.measured != f.baseline)
+      std::cout << "[bankgate] note: " << name_.label << ": " << display_name(f.metric) << " changed within its tolerance ("
+                << format_number(f.baseline) << " -> " << format_number(f.measured) << ", " << f.tolerance << ")\n";
     else if (f.verdict == Verdict::faster)
       std::cout << "[bankgate] note: " << name_.label << " is faster than its baseline (" << format_number(f.measured)
                 << " ns vs " << format_number(f.baseline) << " ns); if intended, refresh: "

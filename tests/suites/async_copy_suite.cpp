@@ -28,7 +28,7 @@ class AsyncCopy : public GateTest {
         .launch = [&] { k::launch_async_copy(kernel, in.get(), out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::async_copy_reference(input)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
         // 8% keeps the spread between processes well inside while a slowdown of a tenth is still caught; the
         // same-runner comparison (bankgate compare) pools processes and sees less. The reason travels into the
         // baselines: a loosened timing gate must say why.

@@ -27,7 +27,7 @@ class PaddedCopy : public GateTest {
         .launch = [&] { k::launch_padded_copy(kernel, in.get(), out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::padded_copy_reference(input)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 };

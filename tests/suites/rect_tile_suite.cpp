@@ -22,7 +22,7 @@ class RectTile : public GateTest {
         .launch = [&] { k::launch_rect_tile(kernel, out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::rect_tile_reference(kernel)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 };

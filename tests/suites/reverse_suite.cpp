@@ -28,7 +28,7 @@ class Reverse : public GateTest {
         .launch = [&] { k::launch_reverse(kernel, in.get(), out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::reverse_reference(input)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 };

@@ -21,7 +21,7 @@ class SquareTile : public GateTest {
         .launch = [&] { k::launch_square_tile(kernel, out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::square_tile_reference(kernel)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 };

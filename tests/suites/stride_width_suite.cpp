@@ -35,7 +35,7 @@ class StrideWidth : public GateTest {
         .launch = [&] { k::launch_word_access(kernel, in.get(), out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::word_access_reference(kernel, input)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 
@@ -49,7 +49,7 @@ class StrideWidth : public GateTest {
         .launch = [&] { k::launch_wide_access(kernel, in.get(), out.get()); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::wide_access_reference(input)); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 
@@ -67,7 +67,7 @@ class StrideWidth : public GateTest {
         .poison_output = [&] { out.poison(); },
         .check_output =
             [&] { return equal_elements(components(out.to_host()), components(k::wide_access_reference(input))); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel),
     });
   }
 };

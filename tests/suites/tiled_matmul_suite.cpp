@@ -52,7 +52,7 @@ class TiledMatmul : public GateTest {
               const std::vector<float> product = c.to_host();
               return relative_error_within(std::vector<double>(product.begin(), product.end()), reference, error_bound);
             },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel, shape),
     });
   }
 };

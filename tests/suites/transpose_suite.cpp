@@ -29,7 +29,7 @@ class Transpose : public GateTest {
         .launch = [&] { k::launch_transpose(kernel, in.get(), out.get(), shape); },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), reference); },
-        .expected = k::expected_shared_access(kernel),
+        .expected = k::expected_access(kernel, shape),
     });
   }
 };

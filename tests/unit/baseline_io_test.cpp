@@ -80,7 +80,8 @@ TestRecord row_read_record() {
   r.counters[load_wavefronts] = {1024, {}};
   r.counters[load_requests] = {1024, {Tolerance::Kind::relative, 0.05, "replays vary with warp scheduling"}};
   r.derived["shared_load_transactions_per_request"] = 1;
-  r.expected = ExpectedRatios{1, 1, "row-major: 32 consecutive words, one per bank"};
+  r.expected = ExpectedRatios{{{"shared_load_transactions_per_request", 1}, {"global_store_sectors_per_request", 4}},
+                              "row-major: 32 consecutive words, one per bank"};
   r.timing = TimingSummary{.median_ns = 2048, .mad_ns = 32, .p10_ns = 2016, .p90_ns = 2112, .min_ns = 2000, .samples = 5,
                            .median_se_ns = 12.5, .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner"}, .l2 = "warm",
                            .launches_per_sample = 1, .warmup_launches = 40, .dropped_samples = 0, .sm_clock_mhz = 1980};
@@ -143,8 +144,7 @@ void expect_same_record(const TestRecord& got, const TestRecord& want) {
   EXPECT_EQ(got.derived, want.derived);
   ASSERT_EQ(got.expected.has_value(), want.expected.has_value());
   if (want.expected) {
-    EXPECT_EQ(got.expected->load_transactions_per_request, want.expected->load_transactions_per_request);
-    EXPECT_EQ(got.expected->store_transactions_per_request, want.expected->store_transactions_per_request);
+    EXPECT_EQ(got.expected->ratios, want.expected->ratios);
     EXPECT_EQ(got.expected->why, want.expected->why);
   }
   ASSERT_EQ(got.timing.has_value(), want.timing.has_value());
@@ -184,7 +184,7 @@ void expect_same_suite(const SuiteFile& got, const SuiteFile& want) {
 
 // A hand-written file, so that each rejection test below breaks exactly one thing in text a person could write.
 const std::string head = R"({
-  "schema_version": 3,
+  "schema_version": 4,
   "suite": "SquareTile",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
@@ -322,8 +322,29 @@ TEST(BaselineErrors, TruncatedFileIsRejected) {
   EXPECT_TRUE(mentions(message, "not valid JSON"));
 }
 
+// A file of the previous schema lacks the whole memory path: it is refused with its own error, which the
+// refresh catches to replace the file, and a message that names the refresh.
+TEST(BaselineErrors, PreviousSchemaVersionNamesTheRefresh) {
+  const std::string old = replaced(valid_document(), "\"schema_version\": 4", "\"schema_version\": 3");
+  try {
+    parse_suite_file(old, origin);
+    FAIL() << "a schema 3 file was accepted";
+  } catch (const OldSchemaError& e) {
+    EXPECT_EQ(e.version(), 3);
+    EXPECT_TRUE(mentions(e.what(), origin));
+    EXPECT_TRUE(mentions(e.what(), "field 'schema_version' is 3; this bankgate reads version 4"));
+    EXPECT_TRUE(mentions(e.what(), "bankgate refresh --build"));
+  }
+}
+
+TEST(BaselineErrors, UnknownExpectedRatioIsRejected) {
+  const std::string text = replaced(valid_document(), "\"correct\": true,",
+                                    "\"correct\": true, \"expected\": {\"ratios\": {\"bogus_per_request\": 1}, \"why\": \"x\"},");
+  EXPECT_TRUE(mentions(rejection(text), "'tests.rowRead.expected.ratios.bogus_per_request' is not a ratio"));
+}
+
 TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 3", "\"schema_version\": 1"));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 4", "\"schema_version\": 1"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
   EXPECT_TRUE(mentions(message, "is 1"));
@@ -332,7 +353,7 @@ TEST(BaselineErrors, OtherSchemaVersionIsRejected) {
 
 TEST(BaselineErrors, SchemaVersionBeyondIntRangeIsRejectedNotWrapped) {
   const std::string message =
-      rejection(replaced(valid_document(), "\"schema_version\": 3,", "\"schema_version\": 4294967297,"));
+      rejection(replaced(valid_document(), "\"schema_version\": 4,", "\"schema_version\": 4294967297,"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'schema_version'"));
 }
@@ -402,11 +423,11 @@ TEST(BaselineErrors, DuplicateKeyErrorNamesItsJsonPath) {
 TEST(BaselineErrors, MisspeltFieldIsRejected) {
   const std::string message = rejection(replaced(valid_document(), "\"mad_ns\"", "\"mad_nss\""));
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 3"));
+  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_nss' is not part of schema version 4"));
 }
 
 TEST(BaselineErrors, UnexpectedTopLevelFieldIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 3,", "\"schema_version\": 3, \"notes\": \"x\","));
+  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 4,", "\"schema_version\": 4, \"notes\": \"x\","));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'notes'"));
 }
@@ -492,8 +513,7 @@ TEST(BaselineErrors, NamesThatWouldLeaveTheBaselinesFolderAreRejected) {
 
 TEST(BaselineErrors, ExpectedRatiosNeedTheirReason) {
   const std::string with_expected = replaced(valid_document(), "\"correct\": true,",
-                                             "\"correct\": true, \"expected\": {\"load_transactions_per_request\": 1, "
-                                             "\"store_transactions_per_request\": 1},");
+                                             "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}},");
   EXPECT_TRUE(mentions(rejection(with_expected), "'tests.rowRead.expected.why' is missing"));
 }
 
@@ -576,8 +596,8 @@ TEST(HostileBaseline, BlankReasonIsRejected) {
     EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"reason\": \"shared runner\"", "\"reason\": \"" + blank + "\"")),
                          "'tests.rowRead.timing.tolerance.reason' is blank"));
     const std::string expected = replaced(valid_document(), "\"correct\": true,",
-                                          "\"correct\": true, \"expected\": {\"load_transactions_per_request\": 1, "
-                                          "\"store_transactions_per_request\": 1, \"why\": \"" + blank + "\"},");
+                                          "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}, "
+                                          "\"why\": \"" + blank + "\"},");
     EXPECT_TRUE(mentions(rejection(expected), "'tests.rowRead.expected.why' is blank"));
   }
   EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \" x \""), origin));

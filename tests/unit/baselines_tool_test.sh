@@ -31,7 +31,7 @@ candidate() {
   mkdir -p "$dir/$gpu_dir/$suite"
   cat >"$dir/$gpu_dir/$suite/$test.json" <<JSON
 {
-  "schema_version": 3,
+  "schema_version": 4,
   "suite": "$suite",
   "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
@@ -240,7 +240,7 @@ timed() {
   mkdir -p "$dir/$gpu_dir/Suite"
   cat >"$dir/$gpu_dir/Suite/$test.json" <<JSON
 {
-  "schema_version": 3, "suite": "Suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+  "schema_version": 4, "suite": "Suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
   "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
                  "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
                  "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z",
@@ -303,6 +303,28 @@ for sub in gate record review promote refresh compare summary metrics readme-tab
   expect_rc "$sub --help exits 0" 0
   case $out in *"Exit codes:"*) pass "$sub --help lists the exit codes" ;; *) fail "$sub --help lists the exit codes" "$out" ;; esac
 done
+# ---------------------------------------------------------------------------------------------------------
+# A baseline of the previous schema (3): the gate-side readers refuse it naming the refresh; a promotion of
+# every test it held replaces it, one that would drop a test is refused and leaves it as it was.
+new_case
+seed_baselines
+sed -i 's/"schema_version": 4/"schema_version": 3/' "$base/$gpu_dir/Suite.json"
+old=$(cat "$base/$gpu_dir/Suite.json")
+run check-baselines --baselines "$base"
+case $out in *"schema_version' is 3; this bankgate reads version 4"*"bankgate refresh --build"*) pass "check-baselines names the refresh for a schema 3 file" ;;
+  *) fail "check-baselines names the refresh for a schema 3 file" "exit $rc: $out" ;; esac
+rm "$cand/$gpu_dir/Suite/b.json"
+run promote --candidates "$cand" --baselines "$base"
+expect_rc "a promotion that would drop a test of a schema 3 file is refused (exit 3)" 3
+case $out in *"holds tests this recording lacks (b)"*) pass "the refusal names the test it would drop" ;; *) fail "the refusal names the test it would drop" "$out" ;; esac
+[ "$(cat "$base/$gpu_dir/Suite.json")" = "$old" ] && pass "the refused promotion leaves the schema 3 file as it was" ||
+  fail "the refused promotion leaves the schema 3 file as it was"
+candidate "$cand" Suite b 2048
+run promote --candidates "$cand" --baselines "$base"
+expect_rc "a promotion of every test replaces a schema 3 file (exit 0)" 0
+grep -q '"schema_version": 4' "$base/$gpu_dir/Suite.json" && pass "the replaced file is schema 4" ||
+  fail "the replaced file is schema 4" "$(head -c 300 "$base/$gpu_dir/Suite.json")"
+
 run
 expect_rc "no subcommand is a usage error (exit 64)" 64
 run frobnicate

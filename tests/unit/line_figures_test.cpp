@@ -21,9 +21,16 @@ using namespace bankgate::gate;
 
 constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 
+// Shared-memory figures of one line: "load" and "store" name the LDS/STS kinds.
 SourceLineFigures figures(std::string file, std::uint32_t line, std::string access, std::string opcode, std::uint64_t executions,
                           std::uint64_t wavefronts, std::uint64_t ideal) {
-  return {std::move(file), line, std::move(access), std::move(opcode), executions, wavefronts, ideal};
+  return {.file = std::move(file), .line = line, .kind = "shared_" + access, .opcode = std::move(opcode),
+          .executions = executions, .wavefronts = wavefronts, .ideal_wavefronts = ideal};
+}
+
+SourceLineFigures global_store(std::uint32_t line, std::uint64_t requests, std::uint64_t sectors, std::uint64_t ideal) {
+  return {.file = "kernels/transpose.cu", .line = line, .kind = "global_store", .opcode = "STG.E",
+          .executions = requests, .sectors = sectors, .ideal_sectors = ideal};
 }
 
 // transposeSwizzled on a 1024 x 1024 matrix: a store line and a load line, both one wavefront per request.
@@ -53,10 +60,58 @@ TEST(LineFigures, OneWarpTurning32WayIsNamedByItsLine) {
   run[1].wavefronts += 4 * 31;  // one warp's four loads serialised over 32 wavefronts each
   const std::vector<LineChange> changes = compare_lines(swizzled_lines(), run);
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(changes[0].wavefront_change(), 124);
+  EXPECT_EQ(changes[0].change(), 124);
   EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:52  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
-  EXPECT_EQ(excess_wavefronts(run, "load"), 124u);
-  EXPECT_EQ(excess_wavefronts(run, "store"), 0u);
+  EXPECT_EQ(excess_wavefronts(run, "shared_load"), 124u);
+  EXPECT_EQ(excess_wavefronts(run, "shared_store"), 0u);
+}
+
+// The example: one warp of a multi-block transpose stores with a stride, 32 sectors where 4 would do.
+TEST(LineFigures, OneStridedWarpStoreIsNamedInSectorsPerRequest) {
+  const std::vector<SourceLineFigures> base{global_store(71, 131072, 524288, 524288)};
+  std::vector<SourceLineFigures> run = base;
+  run[0].sectors += 28;
+  const std::vector<LineChange> changes = compare_lines(base, run);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].change(), 28);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:71  STG.E  4.00 -> 4.00 sectors per request (ideal 4.00; +28 sectors)");
+  EXPECT_EQ(excess_sectors(run, "global_store"), 28u);
+  const std::vector<LineChange> naive = compare_lines({global_store(71, 4, 16, 16)}, {global_store(71, 4, 128, 16)});
+  EXPECT_EQ(format_line_change(naive[0]), "kernels/transpose.cu:71  STG.E  4.00 -> 32.00 sectors per request (ideal 4.00; +112 sectors)");
+}
+
+// A line inserted above a loop moves every line below it: the same instructions one line further down are
+// not a change, and a line that moved and changed says where it was.
+TEST(LineFigures, ShiftedLinesAreNotReportedAsGoneAndNew) {
+  const std::vector<SourceLineFigures> base = swizzled_lines();
+  std::vector<SourceLineFigures> run = base;
+  for (SourceLineFigures& l : run) ++l.line;
+  EXPECT_TRUE(compare_lines(base, run).empty());
+  run[1].wavefronts += 124;
+  const std::vector<LineChange> changes = compare_lines(base, run);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:53 (was line 52)  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
+}
+
+TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
+  SourceLineFigures copy{.file = "kernels/async_copy.cu", .line = 62, .inlined = "cuda_pipeline_helpers.h:292", .kind = "cp_async",
+                         .opcode = "LDGSTS.E.BYPASS.128", .executions = 64, .wavefronts = 256, .ideal_wavefronts = 256,
+                         .sectors = 1024, .ideal_sectors = 1024};
+  SourceLineFigures conflicting = copy;
+  conflicting.wavefronts += 7 * 4;
+  const std::vector<LineChange> changes = compare_lines({copy}, {conflicting});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/async_copy.cu:62  LDGSTS.E.BYPASS.128  4.00 -> 4.44 wavefronts per request "
+                                            "(+28 wavefronts) [inlined from cuda_pipeline_helpers.h:292]");
+}
+
+TEST(LineFigures, InstructionCountsAreComparedAsExecutions) {
+  const SourceLineFigures before{.file = "kernels/tunable_work.cu", .line = 25, .kind = "instructions", .executions = 1000};
+  SourceLineFigures after = before;
+  after.executions = 1500;
+  const std::vector<LineChange> changes = compare_lines({before}, {after});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/tunable_work.cu:25  instructions  1000 -> 1500 instructions executed (+500)");
 }
 
 TEST(LineFigures, NewAndVanishedLinesAreListedLargestChangeFirst) {
@@ -151,7 +206,7 @@ std::string edited(std::string text, const std::string& from, const std::string&
 
 TEST(LineFigures, BadLinesAndPercentilesAreRejectedByField) {
   const std::string text = serialize_suite_file(suite_with_lines(), Samples::drop);
-  EXPECT_NE(rejection(edited(text, "\"access\": \"load\"", "\"access\": \"read\"")).find("'tests.SwizzledSquare.lines[1].access' must be"),
+  EXPECT_NE(rejection(edited(text, "\"kind\": \"shared_load\"", "\"kind\": \"read\"")).find("'tests.SwizzledSquare.lines[1].kind' is not an instruction kind"),
             std::string::npos);
   EXPECT_NE(rejection(edited(text, "\"line\": 52", "\"line\": -52")).find("'tests.SwizzledSquare.lines[1].line'"), std::string::npos);
   EXPECT_NE(rejection(edited(text, "\"opcode\": \"LDS\"", "\"opcode\": \"LDS\", \"cost\": 1")).find("'tests.SwizzledSquare.lines[1].cost'"),

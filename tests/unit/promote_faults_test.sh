@@ -26,7 +26,7 @@ candidate() {
   case $suite in S[5-8]) long=$(printf 'x%.0s' $(seq 1 1500)) ;; esac
   mkdir -p "$dir/$gpu/$suite"
   cat >"$dir/$gpu/$suite/$test.json" <<JSON
-{"schema_version": 3, "suite": "$field", "gpu": {"arch": "sm_90", "model": "$model"},
+{"schema_version": 4, "suite": "$field", "gpu": {"arch": "sm_90", "model": "$model"},
  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
    "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000, "cupti_version": 130000,
    "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z", "command": "GPU suite run"},

@@ -27,7 +27,7 @@ candidate() {
   local dir=$1 suite=$2 test=$3 value=$4 extra=${5:-}
   mkdir -p "$(dirname "$dir/$gpu/$suite/$test.json")"
   cat >"$dir/$gpu/$suite/$test.json" <<JSON
-{"schema_version": 3, "suite": "$suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"}, $extra
+{"schema_version": 4, "suite": "$suite", "gpu": {"arch": "sm_90", "model": "nvidia-h200"}, $extra
  "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
    "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000, "cupti_version": 130000,
    "git_commit": "0123abcd", "git_dirty": false, "date": "2026-11-21T23:59:00Z", "command": "GPU suite run"},

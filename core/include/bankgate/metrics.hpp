@@ -1,30 +1,55 @@
 #pragma once
-// The metric table: which CUPTI metrics the collector reads by default, how to show them, and the derived
-// ratios (transactions per request) that the seed documents reason in. Names and arithmetic only: what a
-// metric list costs on a chip is CUPTI's to say (count_passes, preflight.hpp, in the collector).
+// The metric table: every counter bankgate gates, with its Nsight Compute and nvprof-era names, its default
+// tolerance and the per-instruction kind that explains it; the ratios derived from them; the per-line kinds of
+// the attribution. Names and arithmetic only: what a metric list costs on a chip is CUPTI's to say
+// (count_passes, preflight.hpp, in the collector). Adding a SASS metric is one row in `counter_table`:
+// recording, comparison, reports, JSON and the README table follow from it.
 
-#include <array>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <bankgate/ratio_keys.hpp>
 #include <bankgate/results.hpp>
 
 namespace bankgate {
 
+// Where a counter comes from: the range profiler (SASS-instrumented: CUPTI patches each instruction to count
+// what it does, so the sums depend only on the code and its inputs), or the launch itself (the driver's
+// figures for the compiled function and its launch configuration: no counter needed).
+enum class CounterSource { sass, launch };
+
+enum class CounterGroup { shared, global, local, instructions, launch };
+std::string_view to_string(CounterGroup group);  // "shared memory", "global memory", ...
+
+// How a counter is gated unless a test says otherwise (KernelCase::counter_tolerances).
+struct DefaultTolerance {
+  double relative = 0.0;  // 0: exact
+  std::string_view reason;
+};
+
 struct MetricTraits {
-  std::string_view name;     // CUPTI / Nsight Compute metric name
+  std::string_view name;     // the Nsight Compute metric name (or a launch__ name of our own, see below)
   std::string_view display;  // short label for tables and failure messages
+  std::string_view nvprof;   // what nvprof called it; empty where nvprof had no equivalent
+  CounterGroup group;
+  std::string_view kind;     // the per-line instruction kind that explains a change (InstructionKindTraits)
+  CounterSource source = CounterSource::sass;
+  DefaultTolerance tolerance{};
 };
 
 namespace metric {
-// The default set, SASS-instrumented: CUPTI patches each shared-memory instruction to count what it does, so the
-// sums depend only on the code and its inputs. Transactions are the wavefronts the L1 data stage spends on
-// shared loads (stores), requests the warp-level LDS/LD (STS/ST) instructions executed.
 inline constexpr std::string_view shared_load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 inline constexpr std::string_view shared_store_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 inline constexpr std::string_view shared_load_requests = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr std::string_view shared_store_requests = "smsp__sass_inst_executed_op_shared_st.sum";
+inline constexpr std::string_view instructions = "smsp__sass_inst_executed.sum";
+inline constexpr std::string_view thread_instructions = "smsp__sass_thread_inst_executed.sum";
+inline constexpr std::string_view registers_per_thread = "launch__registers_per_thread";
+inline constexpr std::string_view local_memory_per_thread = "launch__local_memory_per_thread";
+inline constexpr std::string_view resident_blocks_per_sm = "launch__resident_blocks_per_sm";
 
 // The hardware set: the L1's own counters. They also count wavefronts that L1 fills of global data cause when
 // they meet shared accesses in the data banks, so in kernels with many blocks they vary from run to run (up to
@@ -42,36 +67,57 @@ inline constexpr std::string_view shared_store_bank_conflicts = "l1tex__data_ban
 // Which counters collect_counters reads. Both sets need one replay pass on GH100.
 enum class CounterSet { sass_instrumented, hardware };
 
-// Shared-memory loads and stores, exact: transactions (wavefronts) and requests (warp-level instructions). Bank
-// conflicts are not a counter of this set; they come with the per-instruction attribution (see
-// Collector::attribute_shared_accesses) as wavefronts above the ideal.
-inline constexpr std::array<MetricTraits, 4> shared_memory_metrics{{
-    {metric::shared_load_wavefronts, "shared load transactions"},
-    {metric::shared_store_wavefronts, "shared store transactions"},
-    {metric::shared_load_requests, "shared load requests"},
-    {metric::shared_store_requests, "shared store requests"},
-}};
+// Every counter of the default set, in the order tables show them. Memory traffic is a property of the access
+// pattern: exact. Instruction counts move with any edit or compiler change, so they carry a default tolerance.
+std::span<const MetricTraits> counter_table();
+std::span<const MetricTraits> hardware_counter_table();
 
-inline constexpr std::array<MetricTraits, 6> hardware_shared_memory_metrics{{
-    {metric::hardware::shared_load_wavefronts, "shared load transactions (hardware)"},
-    {metric::hardware::shared_store_wavefronts, "shared store transactions (hardware)"},
-    {metric::hardware::shared_load_requests, "shared load requests (hardware)"},
-    {metric::hardware::shared_store_requests, "shared store requests (hardware)"},
-    {metric::hardware::shared_load_bank_conflicts, "shared load bank conflicts (hardware)"},
-    {metric::hardware::shared_store_bank_conflicts, "shared store bank conflicts (hardware)"},
-}};
+// The metric table's row for `name`, if it has one.
+const MetricTraits* find_metric(std::string_view name);
 
+// Names of the range-profiler metrics of a set (launch figures excluded: they are no CUPTI metric).
 std::vector<std::string> metric_names(CounterSet set);
 std::vector<std::string> default_metric_names();  // metric_names(CounterSet::sass_instrumented)
+// Every counter name a gated record may hold: the default metrics and the launch figures.
+std::vector<std::string> gated_counter_names();
 
 // The display label of a metric from the table, or the metric name itself for metrics outside it.
 std::string_view display_name(std::string_view metric_name);
 
+// A ratio of two counters that the seed documents and Nsight Compute reason in, e.g. transactions per request.
+// A kernel that issues no request of that kind gets 0, the value Nsight Compute prints for it.
+struct RatioTraits {
+  std::string_view key;          // e.g. "global_store_sectors_per_request"
+  std::string_view display;
+  std::string_view numerator;    // metric names
+  std::string_view denominator;
+  std::string_view nvprof;
+};
+std::span<const RatioTraits> ratio_table();
+const RatioTraits* find_ratio(std::string_view key);
+
+// Every ratio of the table whose two counters `counters` holds.
+std::vector<std::pair<std::string, double>> derived_ratios(const KernelCounters& counters);
+
 enum class SharedOp { load, store };
 
 // Transactions per request, nvprof's shared_{load,store}_transactions_per_request, from whichever counter set
-// `counters` holds (the SASS-instrumented one when both). A kernel that issues no request of that kind gets
-// 0, the value Nsight Compute prints for it.
+// `counters` holds (the SASS-instrumented one when both).
 double transactions_per_request(const KernelCounters& counters, SharedOp op);
+
+// What a kind of instruction is called in per-line figures, which per-instruction SASS metric counts its
+// executions, and which traffic it has. `instructions` holds every executed instruction of a line, so that a
+// change in instruction counts can be placed too.
+struct InstructionKindTraits {
+  std::string_view kind;             // "global_store", ...
+  std::string_view display;          // "global store"
+  std::string_view executions;       // per-instruction SASS metric (no rollup suffix)
+  bool shared_wavefronts = false;    // the kind costs shared-memory wavefronts (and has an ideal)
+  bool global_sectors = false;       // the kind costs global sectors (and has an ideal)
+  bool local_sectors = false;
+};
+std::span<const InstructionKindTraits> instruction_kind_table();
+const InstructionKindTraits* find_instruction_kind(std::string_view kind);
+inline constexpr std::string_view all_instructions_kind = "instructions";
 
 }  // namespace bankgate

@@ -24,6 +24,17 @@ const char* to_string(L2State state);  // "warm", "cold"
 
 // GPU durations of one kernel across repeated launches, in nanoseconds, from the Activity API's
 // start/end timestamps (the GPU timer ticks every 32 ns on Hopper), and how they were taken.
+// What the driver says of a launch, no counter needed: the compiled function's resources and how many of its
+// blocks fit on one multiprocessor at the launch's block size (the occupancy calculator's answer).
+struct LaunchFigures {
+  int registers_per_thread = 0;
+  int static_shared_bytes = 0;
+  int dynamic_shared_bytes = 0;
+  int local_bytes_per_thread = 0;  // spills and stack arrays
+  int block_threads = 0;
+  int resident_blocks_per_sm = 0;
+};
+
 struct KernelTiming {
   std::string kernel_name;           // demangled function name without parameters, e.g. "setRowReadRow"
   // One per sample, in launch order. A sample is the mean duration of `launches_per_sample` consecutive
@@ -42,28 +53,38 @@ struct KernelTiming {
   double relative_noise = 0.0;  // estimated standard error of the median over the median, at the end
   bool converged = false;       // the noise reached TimingOptions::target_relative_noise
   std::string stop_reason;      // "noise target reached", "time budget spent" or "sample limit reached"
+  LaunchFigures launch;         // from the kernel's activity records
 };
 
-// What one shared-memory instruction of a kernel did in one launch, from the SASS Metrics API: CUPTI patches
-// the instruction to count its executions and the wavefronts it cost, and what it would have cost without bank
-// conflicts. Its excess (wavefronts - ideal) is the instruction's bank conflicts.
-enum class SharedAccess { load, store, other };  // other: LDGSTS, atomics, LDSM ... (no LD/ST request)
-const char* to_string(SharedAccess access);       // "load", "store", "other"
+// What one instruction of a kernel did in one launch, from the SASS Metrics API: CUPTI patches the
+// instruction to count its executions, the shared-memory wavefronts and global or local sectors it cost, and
+// what those would have cost at best (no bank conflicts; fully coalesced for the access width). Its excess
+// over the ideal is the instruction's bank conflicts or uncoalesced sectors.
+struct SourceLocation {
+  std::string file;
+  std::uint32_t line = 0;
+};
 
-struct SharedInstruction {
+struct InstructionFigures {
   std::string file;              // source file from the line table (directory + name); empty without -lineinfo
   std::uint32_t line = 0;        // 0: unknown
+  // Where the instruction comes from an inlined function (__pipeline_memcpy_async, a CuTe copy, a __device__
+  // helper): the lines that called it, innermost first, the kernel's own last. Empty where it is not inlined
+  // or where nvdisasm is absent; `file` and `line` hold the innermost (the helper's) location either way.
+  std::vector<SourceLocation> inlined_at;
   std::uint32_t pc_offset = 0;   // byte offset of the instruction in its function
   std::string opcode;            // SASS opcode with modifiers, e.g. "LDS.128"; empty where nvdisasm is absent
-  SharedAccess access = SharedAccess::other;
-  std::uint64_t executions = 0;  // warp-level executions (requests); 0 for the "other" kinds
-  std::uint64_t wavefronts = 0;
+  std::string kind;              // an InstructionKindTraits::kind (metrics.hpp): "global_store", ...; empty: none
+  std::uint64_t executions = 0;  // warp-level executions (requests)
+  std::uint64_t wavefronts = 0;  // shared memory
   std::uint64_t ideal_wavefronts = 0;
+  std::uint64_t sectors = 0;     // global or local memory, 32 bytes each
+  std::uint64_t ideal_sectors = 0;
 };
 
-struct KernelSharedAccesses {
+struct KernelInstructions {
   std::string kernel_name;  // as KernelTiming::kernel_name
-  std::vector<SharedInstruction> instructions;  // in order of pc_offset; only instructions that touch shared memory
+  std::vector<InstructionFigures> instructions;  // in order of pc_offset; every executed instruction
 };
 
 // Where the host time of one collect_counters call went, in milliseconds (for benchmarks: bench/).

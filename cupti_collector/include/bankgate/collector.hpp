@@ -47,12 +47,13 @@ class Collector {
   std::vector<KernelTiming> time_launches(std::string_view label, const std::function<void()>& launch,
                                           const TimingOptions& options = {});
 
-  // Runs `launch` once with shared-memory instructions patched (SASS Metrics API) and returns, per kernel, what
-  // each instruction did, with its source line where the kernel was built with -lineinfo and its module was
-  // loaded after this collector was made. Costs more than collect_counters (patching, a flush, a line lookup
-  // per instruction): meant for recording baselines and explaining a counter that changed, not for every run.
-  std::vector<KernelSharedAccesses> attribute_shared_accesses(std::string_view label, const std::function<void()>& launch,
-                                                              const CounterOptions& options = {});
+  // Runs `launch` once with its instructions patched (SASS Metrics API) and returns, per kernel, what each
+  // executed instruction did (kind, executions, shared wavefronts, global and local sectors, their ideals),
+  // with its source line where the kernel was built with -lineinfo and its module was loaded after this
+  // collector was made. Costs more than collect_counters (patching, a flush, a line lookup per instruction):
+  // meant for recording baselines and explaining a counter that changed, not for every run.
+  std::vector<KernelInstructions> attribute_instructions(std::string_view label, const std::function<void()>& launch,
+                                                         const CounterOptions& options = {});
 
   // The phases of the last collect_counters call.
   const CounterPhases& last_counter_phases() const;

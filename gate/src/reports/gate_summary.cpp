@@ -167,7 +167,7 @@ class RunFiles {
   RunFiles(const GateInputs& in, std::vector<std::string>& problems)
       : in_(in), problems_(problems), reports_(read_gtest_reports(in.gtest_results)),
         measured_(read_measurements(in.candidates, problems)) {
-    const auto names = default_metric_names();
+    const auto names = gated_counter_names();
     known_.insert(names.begin(), names.end());
   }
 

@@ -125,6 +125,12 @@ void counter_table(std::ostringstream& out, const TestResult& t) {
   out << "</table>";
 }
 
+// Global and local kinds are measured in sectors; shared kinds (cp.async included) in wavefronts.
+bool uses_sectors(const SourceLineFigures& l) {
+  const InstructionKindTraits* traits = find_instruction_kind(l.kind);
+  return traits != nullptr && !traits->shared_wavefronts && (traits->global_sectors || traits->local_sectors);
+}
+
 void line_table(std::ostringstream& out, const TestResult& t, SourceText& sources) {
   const std::vector<SourceLineFigures>& run = t.measured->lines;
   const std::vector<SourceLineFigures> none;
@@ -136,13 +142,13 @@ void line_table(std::ostringstream& out, const TestResult& t, SourceText& source
   for (const SourceLineFigures& l : run) {
     const bool listed = std::any_of(rows.begin(), rows.end(), [&](const LineChange& c) {
       const SourceLineFigures& x = c.measured ? *c.measured : *c.baseline;
-      return x.file == l.file && x.line == l.line && x.access == l.access;
+      return x.file == l.file && x.line == l.line && x.kind == l.kind;
     });
     if (!listed) rows.push_back({l, l});
   }
-  out << "<table><tr><th class=l>source line</th><th class=l>code</th><th class=l>SASS</th><th>requests</th>"
-         "<th>wavefronts per request<br>baseline &rarr; run</th><th>wavefronts<br>baseline &rarr; run</th>"
-         "<th>ideal</th><th>excess (bank conflicts)<br>baseline &rarr; run</th></tr>";
+  out << "<table><tr><th class=l>source line</th><th class=l>code</th><th class=l>kind</th><th class=l>SASS</th>"
+         "<th>requests</th><th>per request<br>baseline &rarr; run</th><th>wavefronts or sectors<br>baseline &rarr; run</th>"
+         "<th>ideal</th><th>excess (bank conflicts, uncoalesced)<br>baseline &rarr; run</th></tr>";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const LineChange& c = rows[i];
     const SourceLineFigures& l = c.measured ? *c.measured : *c.baseline;
@@ -152,12 +158,14 @@ void line_table(std::ostringstream& out, const TestResult& t, SourceText& source
       return b == r ? r : b + " &rarr; " + r;
     };
     out << "<tr" << (i < changed ? " class=changed" : "") << "><td class=l>" << escape(l.where()) << "</td><td class=src>"
-        << escape(sources.line(l.file, l.line)) << "</td><td class=l>" << escape(l.opcode.empty() ? l.access : l.opcode)
+        << escape(sources.line(l.file, l.line)) << (l.inlined.empty() ? "" : "<br><span class=muted>inlined from " + escape(l.inlined) + "</span>")
+        << "</td><td class=l>" << escape(l.kind) << "</td><td class=l>" << escape(l.opcode)
         << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(x.executions); }) << "</td><td>"
-        << pair([](const SourceLineFigures& x) { return fixed(x.wavefronts_per_request(), 2); }) << "</td><td>"
-        << pair([](const SourceLineFigures& x) { return std::to_string(x.wavefronts); }) << "</td><td>"
-        << pair([](const SourceLineFigures& x) { return std::to_string(x.ideal_wavefronts); }) << "</td><td>"
-        << pair([](const SourceLineFigures& x) { return std::to_string(x.excess()); }) << "</td></tr>";
+        << pair([](const SourceLineFigures& x) { return fixed(uses_sectors(x) ? x.sectors_per_request() : x.wavefronts_per_request(), 2); })
+        << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.sectors : x.wavefronts); })
+        << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.ideal_sectors : x.ideal_wavefronts); })
+        << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.excess_sectors() : x.excess()); })
+        << "</td></tr>";
   }
   out << "</table>";
   if (base.empty()) out << "<p class=muted>The baseline has no per-line figures (a refresh records them).</p>";

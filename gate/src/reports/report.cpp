@@ -28,14 +28,10 @@ std::string refresh_command(const RefreshContext& how, const std::string& suite,
 
 namespace {
 
-// The access kind a shared-memory counter counts, from its name: "..._op_ld.sum" and "..._shared_ld.sum" count
-// loads; empty for a counter of neither kind.
-std::string access_of(const std::string& metric) {
-  for (const char* load : {"_op_ld.", "_shared_ld."})
-    if (metric.find(load) != std::string::npos) return "load";
-  for (const char* store : {"_op_st.", "_shared_st."})
-    if (metric.find(store) != std::string::npos) return "store";
-  return "";
+// The instruction kind whose per-line figures explain a counter (the metric table's); empty for none.
+std::string kind_of(const std::string& metric) {
+  const MetricTraits* traits = find_metric(metric);
+  return traits != nullptr ? std::string(traits->kind) : std::string();
 }
 
 // The source lines behind a changed counter, when both sides carry per-line figures.
@@ -43,11 +39,12 @@ std::string where_it_changed(const std::string& metric, const TestRecord& measur
   if (measured.lines.empty()) return "";
   if (baseline.lines.empty())
     return "  lines      the baseline has no per-line figures to compare with; a refresh records them\n";
-  const std::string access = access_of(metric);
+  const std::string kind = kind_of(metric);
+  if (kind.empty() && find_metric(metric) != nullptr) return "";  // a launch figure: no line explains it
   const auto of_kind = [&](const std::vector<SourceLineFigures>& lines) {
     std::vector<SourceLineFigures> kept;
     for (const auto& l : lines)
-      if (access.empty() || l.access == access) kept.push_back(l);
+      if (kind.empty() || l.kind == kind) kept.push_back(l);
     return kept;
   };
   const std::vector<LineChange> changes = compare_lines(of_kind(baseline.lines), of_kind(measured.lines));

@@ -2,6 +2,7 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/metrics.hpp>
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/text.hpp>
 #include <bankgate/gate/comparison.hpp>
@@ -414,20 +415,35 @@ std::vector<SourceLineFigures> read_lines(const Field& f) {
   std::vector<SourceLineFigures> lines;
   for (std::size_t i = 0; i < f.raw().size(); ++i) {
     const Field e = f.element(i);
-    e.only({"file", "line", "access", "opcode", "executions", "wavefronts", "ideal_wavefronts"});
+    e.only({"file", "line", "inlined", "kind", "opcode", "executions", "wavefronts", "ideal_wavefronts", "sectors", "ideal_sectors"});
     SourceLineFigures l;
     l.file = e.child("file").string();
     l.line = static_cast<std::uint32_t>(e.child("line").count());
-    l.access = e.child("access").string();
-    if (l.access != "load" && l.access != "store" && l.access != "other")
-      e.child("access").fail("must be \"load\", \"store\" or \"other\" (got \"" + l.access + "\")");
+    if (e.has("inlined")) l.inlined = e.child("inlined").string();
+    l.kind = e.child("kind").string();
+    if (find_instruction_kind(l.kind) == nullptr) e.child("kind").fail("is not an instruction kind of this bankgate (got \"" + l.kind + "\")");
     l.opcode = e.child("opcode").string();
     l.executions = e.child("executions").counter();
     l.wavefronts = e.child("wavefronts").counter();
     l.ideal_wavefronts = e.child("ideal_wavefronts").counter();
+    l.sectors = e.child("sectors").counter();
+    l.ideal_sectors = e.child("ideal_sectors").counter();
     lines.push_back(std::move(l));
   }
   return lines;
+}
+
+ExpectedRatios read_expected(const Field& e) {
+  e.only({"ratios", "why"});
+  ExpectedRatios expected;
+  const Field ratios = e.child("ratios");
+  ratios.object();
+  for (const auto& [name, unused] : ratios.raw().items()) {
+    if (find_ratio(name) == nullptr) ratios.child(name).fail("is not a ratio of this bankgate's metric table");
+    expected.ratios[name] = ratios.child(name).non_negative();
+  }
+  expected.why = e.child("why").reason("say why the kernel should show these ratios");
+  return expected;
 }
 
 TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
@@ -449,13 +465,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
     derived.object();
     for (const auto& [name, unused] : derived.raw().items()) r.derived[name] = derived.child(name).non_negative();
   }
-  if (f.has("expected")) {
-    const Field e = f.child("expected");
-    e.only({"load_transactions_per_request", "store_transactions_per_request", "why"});
-    r.expected = ExpectedRatios{e.child("load_transactions_per_request").non_negative(),
-                                e.child("store_transactions_per_request").non_negative(),
-                                e.child("why").reason("say why the kernel should show these ratios")};
-  }
+  if (f.has("expected")) r.expected = read_expected(f.child("expected"));
   if (f.has("timing")) r.timing = read_timing(f.child("timing"));
   if (f.has("lines")) r.lines = read_lines(f.child("lines"));
   if (f.has("samples_ns")) {
@@ -501,10 +511,11 @@ json test_json(const TestRecord& r, Samples samples) {
   json derived = json::object();
   for (const auto& [name, v] : r.derived) derived[name] = number(v);
   json j = {{"kernel", r.kernel}, {"correct", r.correct}, {"counters", counters}, {"derived", derived}};
-  if (r.expected)
-    j["expected"] = {{"load_transactions_per_request", number(r.expected->load_transactions_per_request)},
-                     {"store_transactions_per_request", number(r.expected->store_transactions_per_request)},
-                     {"why", r.expected->why}};
+  if (r.expected) {
+    json ratios = json::object();
+    for (const auto& [name, value] : r.expected->ratios) ratios[name] = number(value);
+    j["expected"] = {{"ratios", ratios}, {"why", r.expected->why}};
+  }
   if (r.timing) {
     const TimingSummary& t = *r.timing;
     j["timing"] = {{"median_ns", number(t.median_ns)}, {"mad_ns", number(t.mad_ns)}, {"p10_ns", number(t.p10_ns)},
@@ -522,9 +533,13 @@ json test_json(const TestRecord& r, Samples samples) {
   }
   if (!r.lines.empty()) {
     json lines = json::array();
-    for (const SourceLineFigures& l : r.lines)
-      lines.push_back({{"file", l.file}, {"line", l.line}, {"access", l.access}, {"opcode", l.opcode},
-                       {"executions", l.executions}, {"wavefronts", l.wavefronts}, {"ideal_wavefronts", l.ideal_wavefronts}});
+    for (const SourceLineFigures& l : r.lines) {
+      json line = {{"file", l.file}, {"line", l.line}, {"kind", l.kind}, {"opcode", l.opcode},
+                   {"executions", l.executions}, {"wavefronts", l.wavefronts}, {"ideal_wavefronts", l.ideal_wavefronts},
+                   {"sectors", l.sectors}, {"ideal_sectors", l.ideal_sectors}};
+      if (!l.inlined.empty()) line["inlined"] = l.inlined;
+      lines.push_back(std::move(line));
+    }
     j["lines"] = lines;
   }
   if (samples == Samples::keep && !r.samples_ns.empty()) {
@@ -543,9 +558,16 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
   root.only({"schema_version", "suite", "gpu", "provenance", "tests", "baselines"});
   SuiteFile file;
   file.schema_version = root.child("schema_version").integer();
-  if (file.schema_version != current_schema_version)
-    root.child("schema_version").fail("is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
-                                      std::to_string(current_schema_version) + " (record them again with: bankgate refresh --build <your build> --new-gpu)");
+  if (file.schema_version != current_schema_version) {
+    const std::string problem = "is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
+                                std::to_string(current_schema_version);
+    if (file.schema_version > 0 && file.schema_version < current_schema_version)
+      throw OldSchemaError(origin + ": field 'schema_version' " + problem + ", which adds global, local, cp.async, ldmatrix, " +
+                               "instruction and launch counters; record the baselines again with: bankgate refresh " +
+                               "--build <your build> (it replaces the old file)",
+                           file.schema_version);
+    root.child("schema_version").fail(problem + " (record them again with: bankgate refresh --build <your build> --new-gpu)");
+  }
   file.suite = root.child("suite").string();
   if (!is_valid_test_name(file.suite))
     root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" + file.suite + "\"");
@@ -610,12 +632,16 @@ std::string SourceLineFigures::where() const {
 std::vector<SourceLineFigures> merge_by_line(const std::vector<SourceLineFigures>& instructions) {
   std::map<std::tuple<std::string, std::uint32_t, std::string>, SourceLineFigures> merged;
   for (const SourceLineFigures& i : instructions) {
-    auto [it, fresh] = merged.try_emplace({i.file, i.line, i.access}, i);
+    auto [it, fresh] = merged.try_emplace({i.file, i.line, i.kind}, i);
     if (fresh) continue;
     SourceLineFigures& m = it->second;
     m.executions += i.executions;
     m.wavefronts += i.wavefronts;
     m.ideal_wavefronts += i.ideal_wavefronts;
+    m.sectors += i.sectors;
+    m.ideal_sectors += i.ideal_sectors;
+    if (!i.inlined.empty() && ("; " + m.inlined + "; ").find("; " + i.inlined + "; ") == std::string::npos)
+      m.inlined = m.inlined.empty() ? i.inlined : m.inlined + "; " + i.inlined;
     if (!i.opcode.empty() && ("/" + m.opcode + "/").find("/" + i.opcode + "/") == std::string::npos)
       m.opcode = m.opcode.empty() ? i.opcode : m.opcode + "/" + i.opcode;
   }

@@ -2,63 +2,144 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <tuple>
+
+#include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 namespace {
 
-using LineKey = std::tuple<std::string, std::uint32_t, std::string>;
-LineKey key(const SourceLineFigures& l) { return {l.file, l.line, l.access}; }
+enum class Unit { wavefronts, sectors, instructions };
 
-std::string per_request(const SourceLineFigures& l) {
+Unit unit_of(const std::string& kind) {
+  const InstructionKindTraits* traits = find_instruction_kind(kind);
+  if (traits == nullptr || kind == all_instructions_kind) return Unit::instructions;
+  return traits->shared_wavefronts ? Unit::wavefronts : Unit::sectors;
+}
+
+std::uint64_t amount(const SourceLineFigures& l) {
+  switch (unit_of(l.kind)) {
+    case Unit::wavefronts: return l.wavefronts;
+    case Unit::sectors: return l.sectors;
+    case Unit::instructions: break;
+  }
+  return l.executions;
+}
+
+std::string two_places(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.2f", l.wavefronts_per_request());
+  std::snprintf(text, sizeof text, "%.2f", value);
   return text;
 }
 
 bool same_figures(const SourceLineFigures& a, const SourceLineFigures& b) {
-  return a.executions == b.executions && a.wavefronts == b.wavefronts && a.ideal_wavefronts == b.ideal_wavefronts;
+  return a.executions == b.executions && a.wavefronts == b.wavefronts && a.ideal_wavefronts == b.ideal_wavefronts &&
+         a.sectors == b.sectors && a.ideal_sectors == b.ideal_sectors;
+}
+
+using LineKey = std::tuple<std::string, std::uint32_t, std::string>;
+LineKey key(const SourceLineFigures& l) { return {l.file, l.line, l.kind}; }
+
+// Lines present on one side only, paired by file, kind and opcode in source order: the same instructions
+// after an edit above them moved them.
+void pair_moved_lines(std::vector<LineChange>& unpaired) {
+  using MoveKey = std::tuple<std::string, std::string, std::string>;
+  std::map<MoveKey, std::vector<std::size_t>> gone, fresh;
+  for (std::size_t i = 0; i < unpaired.size(); ++i) {
+    const LineChange& c = unpaired[i];
+    const SourceLineFigures& l = c.baseline ? *c.baseline : *c.measured;
+    (c.baseline ? gone : fresh)[{l.file, l.kind, l.opcode}].push_back(i);
+  }
+  std::vector<bool> merged_away(unpaired.size(), false);
+  for (auto& [k, old_lines] : gone) {
+    const auto it = fresh.find(k);
+    if (it == fresh.end()) continue;
+    for (std::size_t n = 0; n < old_lines.size() && n < it->second.size(); ++n) {
+      unpaired[old_lines[n]].measured = unpaired[it->second[n]].measured;
+      merged_away[it->second[n]] = true;
+    }
+  }
+  std::vector<LineChange> kept;
+  for (std::size_t i = 0; i < unpaired.size(); ++i)
+    if (!merged_away[i]) kept.push_back(std::move(unpaired[i]));
+  unpaired = std::move(kept);
 }
 
 }  // namespace
 
-std::int64_t LineChange::wavefront_change() const {
-  const auto w = [](const std::optional<SourceLineFigures>& l) { return l ? static_cast<std::int64_t>(l->wavefronts) : 0; };
-  return w(measured) - w(baseline);
+std::int64_t LineChange::change() const {
+  const auto a = [](const std::optional<SourceLineFigures>& l) { return l ? static_cast<std::int64_t>(amount(*l)) : 0; };
+  return a(measured) - a(baseline);
 }
 
 std::vector<LineChange> compare_lines(const std::vector<SourceLineFigures>& baseline, const std::vector<SourceLineFigures>& measured) {
   std::map<LineKey, LineChange> by_line;
   for (const SourceLineFigures& l : baseline) by_line[key(l)].baseline = l;
   for (const SourceLineFigures& l : measured) by_line[key(l)].measured = l;
-  std::vector<LineChange> changes;
-  for (auto& [unused, c] : by_line)
+  std::vector<LineChange> changes, unpaired;
+  for (auto& [unused, c] : by_line) {
+    if (!c.baseline || !c.measured) unpaired.push_back(std::move(c));
+    else if (!same_figures(*c.baseline, *c.measured)) changes.push_back(std::move(c));
+  }
+  pair_moved_lines(unpaired);
+  for (LineChange& c : unpaired)
     if (!c.baseline || !c.measured || !same_figures(*c.baseline, *c.measured)) changes.push_back(std::move(c));
-  std::stable_sort(changes.begin(), changes.end(), [](const LineChange& a, const LineChange& b) {
-    return std::llabs(a.wavefront_change()) > std::llabs(b.wavefront_change());
-  });
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const LineChange& a, const LineChange& b) { return std::llabs(a.change()) > std::llabs(b.change()); });
   return changes;
 }
 
 std::string format_line_change(const LineChange& c) {
   const SourceLineFigures& any = c.measured ? *c.measured : *c.baseline;
-  const std::string opcode = any.opcode.empty() ? "shared " + any.access : any.opcode;
-  std::string text = any.where() + "  " + opcode + "  ";
-  text += c.baseline ? per_request(*c.baseline) : std::string("(new)");
-  text += " -> ";
-  text += c.measured ? per_request(*c.measured) : std::string("(gone)");
-  const std::int64_t change = c.wavefront_change();
-  text += " wavefronts per request (" + std::string(change >= 0 ? "+" : "") + std::to_string(change) + " wavefronts";
-  if (c.baseline && c.measured && c.baseline->executions != c.measured->executions)
+  const InstructionKindTraits* traits = find_instruction_kind(any.kind);
+  const std::string kind = traits != nullptr ? std::string(traits->display) : any.kind;
+  std::string text = any.where();
+  if (c.baseline && c.measured && c.baseline->line != c.measured->line)
+    text += " (was line " + std::to_string(c.baseline->line) + ")";
+  text += "  " + (any.opcode.empty() ? kind : any.opcode) + "  ";
+  const Unit unit = unit_of(any.kind);
+  const auto figure = [&](const std::optional<SourceLineFigures>& l, const char* absent) {
+    if (!l) return std::string(absent);
+    switch (unit) {
+      case Unit::wavefronts: return two_places(l->wavefronts_per_request());
+      case Unit::sectors: return two_places(l->sectors_per_request());
+      case Unit::instructions: break;
+    }
+    return std::to_string(l->executions);
+  };
+  text += figure(c.baseline, "(new)") + " -> " + figure(c.measured, "(gone)");
+  const std::int64_t change = c.change();
+  const std::string sign = change >= 0 ? "+" : "";
+  switch (unit) {
+    case Unit::wavefronts: text += " wavefronts per request (" + sign + std::to_string(change) + " wavefronts"; break;
+    case Unit::sectors: {
+      text += " sectors per request (";
+      if (any.executions > 0) text += "ideal " + two_places(static_cast<double>(any.ideal_sectors) / static_cast<double>(any.executions)) + "; ";
+      text += sign + std::to_string(change) + " sectors";
+      break;
+    }
+    case Unit::instructions: text += " instructions executed (" + sign + std::to_string(change); break;
+  }
+  if (unit != Unit::instructions && c.baseline && c.measured && c.baseline->executions != c.measured->executions)
     text += "; requests " + std::to_string(c.baseline->executions) + " -> " + std::to_string(c.measured->executions);
-  return text + ")";
+  text += ")";
+  if (!any.inlined.empty()) text += " [inlined from " + any.inlined + "]";
+  return text;
 }
 
-std::uint64_t excess_wavefronts(const std::vector<SourceLineFigures>& lines, const std::string& access) {
+std::uint64_t excess_wavefronts(const std::vector<SourceLineFigures>& lines, const std::string& kind) {
   std::uint64_t sum = 0;
   for (const SourceLineFigures& l : lines)
-    if (l.access == access) sum += l.excess();
+    if (l.kind == kind) sum += l.excess();
+  return sum;
+}
+
+std::uint64_t excess_sectors(const std::vector<SourceLineFigures>& lines, const std::string& kind) {
+  std::uint64_t sum = 0;
+  for (const SourceLineFigures& l : lines)
+    if (l.kind == kind) sum += l.excess_sectors();
   return sum;
 }
 

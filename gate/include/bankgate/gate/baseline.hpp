@@ -17,7 +17,10 @@ namespace bankgate::gate {
 
 // 2: timing statistics (standard error, measurement method), expected ratios, the driver's release.
 // 3: SASS-instrumented counters (exact), per-source-line shared-memory figures, duration quantiles.
-inline constexpr int current_schema_version = 3;
+// 4: the whole memory path (cp.async, ldmatrix/stmatrix, shared atomics, global and local requests and
+//    sectors), instructions and launch figures; per-line figures of every instruction kind with their inline
+//    call site; expectations as ratios of the metric table.
+inline constexpr int current_schema_version = 4;
 
 // Counters are gated exactly; anything looser must carry the reason it is needed.
 struct Tolerance {
@@ -80,30 +83,36 @@ struct TimingSummary {
   std::vector<double> quantiles_ns;
 };
 
-// What the shared-memory instructions of one source line did in one launch (summed over the line's
-// instructions of one kind), from the per-instruction attribution. Excess wavefronts (wavefronts above the
-// ideal) are the line's bank conflicts.
+// What the instructions of one kind on one source line did in one launch (summed over them), from the
+// per-instruction attribution. Excess wavefronts (above the ideal) are the line's bank conflicts; excess
+// sectors, its uncoalesced global accesses.
 struct SourceLineFigures {
   std::string file;    // relative to the project's source folder where the file lies inside it
   std::uint32_t line = 0;     // 0: unknown (kernel built without -lineinfo)
-  std::string access;  // "load", "store" or "other"
+  // For instructions of an inlined function (a library's copy helper, a __device__ function): `file:line` is
+  // the kernel's own line that called it, and this the helper's line, e.g. "cuda_pipeline_helpers.h:292".
+  std::string inlined;
+  std::string kind;    // an InstructionKindTraits::kind of the metric table: "global_store", "instructions", ...
   std::string opcode;  // SASS opcodes of its instructions, e.g. "LDS" or "LDS.128/LDS"; empty where unknown
-  std::uint64_t executions = 0;  // warp-level requests
-  std::uint64_t wavefronts = 0;
+  std::uint64_t executions = 0;  // warp-level instructions executed (requests)
+  std::uint64_t wavefronts = 0;  // shared memory
   std::uint64_t ideal_wavefronts = 0;
+  std::uint64_t sectors = 0;     // global or local memory
+  std::uint64_t ideal_sectors = 0;
   std::uint64_t excess() const { return wavefronts > ideal_wavefronts ? wavefronts - ideal_wavefronts : 0; }
+  std::uint64_t excess_sectors() const { return sectors > ideal_sectors ? sectors - ideal_sectors : 0; }
   double wavefronts_per_request() const { return executions == 0 ? 0.0 : static_cast<double>(wavefronts) / static_cast<double>(executions); }
+  double sectors_per_request() const { return executions == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(executions); }
   std::string where() const;  // "kernels/transpose.cu:52", or "<unknown line>"
 };
 
-// Sums instructions of one line and kind into one entry; ordered by file, line, access.
+// Sums instructions of one line and kind into one entry; ordered by file, line, kind.
 std::vector<SourceLineFigures> merge_by_line(const std::vector<SourceLineFigures>& instructions);
 
-// What a kernel's source says its shared-memory transactions per request should be, and why. Informative:
-// carried into candidates and baselines so that tables of measured against expected come from the files.
+// What a kernel's source says its ratios (keys of the metric table's ratios) should be, and why. Carried into
+// candidates and baselines so that tables of measured against expected come from the files.
 struct ExpectedRatios {
-  double load_transactions_per_request = 0.0;
-  double store_transactions_per_request = 0.0;
+  std::map<std::string, double> ratios;
   std::string why;
 };
 
@@ -155,6 +164,16 @@ struct SuiteFile {
 class BaselineError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A file written by an older bankgate: readable by nothing but a refresh, which replaces it.
+class OldSchemaError : public BaselineError {
+ public:
+  OldSchemaError(const std::string& message, int version) : BaselineError(message), version_(version) {}
+  int version() const { return version_; }
+
+ private:
+  int version_;
 };
 
 // Parses and validates; every error names `origin` (the file) and the field. `known_metrics`, when given,

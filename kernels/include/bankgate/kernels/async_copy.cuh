@@ -32,7 +32,7 @@ inline constexpr std::array<AsyncCopy, 6> all_async_copy_kernels{AsyncCopy::sync
                                                                   AsyncCopy::sync_16, AsyncCopy::async_16};
 
 std::string_view kernel_name(AsyncCopy kernel);  // "syncCopy<int>", "asyncCopy<int2>", ...
-SharedAccessExpectation expected_shared_access(AsyncCopy kernel);
+AccessExpectation expected_access(AsyncCopy kernel);
 
 // How many ints `in` and `out` hold for this kernel: async_copy_blocks * async_copy_threads *
 // async_copy_per_thread elements of its width.

@@ -25,7 +25,7 @@ enum class PaddedCopy {
 inline constexpr std::array<PaddedCopy, 2> all_padded_copy_kernels{PaddedCopy::col_tile, PaddedCopy::col_tile_pad};
 
 std::string_view kernel_name(PaddedCopy kernel);  // "copyColTile", "copyColTilePad"
-SharedAccessExpectation expected_shared_access(PaddedCopy kernel);
+AccessExpectation expected_access(PaddedCopy kernel);
 
 // Copies the padded_copy_rows x padded_copy_cols int matrix `in` to `out` (row-major, no row padding).
 void launch_padded_copy(PaddedCopy kernel, const int* in, int* out, cudaStream_t stream = nullptr);

@@ -34,7 +34,7 @@ inline constexpr std::array<RectTile, 7> all_rect_tile_kernels{
     RectTile::set_row_read_col_dyn_pad};
 
 std::string_view kernel_name(RectTile kernel);  // the CUDA function name, e.g. "setRowReadColRect"
-SharedAccessExpectation expected_shared_access(RectTile kernel);
+AccessExpectation expected_access(RectTile kernel);
 
 // Launches one 32x16 block on `stream`; `out` holds rect_tile_elements ints.
 void launch_rect_tile(RectTile kernel, int* out, cudaStream_t stream = nullptr);

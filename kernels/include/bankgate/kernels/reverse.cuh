@@ -30,7 +30,7 @@ inline constexpr std::array<Reverse, 3> all_reverse_kernels{Reverse::static_reve
                                                              Reverse::multi_block};
 
 std::string_view kernel_name(Reverse kernel);  // "staticReverse", "dynamicReverse", "multiBlockReverse"
-SharedAccessExpectation expected_shared_access(Reverse kernel);
+AccessExpectation expected_access(Reverse kernel);
 
 // How many ints `in` and `out` hold for this kernel.
 int reverse_elements(Reverse kernel);

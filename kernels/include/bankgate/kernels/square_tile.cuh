@@ -32,7 +32,7 @@ inline constexpr std::array<SquareTile, 7> all_square_tile_kernels{
     SquareTile::set_row_read_col_dyn_ipad};
 
 std::string_view kernel_name(SquareTile kernel);  // the CUDA function name, e.g. "setRowReadRow"
-SharedAccessExpectation expected_shared_access(SquareTile kernel);
+AccessExpectation expected_access(SquareTile kernel);
 
 // Launches one 32x32 block on `stream`; `out` holds square_tile_elements ints.
 void launch_square_tile(SquareTile kernel, int* out, cudaStream_t stream = nullptr);

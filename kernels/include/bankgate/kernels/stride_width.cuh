@@ -38,7 +38,7 @@ inline constexpr int word_access_input_words = 2 * word_access_threads;
 inline constexpr int word_access_output_words = word_access_threads;
 
 std::string_view kernel_name(WordAccess kernel);  // "strideRead<3>", ..., "broadcastRead"
-SharedAccessExpectation expected_shared_access(WordAccess kernel);
+AccessExpectation expected_access(WordAccess kernel);
 
 // `in` holds word_access_input_words ints, `out` word_access_output_words.
 void launch_word_access(WordAccess kernel, const int* in, int* out, cudaStream_t stream = nullptr);
@@ -65,7 +65,7 @@ inline constexpr int wide_access_elements = 32 * 32;
 
 bool uses_float4(WideAccess kernel);               // otherwise double
 std::string_view kernel_name(WideAccess kernel);  // e.g. "rowAccess<double>", "colAccessPad<float4>"
-SharedAccessExpectation expected_shared_access(WideAccess kernel);
+AccessExpectation expected_access(WideAccess kernel);
 
 // `in` and `out` hold wide_access_elements elements. Throws std::invalid_argument when the element type does
 // not match the kernel.

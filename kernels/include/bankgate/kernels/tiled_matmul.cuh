@@ -33,7 +33,10 @@ inline constexpr std::array<TiledMatmul, 4> all_tiled_matmul_kernels{
     TiledMatmul::tile16, TiledMatmul::tile32, TiledMatmul::tile16_bounded, TiledMatmul::tile32_bounded};
 
 std::string_view kernel_name(TiledMatmul kernel);  // e.g. "tiledMatmul<16>", "tiledMatmulBounded<32>"
-SharedAccessExpectation expected_shared_access(TiledMatmul kernel);
+// The global figures depend on the shape (rows of an odd width straddle sectors, partial tiles leave warps
+// narrower): derived in tiled_matmul.cu for the catalogue's pairs (an unbounded kernel on matmul_square_shape, a
+// bounded one on matmul_ragged_shape); for any other pair only the shape-independent ratios are stated.
+AccessExpectation expected_access(TiledMatmul kernel, MatmulShape shape);
 
 // C = A * B. Throws std::invalid_argument for an unbounded kernel on a shape that is not a multiple of its tile.
 void launch_tiled_matmul(TiledMatmul kernel, const float* a, const float* b, float* c, MatmulShape shape,

@@ -37,7 +37,10 @@ inline constexpr std::array<Transpose, 4> all_transpose_kernels{Transpose::naive
 
 // "transposeNaive", "transposeTiled", "transposePadded", "transposeSwizzled"
 std::string_view kernel_name(Transpose kernel);
-SharedAccessExpectation expected_shared_access(Transpose kernel);
+// The global figures of the tiled kernels depend on the shape (a partial tile row leaves the last tile's stores
+// narrower): the catalogue's two shapes are derived in transpose.cu; for any other shape only the
+// shape-independent ratios are stated.
+AccessExpectation expected_access(Transpose kernel, TransposeShape shape);
 
 // out (shape.cols x shape.rows) = in (shape.rows x shape.cols) transposed.
 void launch_transpose(Transpose kernel, const float* in, float* out, TransposeShape shape,
