@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
   }
 
   const auto made = std::chrono::steady_clock::now();
-  bankgate::Collector collector(bankgate::CollectorOptions{.device = device, .metrics = metrics});
+  // Room for the largest batch and no more: the counter-data image, initialised every call, grows with it.
+  const auto largest = static_cast<std::size_t>(*std::max_element(batches.begin(), batches.end()));
+  bankgate::Collector collector(bankgate::CollectorOptions{.device = device, .metrics = metrics, .max_kernels_per_call = largest});
   const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - made).count();
   const auto first_start = std::chrono::steady_clock::now();
   const auto first = collector.collect_counters("bench/first", [&] { launch(out.get(), 1); });

@@ -18,7 +18,9 @@ def load_run(folder):
         for test, record in document.get("tests", {}).items():
             name = f"{document['suite']}.{test}"
             counters[name] = {metric: entry["value"] for metric, entry in record.get("counters", {}).items()}
-            counters[name]["lines"] = len(record.get("lines", []))
+            # Every per-line figure counts too, not only how many lines there are.
+            counters[name]["lines"] = json.dumps(record.get("lines", []), sort_keys=True)
+            counters[name]["line count"] = len(record.get("lines", []))
     return counters
 
 
@@ -28,7 +30,8 @@ def main(folders):
     runs = [load_run(folder) for folder in folders]
     tests = sorted(set().union(*runs))
     differing = 0
-    print(f"{'test':44} {'runs':>4} {'ld wavefronts':>14} {'ld requests':>12} {'st wavefronts':>14} {'st requests':>12} {'lines':>5}  identical")
+    print(f"{'test':44} {'runs':>4} {'ld wavefronts':>14} {'st wavefronts':>14} {'gld sectors':>12} {'gst sectors':>12} "
+          f"{'instructions':>12} {'lines':>5}  identical")
     for test in tests:
         seen = [run[test] for run in runs if test in run]
         metrics = sorted(set().union(*seen))
@@ -37,8 +40,9 @@ def main(folders):
         first = seen[0]
         def value(key):
             return next((v for m, v in first.items() if key in m), "-")
-        print(f"{test:44} {len(seen):>4} {value('wavefronts_mem_shared_op_ld'):>14} {value('shared_ld'):>12} "
-              f"{value('wavefronts_mem_shared_op_st'):>14} {value('shared_st'):>12} {first.get('lines', 0):>5}  "
+        print(f"{test:44} {len(seen):>4} {value('wavefronts_mem_shared_op_ld'):>14} {value('wavefronts_mem_shared_op_st'):>14} "
+              f"{value('sectors_pipe_lsu_mem_global_op_ld'):>12} {value('sectors_pipe_lsu_mem_global_op_st'):>12} "
+              f"{value('sass_inst_executed.sum'):>12} {first.get('line count', 0):>5}  "
               f"{'yes' if same else 'NO: ' + ', '.join(m for m in metrics if len({str(s.get(m)) for s in seen}) > 1)}")
     print(f"{len(tests)} tests in {len(runs)} runs: {len(tests) - differing} identical, {differing} differ")
     return 1 if differing else 0

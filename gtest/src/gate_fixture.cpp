@@ -17,6 +17,7 @@
 #include <bankgate/gtest/device_lock.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 #include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/instruction_lines.hpp>
 #include <bankgate/gate/line_comparison.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
@@ -68,66 +69,13 @@ class RunOnExit {
 
 const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
 
-// A source file as baselines name it: relative to the project's sources, or, outside them (a CUDA header),
-// by its name alone, so that baselines read the same on every machine.
-std::string project_relative(std::string file, const std::string& source_dir) {
-  const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
-  if (!prefix.empty() && file.starts_with(prefix)) return file.erase(0, prefix.size());
-  return file.empty() ? file : std::filesystem::path(file).filename().string();
-}
-
-bool inside_project(const std::string& file, const std::string& source_dir) {
-  return !source_dir.empty() && file.starts_with(source_dir + "/");
-}
-
-// A collector instruction as one entry of the per-line figures. An instruction inlined from code outside the
-// project (a CUDA or library header) is placed on the innermost line of the project's own code that called
-// it, the helper's line beside it; one inlined from the project's own __device__ function keeps its own line.
-SourceLineFigures as_line(const InstructionFigures& i, const std::string& source_dir) {
-  SourceLineFigures l;
-  SourceLocation where{i.file, i.line};
-  if (!i.inlined_at.empty() && !inside_project(i.file, source_dir)) {
-    const auto own = std::find_if(i.inlined_at.begin(), i.inlined_at.end(),
-                                  [&](const SourceLocation& s) { return inside_project(s.file, source_dir); });
-    where = own != i.inlined_at.end() ? *own : i.inlined_at.back();
-    l.inlined = project_relative(i.file, source_dir) + ":" + std::to_string(i.line);
-  }
-  l.file = project_relative(where.file, source_dir);
-  l.line = where.line;
-  l.kind = i.kind;
-  l.opcode = i.opcode;
-  l.executions = i.executions;
-  l.wavefronts = i.wavefronts;
-  l.ideal_wavefronts = i.ideal_wavefronts;
-  l.sectors = i.sectors;
-  l.ideal_sectors = i.ideal_sectors;
-  return l;
-}
-
-// Per-line figures of the case's kernel, with what they imply: bank conflicts (wavefronts above the ideal) of
-// each shared kind and uncoalesced sectors (above the ideal) of each global kind. Every executed instruction
-// also counts once more in its line's "instructions" entry, so a change in instruction counts has a place.
+// Per-line figures of the case's kernel, with the bank conflicts and uncoalesced sectors they imply.
 void attach_lines(TestRecord& record, const std::vector<KernelInstructions>& kernels) {
-  const std::string source_dir = suite_config().source_dir;
-  std::vector<SourceLineFigures> instructions;
+  std::vector<InstructionFigures> instructions;
   for (const KernelInstructions& k : kernels)
-    if (k.kernel_name == record.kernel)
-      for (const InstructionFigures& i : k.instructions) {
-        SourceLineFigures l = as_line(i, source_dir);
-        if (l.kind == all_instructions_kind) l.opcode.clear();  // a line's other opcodes would only be noise
-        if (l.kind != all_instructions_kind) {
-          SourceLineFigures counted{.file = l.file, .line = l.line, .inlined = l.inlined,
-                                    .kind = std::string(all_instructions_kind), .executions = l.executions};
-          instructions.push_back(std::move(counted));
-        }
-        instructions.push_back(std::move(l));
-      }
-  record.lines = merge_by_line(instructions);
-  for (const InstructionKindTraits& kind : instruction_kind_table()) {
-    const std::string name(kind.kind);
-    if (kind.shared_wavefronts) record.derived[name + "_bank_conflicts"] = static_cast<double>(excess_wavefronts(record.lines, name));
-    if (kind.global_sectors) record.derived[name + "_excess_sectors"] = static_cast<double>(excess_sectors(record.lines, name));
-  }
+    if (k.kernel_name == record.kernel) instructions.insert(instructions.end(), k.instructions.begin(), k.instructions.end());
+  record.lines = figures_by_line(instructions, suite_config().source_dir);
+  for (const auto& [name, value] : excess_by_kind(record.lines)) record.derived[name] = value;
 }
 
 // The driver's figures of the launch, as counters.
@@ -250,7 +198,9 @@ void set_up_collector_once(Session& s, const Settings& config) {
   if (s.collector || s.collector_error) return;
   try {
     const auto start = std::chrono::steady_clock::now();
-    s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device});
+    // A gated case launches one kernel (gate() checks it); room for a few lets a case that launches more be
+    // told so by that check, while the counter-data image CUPTI initialises every call stays small.
+    s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device, .max_kernels_per_call = 8});
     const double setup_ms = ms_between(start, std::chrono::steady_clock::now());
     std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
     record_property(property::collector_setup_ms, format_number(setup_ms));  // the first test of a process pays it

@@ -12,6 +12,7 @@
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/html_report.hpp>
 #include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/instruction_lines.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/statistics.hpp>
 
@@ -93,6 +94,19 @@ TEST(LineFigures, ShiftedLinesAreNotReportedAsGoneAndNew) {
   EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:53 (was line 52)  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
 }
 
+// New code among old: of one line gone and two new, only an identical one is the old line moved; the other
+// is new, not the old line changed.
+TEST(LineFigures, NewLinesAreNotTakenForMovedOnes) {
+  const SourceLineFigures old_line{.file = "kernels/reverse.cu", .line = 59, .kind = "instructions", .executions = 300};
+  SourceLineFigures moved = old_line, added = old_line;
+  moved.line = 61;
+  added.line = 56;
+  added.executions = 1000;
+  const std::vector<LineChange> changes = compare_lines({old_line}, {added, moved});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(format_line_change(changes[0]), "kernels/reverse.cu:56  instructions  (new) -> 1000 instructions executed (+1000)");
+}
+
 TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
   SourceLineFigures copy{.file = "kernels/async_copy.cu", .line = 62, .inlined = "cuda_pipeline_helpers.h:292", .kind = "cp_async",
                          .opcode = "LDGSTS.E.BYPASS.128", .executions = 64, .wavefronts = 256, .ideal_wavefronts = 256,
@@ -103,6 +117,35 @@ TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(format_line_change(changes[0]), "kernels/async_copy.cu:62  LDGSTS.E.BYPASS.128  4.00 -> 4.44 wavefronts per request "
                                             "(+28 wavefronts) [inlined from cuda_pipeline_helpers.h:292]");
+}
+
+// The collector's instructions as baseline lines: an LDGSTS inlined from a CUDA header goes to the project's
+// own line that called it, an LDS of the project's own __device__ function keeps its line, and every
+// instruction also counts in its line's instruction entry.
+TEST(InstructionLines, LibraryHelpersArePlacedOnTheProjectsCallingLine) {
+  const std::string src = "/home/me/project";
+  const bankgate::InstructionFigures copy{.file = "/usr/local/cuda/include/cuda_pipeline_helpers.h", .line = 190,
+      .inlined_at = {{"/usr/local/cuda/include/cuda_pipeline_primitives.h", 69}, {src + "/kernels/copy.cu", 62}, {src + "/kernels/copy.cu", 80}},
+      .opcode = "LDGSTS.E", .kind = "cp_async", .executions = 8, .wavefronts = 8, .ideal_wavefronts = 8, .sectors = 32, .ideal_sectors = 32};
+  const bankgate::InstructionFigures own{.file = src + "/kernels/copy.cu", .line = 33, .inlined_at = {{src + "/kernels/copy.cu", 80}},
+      .opcode = "LDS", .kind = "shared_load", .executions = 8, .wavefronts = 16, .ideal_wavefronts = 8};
+  const bankgate::InstructionFigures other{.file = src + "/kernels/copy.cu", .line = 33, .opcode = "IMAD", .kind = "instructions", .executions = 5};
+  const std::vector<SourceLineFigures> lines = figures_by_line({copy, own, other}, src);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0].where(), "kernels/copy.cu:33");
+  EXPECT_EQ(lines[0].kind, "instructions");
+  EXPECT_EQ(lines[0].executions, 13u) << "the LDS and the IMAD of line 33";
+  EXPECT_EQ(lines[0].opcode, "") << "an instruction entry lists no opcodes";
+  EXPECT_EQ(lines[1].kind, "shared_load");
+  EXPECT_EQ(lines[1].inlined, "") << "the project's own helper keeps its line";
+  EXPECT_EQ(lines[2].where(), "kernels/copy.cu:62");
+  EXPECT_EQ(lines[2].kind, "cp_async");
+  EXPECT_EQ(lines[2].inlined, "cuda_pipeline_helpers.h:190");
+  EXPECT_EQ(lines[3].kind, "instructions");
+  EXPECT_EQ(excess_by_kind(lines).at("shared_load_bank_conflicts"), 8.0);
+  EXPECT_EQ(excess_by_kind(lines).at("cp_async_bank_conflicts"), 0.0);
+  // Without the project's folder nothing is the project's: the outermost call site is taken.
+  EXPECT_EQ(figures_by_line({copy}, "").back().where(), "copy.cu:80");
 }
 
 TEST(LineFigures, InstructionCountsAreComparedAsExecutions) {
@@ -244,6 +287,25 @@ TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
   EXPECT_NE(at("tile[ty + j][Layout::column(ty + j, tx)]"), std::string::npos) << "line 46's source text, from the sources";
   EXPECT_EQ(at("<script"), std::string::npos) << "nothing runs";
   EXPECT_EQ(at("http"), std::string::npos) << "nothing is fetched";
+}
+
+// Global and local lines are shown in sectors, with the helper an inlined instruction came from.
+TEST(HtmlReport, GlobalLinesShowSectorsAndInlinedHelpers) {
+  TestResult failed;
+  failed.name = "Transpose.NaiveSquare";
+  failed.outcome = Outcome::regressed;
+  failed.baseline = suite_with_lines().tests.at("SwizzledSquare");
+  failed.baseline->lines = {global_store(71, 4, 16, 16)};
+  failed.measured = failed.baseline;
+  failed.measured->lines = {global_store(71, 4, 128, 16)};
+  failed.measured->lines[0].inlined = "cute_copy.hpp:12";
+  GateSummary summary;
+  summary.tests = {failed};
+  const std::string html = render_html(summary, "");
+  EXPECT_NE(html.find("global_store"), std::string::npos);
+  EXPECT_NE(html.find("4.00 &rarr; 32.00"), std::string::npos) << "sectors per request";
+  EXPECT_NE(html.find("0 &rarr; 112"), std::string::npos) << "excess sectors";
+  EXPECT_NE(html.find("inlined from cute_copy.hpp:12"), std::string::npos);
 }
 
 TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {

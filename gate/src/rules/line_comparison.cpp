@@ -42,8 +42,10 @@ bool same_figures(const SourceLineFigures& a, const SourceLineFigures& b) {
 using LineKey = std::tuple<std::string, std::uint32_t, std::string>;
 LineKey key(const SourceLineFigures& l) { return {l.file, l.line, l.kind}; }
 
-// Lines present on one side only, paired by file, kind and opcode in source order: the same instructions
-// after an edit above them moved them.
+// Lines present on one side only, paired by file, kind and opcode: the same instructions after an edit above
+// them moved them. Where as many lines of a key are gone as are new, they pair in source order (a shift, maybe
+// with a change); otherwise only lines with identical figures pair, so that new code is not reported as an
+// old line that moved.
 void pair_moved_lines(std::vector<LineChange>& unpaired) {
   using MoveKey = std::tuple<std::string, std::string, std::string>;
   std::map<MoveKey, std::vector<std::size_t>> gone, fresh;
@@ -53,13 +55,24 @@ void pair_moved_lines(std::vector<LineChange>& unpaired) {
     (c.baseline ? gone : fresh)[{l.file, l.kind, l.opcode}].push_back(i);
   }
   std::vector<bool> merged_away(unpaired.size(), false);
+  const auto pair = [&](std::size_t old_line, std::size_t new_line) {
+    unpaired[old_line].measured = unpaired[new_line].measured;
+    merged_away[new_line] = true;
+  };
   for (auto& [k, old_lines] : gone) {
     const auto it = fresh.find(k);
     if (it == fresh.end()) continue;
-    for (std::size_t n = 0; n < old_lines.size() && n < it->second.size(); ++n) {
-      unpaired[old_lines[n]].measured = unpaired[it->second[n]].measured;
-      merged_away[it->second[n]] = true;
+    const std::vector<std::size_t>& new_lines = it->second;
+    if (old_lines.size() == new_lines.size()) {
+      for (std::size_t n = 0; n < old_lines.size(); ++n) pair(old_lines[n], new_lines[n]);
+      continue;
     }
+    for (const std::size_t o : old_lines)
+      for (const std::size_t n : new_lines)
+        if (!merged_away[n] && same_figures(*unpaired[o].baseline, *unpaired[n].measured)) {
+          pair(o, n);
+          break;
+        }
   }
   std::vector<LineChange> kept;
   for (std::size_t i = 0; i < unpaired.size(); ++i)
