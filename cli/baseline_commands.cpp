@@ -362,13 +362,18 @@ fs::path configured_source_dir(const fs::path& build) {
 int compare_candidates(const CompareOptions& o) {
   const auto base = g::pooled_candidates(o.base, o.filter);
   const auto head = g::pooled_candidates(o.head, o.filter);
-  if (base.empty() || head.empty())
-    throw std::runtime_error("no candidate files for the filter '" + o.filter + "' under " + (base.empty() ? o.base : o.head).string() +
+  if (base.records.empty() || head.records.empty())
+    throw std::runtime_error("no candidate files for the filter '" + o.filter + "' under " + (base.records.empty() ? o.base : o.head).string() +
                              ": run the GPU suites of both builds first");
   const auto rows = g::compare_runs(base, head);
-  std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side\n"
+  std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side; "
+            << "durations judged by their round-to-round noise where each side has two rounds or more\n"
             << g::render_comparison(rows, o.fail_on_speedup);
   const bool failed = g::any_failure(rows, o.fail_on_speedup);
+  const int exit_code = failed ? exit_regression : g::any_inconclusive(rows) ? exit_inconclusive : exit_ok;
+  if (exit_code == exit_inconclusive)
+    std::cout << "bankgate compare: INCONCLUSIVE: no regression found, but the rounds of the tests marked INCONCLUSIVE "
+                 "were too noisy to tell a change of the floor's size from none (more --rounds, or a quieter runner)\n";
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : rows) {
     nlohmann::json findings = nlohmann::json::array();
@@ -377,13 +382,13 @@ int compare_candidates(const CompareOptions& o) {
                           {"verdict", g::to_string(f.verdict)}, {"detail", f.detail}});
     out.push_back({{"test", row.test}, {"head_correct", row.head_correct}, {"findings", findings}});
   }
-  write_json(o.json, nlohmann::json{{"exit_code", failed ? exit_regression : exit_ok}, {"tests", out}});
+  write_json(o.json, nlohmann::json{{"exit_code", exit_code}, {"tests", out}});
   if (!o.html.empty()) {
-    write_text(o.html, g::render_html(g::summarize_comparison(base, head, o.fail_on_speedup), o.sources,
+    write_text(o.html, g::render_html(g::summarize_comparison(base.records, head.records, rows, o.fail_on_speedup), o.sources,
                                       "bankgate compare: head against base"));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
   }
-  return failed ? exit_regression : exit_ok;
+  return exit_code;
 }
 
 int summary(const SummaryOptions& o) {

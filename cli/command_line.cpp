@@ -82,7 +82,8 @@ const std::string exit_code_text =
     " regression (a counter changed, a kernel got slower, a wrong output); " + std::to_string(exit_not_measured) +
     " could not measure or read an input; " + std::to_string(exit_setup) +
     " the build or set-up failed, or the command refused; " + std::to_string(exit_other_schema) +
-    " baselines of another schema version; " + std::to_string(exit_usage) + " usage error.";
+    " baselines of another schema version; " + std::to_string(exit_inconclusive) +
+    " compare: no regression, but a test's rounds too noisy to decide; " + std::to_string(exit_usage) + " usage error.";
 
 void define_command_line(CLI::App& app, Invocation& in) {
   app.footer(exit_code_text);

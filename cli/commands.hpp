@@ -12,6 +12,7 @@
 namespace bankgate::cli {
 
 // Exit codes, the same for every subcommand (README "Exit codes"): the run protocol's.
+using gate::protocol::exit_inconclusive;
 using gate::protocol::exit_not_measured;
 using gate::protocol::exit_ok;
 using gate::protocol::exit_other_schema;
@@ -79,7 +80,7 @@ struct CompareOptions {
   // Two configured build folders, whose GPU suites are run here in alternating rounds; or two candidate
   // folders measured earlier (one subfolder per round). Rounds are pooled per side.
   std::filesystem::path base, head;
-  int rounds = 3;
+  int rounds = 5;  // per side: enough for the round-to-round noise to decide a 1% change on a quiet runner
   std::string filter;
   bool fail_on_speedup = false;
   std::filesystem::path json;

@@ -285,6 +285,17 @@ case $out in *faster*) pass "compare reports the speedup" ;; *) fail "compare re
 run compare --base "$cmp_dir/base" --head "$cmp_dir/head" --fail-on-speedup
 expect_rc "a faster head fails with --fail-on-speedup" 1
 
+# Rounds that disagree by 2% cannot tell a 1% slowdown from none: INCONCLUSIVE, with its own exit code.
+timed "$cmp_dir/base/round1" b 20000
+timed "$cmp_dir/base/round2" b 20400
+timed "$cmp_dir/head/round1" b 20400
+timed "$cmp_dir/head/round2" b 20200
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "noisy rounds give INCONCLUSIVE (exit 5)" 5
+case $out in *"Suite.b "*INCONCLUSIVE*"round-to-round noise"*) pass "compare says which test was inconclusive and its noise" ;;
+  *) fail "compare says which test was inconclusive and its noise" "output:"$'\n'"$out" ;; esac
+timed "$cmp_dir/base/round2" b 20000
+
 timed "$cmp_dir/head/round1" b 20000 false
 run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
 expect_rc "rounds of one build that disagree on correctness are an error (exit 2)" 2

@@ -313,7 +313,7 @@ TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
   TestRecord head = base;
   head.counters[load_wavefronts].value += 128;
   const GateSummary summary = summarize_comparison({{"Transpose.SwizzledSquare", base}, {"Transpose.PaddedSquare", base}},
-                                                   {{"Transpose.SwizzledSquare", head}, {"Transpose.PaddedSquare", base}}, false);
+                                                   {{"Transpose.SwizzledSquare", head}, {"Transpose.PaddedSquare", base}}, {}, false);
   ASSERT_EQ(summary.tests.size(), 2u);
   EXPECT_EQ(summary.tests[0].outcome, Outcome::passed);  // PaddedSquare, unchanged
   EXPECT_EQ(summary.tests[1].outcome, Outcome::regressed);

@@ -100,11 +100,12 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
   return measured;
 }
 
-std::vector<MetricChange> changes_against(const h::TestRecord& baseline, const h::TestRecord& measured) {
+// The findings that are not a pass, as table rows (the gate's own, or those a comparison passes in).
+std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, const h::TestRecord& measured) {
   std::vector<MetricChange> changes;
   if (!measured.correct)
     changes.push_back({"output against the CPU reference", "", "differs", "matches", "", "", "wrong output"});
-  for (const h::Finding& f : h::compare(baseline, measured)) {
+  for (const h::Finding& f : findings) {
     if (f.verdict == h::Verdict::pass) continue;
     const bool moved = f.verdict == h::Verdict::counter_changed || f.verdict == h::Verdict::slower || f.verdict == h::Verdict::faster;
     changes.push_back({f.timing ? "duration (median) [ns]" : std::string(display_name(f.metric)), f.timing ? "" : f.metric,
@@ -114,6 +115,10 @@ std::vector<MetricChange> changes_against(const h::TestRecord& baseline, const h
                        h::to_string(f.verdict)});
   }
   return changes;
+}
+
+std::vector<MetricChange> changes_against(const h::TestRecord& baseline, const h::TestRecord& measured) {
+  return changes_of(h::compare(baseline, measured), measured);
 }
 
 // Each baselines folder a run names, opened once; one that cannot be used (half-written by an interrupted
@@ -331,7 +336,9 @@ GateSummary summarize(const GateInputs& in) {
 }
 
 GateSummary summarize_comparison(const std::map<std::string, h::TestRecord>& base, const std::map<std::string, h::TestRecord>& head,
-                                 bool fail_on_speedup) {
+                                 const std::vector<h::ComparisonRow>& rows, bool fail_on_speedup) {
+  std::map<std::string, const h::ComparisonRow*> row_of;
+  for (const h::ComparisonRow& row : rows) row_of[row.test] = &row;
   GateSummary s;
   for (const auto& [name, measured] : head) {
     TestResult t;
@@ -347,12 +354,14 @@ GateSummary summarize_comparison(const std::map<std::string, h::TestRecord>& bas
       t.reason = "the base build did not measure " + name;
     } else {
       t.baseline = b->second;
-      const std::vector<h::Finding> findings = h::compare(b->second, measured);
+      // The comparison's own findings (durations judged by the rounds' noise) where it has them.
+      const auto row = row_of.find(name);
+      const std::vector<h::Finding> findings = row != row_of.end() ? row->second->findings : h::compare(b->second, measured);
       const bool failed = !measured.correct || std::any_of(findings.begin(), findings.end(), [&](const h::Finding& f) {
         return h::is_failure(f.verdict, fail_on_speedup);
       });
       t.outcome = failed ? Outcome::regressed : Outcome::passed;
-      t.changes = changes_against(b->second, measured);
+      t.changes = changes_of(findings, measured);
       for (const MetricChange& c : t.changes) t.reason += (t.reason.empty() ? "" : "\n") + c.metric + ": " + c.verdict + " " + c.baseline + " -> " + c.measured;
     }
     s.tests.push_back(std::move(t));

@@ -123,6 +123,7 @@ std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measu
 }
 
 bool is_failure(Verdict verdict, bool fail_on_speedup) {
+  if (verdict == Verdict::inconclusive) return false;  // its own outcome (exit_inconclusive), never a pass or a failure
   return verdict != Verdict::pass && (verdict != Verdict::faster || fail_on_speedup);
 }
 
@@ -136,6 +137,7 @@ std::string to_string(Verdict verdict) {
     case Verdict::not_measured: return "NOT MEASURED";
     case Verdict::method_changed: return "TIMED DIFFERENTLY";
     case Verdict::too_few_samples: return "TOO FEW SAMPLES";
+    case Verdict::inconclusive: return "INCONCLUSIVE";
   }
   return "?";
 }

@@ -3,6 +3,7 @@
 #include <bankgate/gate/baseline_folder.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include <bankgate/gate/report.hpp>
@@ -29,9 +30,10 @@ void check_same_kind(const h::TestRecord& first, const h::TestRecord& next, cons
 
 }  // namespace
 
-std::map<std::string, h::TestRecord> pooled_candidates(const fs::path& root, const std::string& filter) {
+PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
   if (!fs::is_directory(root)) throw std::runtime_error(root.string() + " is not a folder of candidate files");
-  std::map<std::string, h::TestRecord> pooled;
+  PooledRuns runs;
+  std::map<std::string, h::TestRecord>& pooled = runs.records;
   std::map<std::string, std::size_t> dropped;
   // Read inside the folder (confined_folder.hpp); files_below sorts: rounds in a fixed order, so the first round
   // is the same every time.
@@ -50,7 +52,12 @@ std::map<std::string, h::TestRecord> pooled_candidates(const fs::path& root, con
         check_same_kind(it->second, record, name, file);
         it->second.samples_ns.insert(it->second.samples_ns.end(), record.samples_ns.begin(), record.samples_ns.end());
       }
-      if (record.timing) dropped[name] += record.timing->dropped_samples;
+      if (record.timing) {
+        dropped[name] += record.timing->dropped_samples;
+        RoundTimes& times = runs.rounds[name];
+        times.medians_ns.push_back(record.timing->median_ns);
+        times.relative_se.push_back(record.timing->median_ns > 0.0 ? record.timing->median_se_ns / record.timing->median_ns : 0.0);
+      }
     }
   }
   for (auto& [name, record] : pooled) {
@@ -66,23 +73,52 @@ std::map<std::string, h::TestRecord> pooled_candidates(const fs::path& root, con
     summary.dropped_samples = dropped[name];
     record.timing = summary;
   }
-  return pooled;
+  return runs;
 }
 
-std::vector<ComparisonRow> compare_runs(const std::map<std::string, h::TestRecord>& base,
-                                        const std::map<std::string, h::TestRecord>& head) {
+namespace {
+
+// The duration's finding judged by the rounds' own noise, where both sides have two rounds or more and were
+// sampled alike (compare() refused anything else already).
+void judge_by_rounds(h::Finding& f, const RoundTimes& base, const RoundTimes& head, int launches_per_sample,
+                     const NoisePolicy& policy) {
+  if (base.medians_ns.size() < 2 || head.medians_ns.size() < 2) return;
+  if (f.verdict == h::Verdict::method_changed || f.verdict == h::Verdict::too_few_samples) return;
+  const RoundDecision d = judge_rounds({base.medians_ns, head.medians_ns, base.relative_se, head.relative_se, launches_per_sample}, policy);
+  f.verdict = d.verdict;
+  f.detail = d.detail;
+  char floor[64];
+  std::snprintf(floor, sizeof floor, "noise-based: beyond %.2f%% and significant at 99.9%%", 100.0 * d.floor);
+  f.tolerance = floor;
+}
+
+}  // namespace
+
+std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy) {
   std::map<std::string, ComparisonRow> rows;
   const h::TestRecord none;
-  for (const auto& [name, record] : base) {
-    const auto other = head.find(name);
-    rows[name] = {name, other == head.end() || other->second.correct,
-                  h::compare(record, other == head.end() ? none : other->second)};
+  for (const auto& [name, record] : base.records) {
+    const auto other = head.records.find(name);
+    ComparisonRow row{name, other == head.records.end() || other->second.correct,
+                      h::compare(record, other == head.records.end() ? none : other->second)};
+    const auto b = base.rounds.find(name), hr = head.rounds.find(name);
+    if (other != head.records.end() && b != base.rounds.end() && hr != head.rounds.end() && record.timing)
+      for (h::Finding& f : row.findings)
+        if (f.timing) judge_by_rounds(f, b->second, hr->second, record.timing->launches_per_sample, policy);
+    rows[name] = std::move(row);
   }
-  for (const auto& [name, record] : head)
-    if (!base.count(name)) rows[name] = {name, record.correct, h::compare(none, record)};
+  for (const auto& [name, record] : head.records)
+    if (!base.records.count(name)) rows[name] = {name, record.correct, h::compare(none, record)};
   std::vector<ComparisonRow> out;
   for (auto& [name, row] : rows) out.push_back(std::move(row));
   return out;
+}
+
+bool any_inconclusive(const std::vector<ComparisonRow>& rows) {
+  for (const ComparisonRow& row : rows)
+    for (const h::Finding& f : row.findings)
+      if (f.verdict == h::Verdict::inconclusive) return true;
+  return false;
 }
 
 std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup) {

@@ -19,6 +19,7 @@ enum class Verdict {
   not_measured,     // in the baseline, absent from this run
   method_changed,   // durations taken another way (L2 state, batching) than the baseline's: not comparable
   too_few_samples,  // not enough durations to decide either way
+  inconclusive,     // same-runner rounds too noisy to tell a change of the practical floor from none
 };
 
 struct Finding {
@@ -69,7 +70,8 @@ std::string describe(const TimingTolerance& tolerance);
 // One finding per counter in either record, and one for the duration when either has timing.
 std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured);
 
-// A speedup beyond the tolerance fails only when `fail_on_speedup` (BANKGATE_FAIL_ON_SPEEDUP=1) is set.
+// A speedup beyond the tolerance fails only when `fail_on_speedup` (BANKGATE_FAIL_ON_SPEEDUP=1) is set; an
+// inconclusive duration is no failure (the comparison reports it with its own exit code).
 bool is_failure(Verdict verdict, bool fail_on_speedup = false);
 std::string to_string(Verdict verdict);
 

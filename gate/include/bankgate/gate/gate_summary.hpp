@@ -25,6 +25,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/run_comparison.hpp>
 
 namespace bankgate::gate {
 
@@ -75,9 +76,10 @@ struct GateSummary {
 GateSummary summarize(const GateInputs& inputs);
 
 // A same-runner comparison (run_comparison.hpp) in the same shape, head as the run and base as its baseline,
-// so that it reads, and renders as HTML, like a gate run.
+// so that it reads, and renders as HTML, like a gate run; the verdicts are the comparison's `rows` (a test
+// without a row is judged by the gate's rules).
 GateSummary summarize_comparison(const std::map<std::string, TestRecord>& base, const std::map<std::string, TestRecord>& head,
-                                 bool fail_on_speedup);
+                                 const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
 // Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed.
 std::string render_console(const GateSummary& summary);
 std::string render_markdown(const GateSummary& summary);

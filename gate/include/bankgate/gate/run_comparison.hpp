@@ -9,22 +9,38 @@
 
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/round_judgement.hpp>
 
 namespace bankgate::gate {
 
-// Every candidate file under `root` (any depth: one folder per round), by "Suite.test". Rounds of one test
-// are pooled: the durations of all rounds are joined and summarized again; counters, correctness and the
-// measurement method come from the first round, and a later round with other counters or method is an error.
-std::map<std::string, gate::TestRecord> pooled_candidates(const std::filesystem::path& root, const std::string& filter);
+// Each round's median of one test, and its standard error over the median, in the order of the rounds' files.
+struct RoundTimes {
+  std::vector<double> medians_ns;
+  std::vector<double> relative_se;
+};
+
+// One build's rounds: every candidate file under the root (any depth: one folder per round), by "Suite.test".
+// Rounds of one test are pooled: the durations of all rounds are joined and summarized again; counters,
+// correctness and the measurement method come from the first round, and a later round with other counters or
+// method is an error. Each round's median is kept too: their spread is the test's noise on this runner.
+struct PooledRuns {
+  std::map<std::string, gate::TestRecord> records;
+  std::map<std::string, RoundTimes> rounds;
+};
+PooledRuns pooled_candidates(const std::filesystem::path& root, const std::string& filter);
 
 struct ComparisonRow {
   std::string test;
   bool head_correct = true;  // the head build's output matched the CPU reference
-  std::vector<gate::Finding> findings;  // head measured against base, as the gate would judge it
+  // Head measured against base: counters as the gate judges them; the duration by the rounds' own noise
+  // (judge_rounds) where each side has two rounds or more, else by the gate's timing rule.
+  std::vector<gate::Finding> findings;
 };
 
-std::vector<ComparisonRow> compare_runs(const std::map<std::string, gate::TestRecord>& base,
-                                        const std::map<std::string, gate::TestRecord>& head);
+std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy = {});
+
+// No failure, but a duration the rounds could not decide (exit_inconclusive).
+bool any_inconclusive(const std::vector<ComparisonRow>& rows);
 
 // test, base, head, change, verdict: one line per test (its duration), then one per counter that changed.
 std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
