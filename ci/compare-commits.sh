@@ -3,11 +3,11 @@
 #   ci/compare-commits.sh [--rounds R] [--filter 'Suite.test:Other.*'] [--fail-on-speedup] BASE HEAD
 # BASE and HEAD are commits (anything `git rev-parse` takes: a SHA, a branch, origin/main, HEAD~1) or source
 # folders ("." is this working tree, uncommitted edits included). Both are built (commits in git worktrees
-# under the scratch folder), then the GPU suite binaries of the two builds run in R rounds (default 3),
+# under the scratch folder), then the GPU suite binaries of the two builds run in R rounds (default 5),
 # alternating base and head suite by suite and swapping which goes first every round, so that a drifting
-# machine (clocks, temperature, a neighbour on a shared runner) weighs on both sides alike. The durations
-# of all rounds are pooled per side and HEAD is judged against BASE by the gate's own rule
-# (`bankgate compare` on the two build folders), which prints test, base, head, change and verdict.
+# machine (clocks, temperature, a neighbour on a shared runner) weighs on both sides alike. `bankgate compare`
+# on the two build folders judges each duration by the spread of its rounds (SLOWER, ok or INCONCLUSIVE, exit
+# 5) and counters by the gate's rule, and prints test, base, head, change and verdict.
 #
 # This is what a pre-merge gate on a shared runner should use: the committed baselines were measured on
 # another machine, at another time; BASE measured here and now has the same machine and the same drift.
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 . ci/lib.sh
 
-rounds=3
+rounds=5
 filter=""
 tool_args=()
 positional=()

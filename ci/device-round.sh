@@ -16,6 +16,9 @@
 #                     with CUDA_VISIBLE_DEVICES=0: wall times side by side
 #   counters          host time of counter collection per kernel at 1, 12, 64 per call, against ncu (ci/bench-counters.sh)
 #   ncu               the ncu cross-check of every counter of every kernel (ci/ncu-crosscheck.sh, 2 ncu runs)
+#   aa=N              N same-runner compares of the catalogue's build against itself (bankgate compare, its
+#                     default rounds): every verdict but ok is a false alarm or an inconclusive test, with the
+#                     round-to-round noise each test showed
 #   ci/device-round.sh gate adopt          (default: gate adopt)
 # Headers the machine lacks (CLI11, pugixml, nlohmann-json) come in .deps/usr (Debian packages unpacked).
 # Logs, reports and a tarball of every baselines folder go to $OUT; a short table is printed last.
@@ -157,6 +160,29 @@ PY
         tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
+    aa=*)
+      n=${step#aa=}
+      built
+      for i in $(seq 1 "$n"); do
+        timed "$bankgate" compare --base build/gate --head build/gate --json "$out/aa-$i.json" >"$out/aa-$i.log" 2>&1
+        echo "$? $elapsed" >>"$out/aa.txt"
+      done
+      python3 - "$out" "$n" <<'PY' | tee "$out/aa-summary.txt"
+import json, re, sys
+out, n = sys.argv[1], int(sys.argv[2])
+verdicts, noise = {}, {}
+for i in range(1, n + 1):
+    for t in json.load(open(f"{out}/aa-{i}.json"))["tests"]:
+        for f in t["findings"]:
+            if f["timing"]:
+                verdicts[f["verdict"]] = verdicts.get(f["verdict"], 0) + 1
+                m = re.search(r"noise ([0-9.]+)%", f["detail"])
+                if m: noise.setdefault(t["test"], []).append(float(m.group(1)))
+print(f"{n} A/A compares: verdicts {verdicts}")
+for test, values in sorted(noise.items(), key=lambda kv: -max(kv[1]))[:12]:
+    print(f"  {test:44} round-to-round noise % {' '.join(f'{v:.2f}' for v in values)}")
+PY
+      row "aa=$n A/A compares" "$(head -n 1 "$out/aa-summary.txt" | cut -c1-70)" ;;
     gpus=*)
       n=${step#gpus=}
       built
