@@ -9,7 +9,8 @@
 //   same runner   R runs of base and R of the slowed kernel, pooled per side: what ci/compare-commits.sh does
 //   vs baseline   one run of the slowed kernel against the summary of a base run measured before all
 //                 trials: what the gate does against a committed baseline
-// Level 0 is base against base: every SLOWER there is a false alarm. A last column shows what the same rule
+// A third judgement takes the same-runner rounds by their own round-to-round noise (round_judgement.hpp), as
+// bankgate compare does. Level 0 is base against base: every SLOWER there is a false alarm. A last column shows what the same rule
 // would decide with the absolute part of the tolerance divided by the launches per sample (64/k ns), as
 // evidence for choosing the tolerance; it is not the gate's verdict. Each run is timed exactly as a GPU test
 // times its kernel (the default TimingOptions, launches per sample fixed after the first base run, as the
@@ -37,6 +38,7 @@
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/report.hpp>
+#include <bankgate/gate/round_judgement.hpp>
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tunable_work.cuh>
@@ -51,7 +53,7 @@ using json = nlohmann::json;
 struct Options {
   fs::path out = "build/timing-bench";
   int trials = 40;
-  int rounds = 3;
+  int rounds = 5;  // per side, as bankgate compare
   double max_seconds = 240.0;  // stop adding trials after this much wall time (all levels keep equal counts)
   int device = 0;
 };
@@ -189,6 +191,8 @@ struct Level {
   int same_runner_slower = 0, same_runner_faster = 0, same_runner_undecided = 0;
   int vs_baseline_slower = 0, vs_baseline_faster = 0, vs_baseline_undecided = 0;
   int same_runner_slower_scaled = 0, vs_baseline_slower_scaled = 0, faster_scaled = 0, undecided_scaled = 0;
+  // The same rounds judged by their own round-to-round noise (judge_rounds: what bankgate compare decides).
+  int rounds_slower = 0, rounds_faster = 0, rounds_inconclusive = 0;
 };
 
 struct Config {
@@ -309,6 +313,7 @@ int main(int argc, char** argv) {
     for (Config& c : configs) {
       for (Level& level : c.levels) {
         std::vector<double> base, head;
+        h::RoundEvidence by_round{{}, {}, {}, {}, c.launches_per_sample};
         Run first_head;
         for (int r = 0; r < o.rounds; ++r) {
           // Alternate which side runs first, so a trend in time favours neither.
@@ -317,6 +322,9 @@ int main(int argc, char** argv) {
             const bool is_base = (side == 0) == base_first;
             const Run run = bench.run(is_base ? c.base_iterations : level.iterations, c.launches_per_sample);
             (is_base ? base : head).insert((is_base ? base : head).end(), run.samples.begin(), run.samples.end());
+            const h::TimingSummary round = h::summarize_durations(run.samples);
+            (is_base ? by_round.base_medians_ns : by_round.head_medians_ns).push_back(round.median_ns);
+            (is_base ? by_round.base_relative_se : by_round.head_relative_se).push_back(round.median_se_ns / round.median_ns);
             if (!is_base && r == 0) first_head = run;
             c.run_host_ms.push_back(run.host_ms);
             c.dropped += run.dropped;
@@ -337,6 +345,12 @@ int main(int argc, char** argv) {
               timing_verdict(with_scaled_absolute(base_record), head_record));
         tally(level.vs_baseline_slower_scaled, level.faster_scaled, level.undecided_scaled,
               timing_verdict(with_scaled_absolute(c.reference), first_head_record));
+        if (o.rounds >= 2) {
+          const h::Verdict v = h::judge_rounds(by_round).verdict;
+          level.rounds_slower += v == h::Verdict::slower;
+          level.rounds_faster += v == h::Verdict::faster;
+          level.rounds_inconclusive += v == h::Verdict::inconclusive;
+        }
         ++level.trials;
       }
     }
@@ -347,7 +361,8 @@ int main(int argc, char** argv) {
   const h::TimingTolerance tolerance;
   std::vector<std::vector<std::string>> table{{"kernel", "slowdown wanted", "achieved (median)", "same-runner SLOWER",
                                                "vs-baseline SLOWER", "faster / undecided",
-                                               "if 64/k ns: same-runner, vs-baseline, faster"}};
+                                               "if 64/k ns: same-runner, vs-baseline, faster",
+                                               "by round noise: SLOWER, faster, INCONCLUSIVE"}};
   json results = json::array();
   for (const Config& c : configs) {
     for (const Level& l : c.levels) {
@@ -358,7 +373,8 @@ int main(int argc, char** argv) {
                        std::to_string(l.same_runner_faster + l.vs_baseline_faster) + " / " +
                            std::to_string(l.same_runner_undecided + l.vs_baseline_undecided),
                        rate(l.same_runner_slower_scaled) + ", " + rate(l.vs_baseline_slower_scaled) + ", " +
-                           std::to_string(l.faster_scaled)});
+                           std::to_string(l.faster_scaled),
+                       rate(l.rounds_slower) + ", " + std::to_string(l.rounds_faster) + ", " + std::to_string(l.rounds_inconclusive)});
       results.push_back({{"kernel", c.name},
                          {"iterations", l.iterations},
                          {"intended_slowdown", l.intended},
@@ -373,6 +389,9 @@ int main(int argc, char** argv) {
                          {"scaled_absolute_same_runner_slower", l.same_runner_slower_scaled},
                          {"scaled_absolute_vs_baseline_slower", l.vs_baseline_slower_scaled},
                          {"scaled_absolute_faster", l.faster_scaled},
+                         {"round_noise_slower", l.rounds_slower},
+                         {"round_noise_faster", l.rounds_faster},
+                         {"round_noise_inconclusive", l.rounds_inconclusive},
                          {"scaled_absolute_undecided", l.undecided_scaled}});
     }
   }

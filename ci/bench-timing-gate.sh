@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 . ci/lib.sh
 out=${OUT:-build/timing-bench}
 runs=${RUNS:-5}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-5}
 trials=${TRIALS:-40}
 parts=${PARTS:-suites compare sensitivity}
 mkdir -p "$out/logs"
