@@ -296,6 +296,14 @@ case $out in *"Suite.b "*INCONCLUSIVE*"round-to-round noise"*) pass "compare say
   *) fail "compare says which test was inconclusive and its noise" "output:"$'\n'"$out" ;; esac
 timed "$cmp_dir/base/round2" b 20000
 
+# A base built before the current schema: refused with what to do, not with a refresh that cannot help.
+sed -i 's/"schema_version": 4/"schema_version": 3/' "$cmp_dir/base/round1/"*/*/Suite/b.json
+run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
+expect_rc "a base of the previous schema is refused (exit 2)" 2
+case $out in *"a candidate of schema 3, written by an older bankgate"*) pass "the refusal says the builds measure with different schemas" ;;
+  *) fail "the refusal says the builds measure with different schemas" "output:"$'\n'"$out" ;; esac
+sed -i 's/"schema_version": 3/"schema_version": 4/' "$cmp_dir/base/round1/"*/*/Suite/b.json
+
 timed "$cmp_dir/head/round1" b 20000 false
 run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
 expect_rc "rounds of one build that disagree on correctness are an error (exit 2)" 2

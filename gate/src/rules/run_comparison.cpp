@@ -43,7 +43,15 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
   if (!problems.empty()) throw std::runtime_error(problems.front());
   for (const fs::path& relative : files) {
     const fs::path file = folder.display(relative);
-    const h::SuiteFile one = h::read_suite_file(folder, relative);
+    h::SuiteFile one;
+    try {
+      one = h::read_suite_file(folder, relative);
+    } catch (const h::OldSchemaError& e) {
+      throw std::runtime_error(file.string() + ": a candidate of schema " + std::to_string(e.version()) +
+                               ", written by an older bankgate than this one (schema " + std::to_string(h::current_schema_version) +
+                               "): both builds of a comparison must measure with the same schema; compare against a base "
+                               "commit that already has this bankgate");
+    }
     for (const auto& [test, record] : one.tests) {
       const std::string name = one.suite + "." + test;
       if (!matches_filter(name, filter)) continue;
