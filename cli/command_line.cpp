@@ -155,7 +155,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.summary_cmd->add_option("--sources", in.summary.sources,
                              "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
 
-  in.metrics_cmd = app.add_subcommand("metrics", "the collector's metric names, comma-separated (for ncu --metrics)");
+  in.metrics_cmd = app.add_subcommand("metrics", "the counters the gate reads: their metric names, comma-separated (for ncu "
+                                                  "--metrics), or the whole metric table as JSON or markdown");
   in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list: names, display and nvprof names, group, default tolerance");
   in.metrics_cmd->add_flag("--markdown", in.metrics_markdown, "as the README's table of what is counted");
   in.metrics_cmd->add_option("--set", in.metrics_set, "sass (the gate's exact counters) or hardware (the L1's own counters)")
@@ -193,13 +194,17 @@ void define_command_line(CLI::App& app, Invocation& in) {
                                                          "tests and baselines), as a JSON list of {name, bare}");
   in.names_cmd->add_option("names", in.kernel_names, "demangled kernel names (default: one per line on standard input)");
 
-  in.table_cmd = app.add_subcommand("readme-table", "the table of expected against measured transactions per request, "
-                                                           "from the baselines; printed, written into a README, or checked");
+  in.table_cmd = app.add_subcommand("readme-table", "the table of expected against measured ratios (shared transactions "
+                                                           "and global sectors per request), from the baselines; printed, "
+                                                           "written into a README, or checked");
   in.table_cmd->add_option("--baselines", in.table.baselines, "baselines folder")->capture_default_str();
   in.table_cmd->add_option("--gpu", in.table.gpu, "ARCH/MODEL (default: the only GPU folder)");
   in.table_cmd->add_option("--readme", in.table.readme, "rewrite the table between the markers in this file");
   in.table_cmd->add_flag("--check", in.table.check, "with --readme: exit 1 when the file's table differs")->needs("--readme");
 
+  // What ctest and scripts run, listed apart from what people type.
+  for (CLI::App* plumbing : {in.run_suite_cmd, in.verdict_cmd, in.discover_cmd, in.protocol_cmd, in.names_cmd})
+    plumbing->group("Plumbing (run by ctest, CMake and scripts)");
   for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_code_text);
 }
 

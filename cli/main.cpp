@@ -17,7 +17,7 @@
 //   bankgate protocol  the names bankgate's processes share (gate/run_protocol.hpp), for scripts
 //
 // Exit codes (gate/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
-// refusal; 4 baselines of another schema version (readme-table); 64 usage error.
+// refusal; 4 baselines of another schema version (readme-table); 5 compare inconclusive; 64 usage error.
 
 #include <functional>
 #include <iostream>
@@ -58,7 +58,10 @@ int run(const Subcommand& subcommand) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"bankgate: gate CUDA kernels' shared-memory counters and durations against committed baselines", "bankgate"};
+  CLI::App app{"bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
+               "instruction counts and their durations against committed baselines",
+               "bankgate"};
+  app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
   cli::Invocation in;
   cli::define_command_line(app, in);
   if (const std::string word = cli::unknown_subcommand(app, argc, argv); !word.empty()) {

@@ -344,6 +344,14 @@ expect_rc "a promotion of every test replaces a schema 3 file (exit 0)" 0
 grep -q '"schema_version": 4' "$base/$gpu_dir/Suite.json" && pass "the replaced file is schema 4" ||
   fail "the replaced file is schema 4" "$(head -c 300 "$base/$gpu_dir/Suite.json")"
 
+run --version
+expect_rc "--version exits 0" 0
+[[ $out =~ ^bankgate\ [0-9]+\.[0-9]+\.[0-9]+$ ]] && pass "--version prints 'bankgate MAJOR.MINOR.PATCH'" ||
+  fail "--version prints 'bankgate MAJOR.MINOR.PATCH'" "$out"
+run --help
+case $out in *"Plumbing (run by ctest, CMake and scripts):"*run-suite*) pass "--help lists the plumbing apart" ;;
+  *) fail "--help lists the plumbing apart" "$out" ;; esac
+
 run
 expect_rc "no subcommand is a usage error (exit 64)" 64
 run frobnicate
