@@ -117,8 +117,14 @@ std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir,
   return baselines;
 }
 
+// "-" is standard output (the data alone there: main() sends the human text to standard error then).
 void write_text(const fs::path& path, const std::string& text) {
   if (path.empty()) return;
+  if (path == "-") {
+    std::ostream data(standard_output());
+    data << text << std::flush;
+    return;
+  }
   g::write_file_atomically(path, [&](std::ostream& out) { out << text; });
 }
 
@@ -130,6 +136,11 @@ void write_json(const fs::path& path, const nlohmann::json& data) {
 }
 
 }  // namespace
+
+std::streambuf*& standard_output() {
+  static std::streambuf* buffer = std::cout.rdbuf();
+  return buffer;
+}
 
 std::string this_command() {
   std::error_code ec;

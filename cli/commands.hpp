@@ -148,4 +148,8 @@ std::filesystem::path configured_source_dir(const std::filesystem::path& build);
 // The absolute path of this program, for commands the results name.
 std::string this_command();
 
+// Where data asked for as "-" (--json -) is written: standard output. While a command writes data there, its
+// human text goes to standard error instead (main()), so that standard output holds the data alone.
+std::streambuf*& standard_output();
+
 }  // namespace bankgate::cli

@@ -19,6 +19,7 @@
 // Exit codes (gate/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
 // refusal; 4 baselines of another schema version (readme-table); 5 compare inconclusive; 64 usage error.
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -102,8 +103,18 @@ int main(int argc, char** argv) {
        },
        ""},
   };
+  // Data asked for on standard output ("--json -"): the human text goes to standard error meanwhile.
+  const bool data_on_stdout = std::any_of(argv + 1, argv + argc, [](const char* word) { return std::string(word) == "-"; });
+  if (data_on_stdout) {
+    cli::standard_output() = std::cout.rdbuf();
+    std::cout.rdbuf(std::cerr.rdbuf());
+  }
   for (const Subcommand& subcommand : subcommands)
-    if (*subcommand.command) return run(subcommand);
+    if (*subcommand.command) {
+      const int code = run(subcommand);
+      if (data_on_stdout) std::cout.rdbuf(cli::standard_output());
+      return code;
+    }
   // define_command_line requires one subcommand, so parsing has already refused a command line without one.
   std::cerr << "bankgate: no subcommand given; the subcommands are: " << cli::subcommand_names(app) << "\n";
   return cli::exit_usage;

@@ -267,6 +267,12 @@ run compare --base "$cmp_dir/base" --head "$cmp_dir/head"
 expect_rc "compare exits 0 when head equals base" 0
 case $out in *"Suite.a "*ok*) pass "compare lists each test with its verdict" ;;
   *) fail "compare lists each test with its verdict" "output:"$'\n'"$out" ;; esac
+# --json -: the JSON alone on standard output, the table on standard error, no file named '-'.
+had_dash=false; [ -e ./- ] && had_dash=true
+data=$("$tool" compare --base "$cmp_dir/base" --head "$cmp_dir/head" --json - 2>/dev/null)
+if python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["exit_code"] == 0 and d["tests"]' "$data" 2>/dev/null &&
+  { $had_dash || [ ! -e ./- ]; }; then pass "compare --json - writes the JSON alone to standard output"
+else fail "compare --json - writes the JSON alone to standard output" "$data"; fi
 
 timed "$cmp_dir/head/round1" b 22000
 timed "$cmp_dir/head/round2" b 22000
