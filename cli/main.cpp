@@ -56,6 +56,25 @@ int run(const Subcommand& subcommand) {
   }
 }
 
+// Data asked for on standard output ("--json -"): the human text goes to standard error while the command runs.
+class HumanTextAside {
+ public:
+  HumanTextAside(int argc, char** argv)
+      : active_(std::any_of(argv + 1, argv + argc, [](const char* word) { return std::string(word) == "-"; })) {
+    if (!active_) return;
+    cli::standard_output() = std::cout.rdbuf();
+    std::cout.rdbuf(std::cerr.rdbuf());
+  }
+  ~HumanTextAside() {
+    if (active_) std::cout.rdbuf(cli::standard_output());
+  }
+  HumanTextAside(const HumanTextAside&) = delete;
+  HumanTextAside& operator=(const HumanTextAside&) = delete;
+
+ private:
+  bool active_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,18 +122,9 @@ int main(int argc, char** argv) {
        },
        ""},
   };
-  // Data asked for on standard output ("--json -"): the human text goes to standard error meanwhile.
-  const bool data_on_stdout = std::any_of(argv + 1, argv + argc, [](const char* word) { return std::string(word) == "-"; });
-  if (data_on_stdout) {
-    cli::standard_output() = std::cout.rdbuf();
-    std::cout.rdbuf(std::cerr.rdbuf());
-  }
+  const HumanTextAside aside(argc, argv);
   for (const Subcommand& subcommand : subcommands)
-    if (*subcommand.command) {
-      const int code = run(subcommand);
-      if (data_on_stdout) std::cout.rdbuf(cli::standard_output());
-      return code;
-    }
+    if (*subcommand.command) return run(subcommand);
   // define_command_line requires one subcommand, so parsing has already refused a command line without one.
   std::cerr << "bankgate: no subcommand given; the subcommands are: " << cli::subcommand_names(app) << "\n";
   return cli::exit_usage;
