@@ -16,6 +16,9 @@
 #                     with CUDA_VISIBLE_DEVICES=0: wall times side by side
 #   counters          host time of counter collection per kernel at 1, 12, 64 per call, against ncu (ci/bench-counters.sh)
 #   ncu               the ncu cross-check of every counter of every kernel (ci/ncu-crosscheck.sh, 2 ncu runs)
+#   probe=N:FILTER    N processes of the catalogue suite, each timing the FILTER's tests 3 times: medians by
+#                     process and repeat, to tell noise between processes (placement, start-up) from noise
+#                     within one
 #   aa=N              N same-runner compares of the catalogue's build against itself (bankgate compare, its
 #                     default rounds): every verdict but ok is a false alarm or an inconclusive test, with the
 #                     round-to-round noise each test showed
@@ -160,6 +163,30 @@ PY
         tr -d '"' | sort -n |
         awk '{a[NR]=$1} END {if (NR) printf "attribution host ms per test: n=%d min=%s median=%s max=%s\n", NR, a[1], a[int((NR+1)/2)], a[NR]}' |
         tee -a "$out/determinism.txt" ;;
+    probe=*)
+      spec=${step#probe=}; n=${spec%%:*}; filter=${spec#*:}
+      built
+      suite=build/gate/tests/suites/catalogue_suite
+      for i in $(seq 1 "$n"); do
+        BANKGATE_CANDIDATE_DIR="$out/probe-candidates" BANKGATE_BASELINE_DIR="$PWD/baselines" \
+          "$suite" --gtest_filter="$filter" --gtest_repeat=3 >"$out/probe-$i.log" 2>&1
+      done
+      python3 - "$out" "$n" <<'PY' | tee "$out/probe-summary.txt"
+import re, statistics, sys
+out, n = sys.argv[1], int(sys.argv[2])
+by_test = {}
+for i in range(1, n + 1):
+    for line in open(f"{out}/probe-{i}.log"):
+        m = re.search(r"\[bankgate\] (\S+): timing in .* median ([0-9.]+) ns", line)
+        if m: by_test.setdefault(m.group(1), {}).setdefault(i, []).append(float(m.group(2)))
+for test, runs in sorted(by_test.items()):
+    within = [max(v) / min(v) - 1 for v in runs.values() if len(v) > 1]
+    firsts = [v[0] for v in runs.values()]
+    between = max(firsts) / min(firsts) - 1
+    print(f"{test:36} processes {len(runs)}: first medians {' '.join(f'{v:.0f}' for v in firsts)}; "
+          f"spread between processes {100 * between:.2f}%, within a process (3 repeats) median {100 * statistics.median(within):.2f}% max {100 * max(within):.2f}%")
+PY
+      row "probe=$spec" "$(wc -l <"$out/probe-summary.txt") tests" ;;
     aa=*)
       n=${step#aa=}
       built
