@@ -98,9 +98,11 @@ args=(compare --base "$base_build" --head "$head_build" --rounds "$rounds" "${to
 status=$?
 # What CI keeps: the logs, result.json and report.html, in one place whatever the commits' keys.
 rm -rf "$scratch/run" && mkdir -p "$scratch/run" && cp -r "$work/." "$scratch/run/" 2>/dev/null
+inconclusive=$("$tool" protocol --get exit_codes.inconclusive 2>/dev/null)
 case "$status" in
   0) echo "bankgate compare: PASSED - head is not slower than base" ;;
   1) echo "bankgate compare: FAILED - head regressed against base (rows above)" ;;
+  "$inconclusive") echo "bankgate compare: INCONCLUSIVE - no regression found, but some tests' rounds were too noisy to decide (rows above; try more --rounds)" ;;
   *) echo "bankgate compare: could not compare (exit $status; see above; logs in $logs)" ;;
 esac
 exit "$status"

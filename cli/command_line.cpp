@@ -125,17 +125,19 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.refresh_cmd->add_flag("--new-gpu", in.refresh.new_gpu, "create baselines for a GPU that has none");
   in.refresh_cmd->add_flag("--force", in.refresh.force, "refresh even where CI is set");
 
-  in.compare_cmd = app.add_subcommand("compare", "judge a head build against a base build with the gate's rules, both "
-                                                        "measured on this machine in alternating rounds, pooled per side");
+  in.compare_cmd = app.add_subcommand("compare", "judge a head build against a base build, both measured on this machine "
+                                                        "in alternating rounds: counters by the gate's rules, durations by "
+                                                        "their round-to-round noise (SLOWER, ok or INCONCLUSIVE)");
   in.compare_cmd->add_option("--base", in.compare.base, "the base build folder (or a folder of its candidates)")
       ->required()->check(CLI::ExistingDirectory);
   in.compare_cmd->add_option("--head", in.compare.head, "the head build folder (or a folder of its candidates)")
       ->required()->check(CLI::ExistingDirectory);
-  in.compare_cmd->add_option("--rounds", in.compare.rounds, "rounds per side, after a warm-up round of base (builds only)")
+  in.compare_cmd->add_option("--rounds", in.compare.rounds,
+                             "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
       ->capture_default_str()->check(whole_number(1));
   in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
   in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
-  in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here");
+  in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here ('-': standard output)");
   in.compare_cmd->add_option("--html", in.compare.html,
                              "also write the HTML report here (builds: " +
                                  gate::protocol::html_report(gate::protocol::compare_run("<head>")).string() + ")");

@@ -125,11 +125,7 @@ void counter_table(std::ostringstream& out, const TestResult& t) {
   out << "</table>";
 }
 
-// Global and local kinds are measured in sectors; shared kinds (cp.async included) in wavefronts.
-bool uses_sectors(const SourceLineFigures& l) {
-  const InstructionKindTraits* traits = find_instruction_kind(l.kind);
-  return traits != nullptr && !traits->shared_wavefronts && (traits->global_sectors || traits->local_sectors);
-}
+bool uses_sectors(const SourceLineFigures& l) { return line_unit(l.kind) == LineUnit::sectors; }
 
 void line_table(std::ostringstream& out, const TestResult& t, SourceText& sources) {
   const std::vector<SourceLineFigures>& run = t.measured->lines;

@@ -11,19 +11,11 @@
 namespace bankgate::gate {
 namespace {
 
-enum class Unit { wavefronts, sectors, instructions };
-
-Unit unit_of(const std::string& kind) {
-  const InstructionKindTraits* traits = find_instruction_kind(kind);
-  if (traits == nullptr || kind == all_instructions_kind) return Unit::instructions;
-  return traits->shared_wavefronts ? Unit::wavefronts : Unit::sectors;
-}
-
 std::uint64_t amount(const SourceLineFigures& l) {
-  switch (unit_of(l.kind)) {
-    case Unit::wavefronts: return l.wavefronts;
-    case Unit::sectors: return l.sectors;
-    case Unit::instructions: break;
+  switch (line_unit(l.kind)) {
+    case LineUnit::wavefronts: return l.wavefronts;
+    case LineUnit::sectors: return l.sectors;
+    case LineUnit::instructions: break;
   }
   return l.executions;
 }
@@ -82,6 +74,12 @@ void pair_moved_lines(std::vector<LineChange>& unpaired) {
 
 }  // namespace
 
+LineUnit line_unit(const std::string& kind) {
+  const InstructionKindTraits* traits = find_instruction_kind(kind);
+  if (traits == nullptr || kind == all_instructions_kind) return LineUnit::instructions;
+  return traits->shared_wavefronts ? LineUnit::wavefronts : LineUnit::sectors;
+}
+
 std::int64_t LineChange::change() const {
   const auto a = [](const std::optional<SourceLineFigures>& l) { return l ? static_cast<std::int64_t>(amount(*l)) : 0; };
   return a(measured) - a(baseline);
@@ -112,13 +110,13 @@ std::string format_line_change(const LineChange& c) {
   if (c.baseline && c.measured && c.baseline->line != c.measured->line)
     text += " (was line " + std::to_string(c.baseline->line) + ")";
   text += "  " + (any.opcode.empty() ? kind : any.opcode) + "  ";
-  const Unit unit = unit_of(any.kind);
+  const LineUnit unit = line_unit(any.kind);
   const auto figure = [&](const std::optional<SourceLineFigures>& l, const char* absent) {
     if (!l) return std::string(absent);
     switch (unit) {
-      case Unit::wavefronts: return two_places(l->wavefronts_per_request());
-      case Unit::sectors: return two_places(l->sectors_per_request());
-      case Unit::instructions: break;
+      case LineUnit::wavefronts: return two_places(l->wavefronts_per_request());
+      case LineUnit::sectors: return two_places(l->sectors_per_request());
+      case LineUnit::instructions: break;
     }
     return std::to_string(l->executions);
   };
@@ -126,16 +124,16 @@ std::string format_line_change(const LineChange& c) {
   const std::int64_t change = c.change();
   const std::string sign = change >= 0 ? "+" : "";
   switch (unit) {
-    case Unit::wavefronts: text += " wavefronts per request (" + sign + std::to_string(change) + " wavefronts"; break;
-    case Unit::sectors: {
+    case LineUnit::wavefronts: text += " wavefronts per request (" + sign + std::to_string(change) + " wavefronts"; break;
+    case LineUnit::sectors: {
       text += " sectors per request (";
       if (any.executions > 0) text += "ideal " + two_places(static_cast<double>(any.ideal_sectors) / static_cast<double>(any.executions)) + "; ";
       text += sign + std::to_string(change) + " sectors";
       break;
     }
-    case Unit::instructions: text += " instructions executed (" + sign + std::to_string(change); break;
+    case LineUnit::instructions: text += " instructions executed (" + sign + std::to_string(change); break;
   }
-  if (unit != Unit::instructions && c.baseline && c.measured && c.baseline->executions != c.measured->executions)
+  if (unit != LineUnit::instructions && c.baseline && c.measured && c.baseline->executions != c.measured->executions)
     text += "; requests " + std::to_string(c.baseline->executions) + " -> " + std::to_string(c.measured->executions);
   text += ")";
   if (!any.inlined.empty()) text += " [inlined from " + any.inlined + "]";

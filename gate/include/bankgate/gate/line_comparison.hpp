@@ -13,6 +13,11 @@
 
 namespace bankgate::gate {
 
+// What a line's figures are counted in, by its instruction kind: shared-memory kinds (cp.async included) in
+// wavefronts, global and local kinds in sectors, the "instructions" entries in executed instructions.
+enum class LineUnit { wavefronts, sectors, instructions };
+LineUnit line_unit(const std::string& kind);
+
 struct LineChange {
   std::optional<SourceLineFigures> baseline;  // absent: the line is new
   std::optional<SourceLineFigures> measured;  // absent: the line no longer runs instructions of its kind
