@@ -19,6 +19,11 @@
 #   probe=N:FILTER    N processes of the catalogue suite, each timing the FILTER's tests 3 times: medians by
 #                     process and repeat, to tell noise between processes (placement, start-up) from noise
 #                     within one
+#   machine           which GPU this is (UUID, serial, PCI bus) and its clocks, power and memory as found, so runs
+#                     from several lent machines can be told apart and their differences explained
+#   build             the catalogue's build alone, timed
+#   pool=R            one same-runner compare of the catalogue's build against itself with R rounds per side, its
+#                     round candidates kept: A/A compares are drawn from them afterwards, without the GPU
 #   aa=N              N same-runner compares of the catalogue's build against itself (bankgate compare, its
 #                     default rounds): every verdict but ok is a false alarm or an inconclusive test, with the
 #                     round-to-round noise each test showed
@@ -210,6 +215,22 @@ for test, values in sorted(noise.items(), key=lambda kv: -max(kv[1]))[:12]:
     print(f"  {test:44} round-to-round noise % {' '.join(f'{v:.2f}' for v in values)}")
 PY
       row "aa=$n A/A compares" "$(head -n 1 "$out/aa-summary.txt" | cut -c1-70)" ;;
+    machine)
+      nvidia-smi --query-gpu=name,uuid,serial,pci.bus_id,driver_version,pstate,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,temperature.gpu,temperature.memory,power.draw,power.limit,ecc.mode.current \
+        --format=csv >"$out/machine.csv" 2>&1
+      nvidia-smi -q >"$out/nvidia-smi-q.txt" 2>&1
+      row "machine" "$(tail -n 1 "$out/machine.csv" | cut -d, -f2,3 | cut -c1-60)" ;;
+    build)
+      timed built
+      row "build" "exit $? (${elapsed}s)" ;;
+    pool=*)
+      rounds=${step#pool=}
+      built
+      timed "$bankgate" compare --base build/gate --head build/gate --rounds "$rounds" --json "$out/pool.json" >"$out/pool.log" 2>&1
+      row "pool: compare against itself, $rounds rounds" "exit $? (${elapsed}s)"
+      for side in base head; do
+        mkdir -p "$out/records/pool-$side" && cp -r "$(result "compare_$side")/." "$out/records/pool-$side/"
+      done ;;
     gpus=*)
       n=${step#gpus=}
       built
