@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
     for (Config& c : configs) {
       for (Level& level : c.levels) {
         std::vector<double> base, head;
-        h::RoundEvidence by_round{{}, {}, {}, {}, c.launches_per_sample};
+        h::RoundEvidence by_round{{}, {}, c.launches_per_sample};
         Run first_head;
         for (int r = 0; r < o.rounds; ++r) {
           // Alternate which side runs first, so a trend in time favours neither.
@@ -324,7 +324,6 @@ int main(int argc, char** argv) {
             (is_base ? base : head).insert((is_base ? base : head).end(), run.samples.begin(), run.samples.end());
             const h::TimingSummary round = h::summarize_durations(run.samples);
             (is_base ? by_round.base_medians_ns : by_round.head_medians_ns).push_back(round.median_ns);
-            (is_base ? by_round.base_relative_se : by_round.head_relative_se).push_back(round.median_se_ns / round.median_ns);
             if (!is_base && r == 0) first_head = run;
             c.run_host_ms.push_back(run.host_ms);
             c.dropped += run.dropped;

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <bankgate/gate/student_t.hpp>
+
 namespace bankgate::gate {
 namespace {
 
@@ -35,22 +37,13 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-double t_quantile_999(std::size_t dof) {
-  // Two-sided 99.9% (0.9995 quantile); beyond 30 degrees of freedom the normal's 3.291 is within 11%.
-  static constexpr std::array<double, 30> table{636.62, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587,
-                                                4.437,  4.318,  4.221,  4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850,
-                                                3.819,  3.792,  3.768,  3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646};
-  if (dof == 0) throw std::invalid_argument("t_quantile_999: no degrees of freedom");
-  return dof <= table.size() ? table[dof - 1] : 3.291;
-}
-
-double t_quantile_90(std::size_t dof) {
-  // Two-sided 90% (0.95 quantile).
-  static constexpr std::array<double, 30> table{6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812,
-                                                1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725,
-                                                1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697};
-  if (dof == 0) throw std::invalid_argument("t_quantile_90: no degrees of freedom");
-  return dof <= table.size() ? table[dof - 1] : 1.645;
+double practical_floor(double median_ns, int launches_per_sample, const NoisePolicy& policy) {
+  const double shortest = std::log(policy.short_kernel_ns), longest = std::log(policy.long_kernel_ns);
+  const double at = std::clamp(std::log(std::max(median_ns, 1.0)), shortest, longest);
+  const double along = (at - shortest) / (longest - shortest);
+  const double relative = std::exp(std::log(policy.short_floor) + along * (std::log(policy.long_floor) - std::log(policy.short_floor)));
+  const double quantization = policy.tick_fraction * policy.tick_ns / std::max(1, launches_per_sample);
+  return std::max(relative, quantization / median_ns);
 }
 
 RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
@@ -63,26 +56,27 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   d.rounds = std::min(nb, nh);
   const std::size_t dof = nb + nh - 2;
   const double between = std::sqrt((squared_deviations(lb) + squared_deviations(lh)) / static_cast<double>(dof));
-  const auto mean_or_zero = [](const std::vector<double>& v) { return v.empty() ? 0.0 : mean(v); };
-  const double within = std::max(mean_or_zero(e.base_relative_se), mean_or_zero(e.head_relative_se));
-  d.noise = std::max(between, within);
+  const double base_ns = std::exp(mean(lb));
+  // A uniform rounding error of one tick (through the launches per sample) has a deviation of tick / sqrt(12).
+  const double tick_deviation = policy.tick_ns / std::max(1, e.launches_per_sample) / std::sqrt(12.0) / base_ns;
+  d.noise = std::max(between, tick_deviation);
   const double se = d.noise * std::sqrt(1.0 / static_cast<double>(nb) + 1.0 / static_cast<double>(nh));
   const double log_change = mean(lh) - mean(lb);
-  const double half_width = t_quantile_999(dof) * se;
-  const double equivalence_half_width = t_quantile_90(dof) * se;
+  const double half_width = student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, static_cast<double>(dof)) * se;
+  const double equivalence_half_width = student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, static_cast<double>(dof)) * se;
   d.change = std::exp(log_change) - 1.0;
   d.low = std::exp(log_change - half_width) - 1.0;
   d.high = std::exp(log_change + half_width) - 1.0;
-  const double base_ns = std::exp(mean(lb));
-  const double quantization = policy.tick_fraction * policy.tick_ns / std::max(1, e.launches_per_sample);
-  d.floor = std::max(policy.relative_floor, quantization / base_ns);
+  d.floor = practical_floor(base_ns, e.launches_per_sample, policy);
   if (d.low > 0.0 && d.change > d.floor) d.verdict = Verdict::slower;
   else if (d.high < 0.0 && -d.change > d.floor) d.verdict = Verdict::faster;
   else if (std::exp(log_change + equivalence_half_width) - 1.0 < d.floor &&
            std::exp(log_change - equivalence_half_width) - 1.0 > -d.floor)
     d.verdict = Verdict::pass;
   else d.verdict = Verdict::inconclusive;
-  d.detail = percent(d.change) + " (99.9% interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
+  char level[16];
+  std::snprintf(level, sizeof level, "%g%%", 100.0 * policy.change_confidence);
+  d.detail = percent(d.change) + " (" + level + " interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
              std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " + percent(d.noise).substr(1) +
              ", floor " + percent(d.floor).substr(1);
   return d;

@@ -64,7 +64,6 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
         dropped[name] += record.timing->dropped_samples;
         RoundTimes& times = runs.rounds[name];
         times.medians_ns.push_back(record.timing->median_ns);
-        times.relative_se.push_back(record.timing->median_ns > 0.0 ? record.timing->median_se_ns / record.timing->median_ns : 0.0);
       }
     }
   }
@@ -92,11 +91,11 @@ void judge_by_rounds(h::Finding& f, const RoundTimes& base, const RoundTimes& he
                      const NoisePolicy& policy) {
   if (base.medians_ns.size() < 2 || head.medians_ns.size() < 2) return;
   if (f.verdict == h::Verdict::method_changed || f.verdict == h::Verdict::too_few_samples) return;
-  const RoundDecision d = judge_rounds({base.medians_ns, head.medians_ns, base.relative_se, head.relative_se, launches_per_sample}, policy);
+  const RoundDecision d = judge_rounds({base.medians_ns, head.medians_ns, launches_per_sample}, policy);
   f.verdict = d.verdict;
   f.detail = d.detail;
   char floor[64];
-  std::snprintf(floor, sizeof floor, "noise-based: beyond %.2f%% and significant at 99.9%%", 100.0 * d.floor);
+  std::snprintf(floor, sizeof floor, "noise-based: beyond %.2f%% and significant at 99.99%%", 100.0 * d.floor);
   f.tolerance = floor;
 }
 

@@ -13,10 +13,9 @@
 
 namespace bankgate::gate {
 
-// Each round's median of one test, and its standard error over the median, in the order of the rounds' files.
+// Each round's median of one test, in the order of the rounds' files.
 struct RoundTimes {
   std::vector<double> medians_ns;
-  std::vector<double> relative_se;
 };
 
 // One build's rounds: every candidate file under the root (any depth: one folder per round), by "Suite.test".
