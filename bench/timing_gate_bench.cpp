@@ -2,7 +2,7 @@
 //
 //   bankgate-timing-bench [--out DIR] [--trials N] [--rounds R] [--max-seconds S] [--device N]
 //
-// A kernel with a tunable amount of work (kernels/tunable_work.cu) is set to about 2 us ("short") and about
+// A kernel with a tunable amount of work (kernels/tunable_work.cu) is set to about 1 us ("short") and about
 // 60 us ("long"). For each, variants with 1, 2, 3, 5 and 10% more work are calibrated (the achieved slowdown
 // is measured and printed, not assumed), then every level is tried N times, base and slowed interleaved, and
 // judged by the gate's own rule (bankgate::gate::compare) two ways:
@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
             << "tunableWork: " << h::format_number(fixed) << " ns + " << h::format_number(slope)
             << " ns per iteration (calibrated at " << low << " and " << high << " iterations)\n";
 
-  std::vector<Config> configs{{"short (~2 us)", 2000.0}, {"long (~60 us)", 60000.0}};
+  std::vector<Config> configs{{"short (~1 us)", 1000.0}, {"long (~60 us)", 60000.0}};
   const std::vector<double> intended{0.0, 0.01, 0.02, 0.03, 0.05, 0.10};
   for (Config& c : configs) {
     c.ns_per_iteration = slope;

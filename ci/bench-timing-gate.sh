@@ -5,7 +5,7 @@
 #      from the command's JSON (the review of each run's candidates)
 #   2. false alarms of the same-runner comparison: ci/compare-commits.sh with base == head (this tree
 #      against itself, ROUNDS rounds, default 3)
-#   3. sensitivity: bench/timing_gate_bench.cpp, a ~2 us and a ~60 us kernel slowed by 1, 2, 3, 5 and 10%,
+#   3. sensitivity: bench/timing_gate_bench.cpp, a ~1 us and a ~60 us kernel slowed by 1, 2, 3, 5 and 10%,
 #      TRIALS trials per level (default 40), base against base for false alarms
 #   4. the wall time the timing phase adds per test, from the timing_host_ms each test records (summary JSON)
 # Everything measured is this working tree as it is. Logs, candidates and the results go to $OUT (default

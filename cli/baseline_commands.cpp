@@ -22,6 +22,7 @@
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/run_comparison.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/runner_merge.hpp>
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/metrics.hpp>
 #include <bankgate/gate/number_format.hpp>
@@ -319,6 +320,27 @@ void commit(std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked)
   }
 }
 
+// A runner's name in messages and tolerance reasons: its folder's own name ("gpu-369aa79c", say).
+std::string runner_label(const fs::path& folder) {
+  fs::path p = folder.lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  return p.filename().empty() ? folder.string() : p.filename().string();
+}
+
+// The candidates of `dir`, merged with those of each other runner's folder (runner_merge.hpp).
+std::map<std::string, g::SuiteFile> runners_merged(const fs::path& dir, const g::GpuKey& gpu, const std::vector<fs::path>& runners) {
+  std::vector<g::RunnerRecording> recordings;
+  recordings.push_back({runner_label(dir), g::read_candidates(dir, gpu)});
+  for (const fs::path& folder : runners) recordings.push_back({runner_label(folder), g::read_candidates(folder, gpu)});
+  for (const g::RunnerRecording& r : recordings)
+    if (r.suites.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + r.label);
+  try {
+    return g::merge_runners(recordings);
+  } catch (const g::RunnerMergeError& e) {
+    throw Refusal(std::string("the runners' recordings cannot be merged: ") + e.what());
+  }
+}
+
 }  // namespace
 
 // One locked transaction per baselines folder, from reading its baselines to the commit: two promotions of one
@@ -327,8 +349,7 @@ int promote(const PromoteOptions& o) {
   refuse_in_ci(o.force, o.dry_run);
   const fs::path dir = candidates_folder(o.candidates, o.build);
   const g::GpuKey gpu = candidate_gpu(dir, o.gpu);
-  const auto candidates = g::read_candidates(dir, gpu);
-  if (candidates.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + dir.string());
+  const auto candidates = runners_merged(dir, gpu, o.runners);
   const auto folders = destinations(o, candidates, gpu);
   if (o.dry_run) {
     const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);

@@ -111,6 +111,11 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.promote_cmd = app.add_subcommand("promote", "write reviewed candidates into the baselines (only tests whose "
                                                         "output matched the CPU reference)");
   add_candidate_options(*in.promote_cmd, in.promote.build, in.promote.candidates, in.promote.baselines, in.promote.gpu);
+  in.promote_cmd->add_option("--runner", in.promote.runners,
+                             "candidates folder recorded on another runner of the same GPU model (repeat for more): "
+                             "merged with --candidates, counters must agree, durations pool every runner's samples and "
+                             "their tolerance widens by twice the runners' distance from the pooled median")
+      ->check(names_a_folder());
   in.promote_cmd->add_option("--filter", in.promote.filter, "GoogleTest-style filter of the tests to promote");
   in.promote_cmd->add_flag("--dry-run", in.promote.dry_run, "show the table, write nothing");
   in.promote_cmd->add_flag("--new-gpu", in.promote.new_gpu, "create baselines for a GPU that has none");

@@ -51,6 +51,7 @@ int record(const RecordOptions& options);
 
 struct PromoteOptions {
   std::filesystem::path candidates;  // empty: the last record's (<build>/bankgate/record/candidates)
+  std::vector<std::filesystem::path> runners;  // recordings of other runners of the same GPU model, merged in
   std::filesystem::path build = "build";
   std::filesystem::path baselines;   // empty: each suite's own folder, as its candidates say
   std::string gpu, filter;
