@@ -29,6 +29,7 @@
 #include <bankgate/results.hpp>
 
 #include "commands.hpp"
+#include "console.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -156,7 +157,7 @@ int review(const ReviewOptions& o) {
   const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);
   const auto rows = g::review(candidates, baselines);
   std::cout << "GPU " << gpu.arch << "/" << gpu.model << ": measured (new) in " << dir.string() << " against the baselines (old)\n"
-            << g::render(rows, o.changes_only);
+            << g::render(rows, o.changes_only, console().palette);
   bool failed = false;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rows) {
@@ -235,7 +236,7 @@ Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidate
 }
 
 void show(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines) {
-  std::cout << g::render(g::review(chosen.suites, baselines), false);
+  std::cout << g::render(g::review(chosen.suites, baselines), false, console().palette);
   for (const auto& name : chosen.wrong_output) std::cout << "not promoted (output differs from the CPU reference): " << name << "\n";
 }
 
@@ -400,12 +401,13 @@ int compare_candidates(const CompareOptions& o) {
   const auto rows = g::compare_runs(base, head);
   std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side; "
             << "durations judged by their round-to-round noise where each side has two rounds or more\n"
-            << g::render_comparison(rows, o.fail_on_speedup);
+            << g::render_comparison(rows, o.fail_on_speedup, console().palette);
   const bool failed = g::any_failure(rows, o.fail_on_speedup);
   const int exit_code = failed ? exit_regression : g::any_inconclusive(rows) ? exit_inconclusive : exit_ok;
   if (exit_code == exit_inconclusive)
-    std::cout << "bankgate compare: INCONCLUSIVE: no regression found, but the rounds of the tests marked INCONCLUSIVE "
-                 "were too noisy to tell a change of the floor's size from none (more --rounds, or a quieter runner)\n";
+    std::cout << "bankgate compare: " << console().palette.paint("INCONCLUSIVE", g::Tone::doubtful)
+              << ": no regression found, but the rounds of the tests marked INCONCLUSIVE were too noisy to tell a change "
+                 "of the floor's size from none (more --rounds, or a quieter runner)\n";
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : rows) {
     nlohmann::json findings = nlohmann::json::array();
@@ -431,7 +433,7 @@ int summary(const SummaryOptions& o) {
   in.baselines = o.baselines;
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   const g::GateSummary s = g::summarize(in);
-  std::cout << g::render_console(s);
+  std::cout << g::render_console(s, console().palette);
   // Each report is written on its own: one that cannot be written (a full disk, a FIFO in its place) costs
   // none of the others, and is named. Returns whether it was written.
   std::vector<std::string> unwritten;

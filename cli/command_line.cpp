@@ -75,19 +75,90 @@ void add_candidate_options(CLI::App& command, std::filesystem::path& build, std:
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
 }
 
+// What --color takes, refused in words: "--color: must be auto, always or never, got 'x'".
+CLI::Validator colour_choice() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text == "auto" || text == "always" || text == "never" ? "" : "must be auto, always or never, got '" + text + "'";
+      },
+      "auto|always|never");
+}
+
+// --quiet and --color, on the top level and on each subcommand that prints progress or verdicts, each bound to
+// one field: `bankgate --quiet gate` and `bankgate gate --quiet` are the same.
+void add_console_options(CLI::App& command, Invocation& in) {
+  command.add_flag("--quiet,-q", in.quiet,
+                   "no progress lines (building, running ctest, rounds done); the build's and ctest's output go to log "
+                   "files under <build>/bankgate instead. Verdicts, reports and errors are printed as ever");
+  command.add_option("--color", in.colour, "colour verdicts: auto (on a terminal, unless NO_COLOR is set), always or never")
+      ->check(colour_choice());
+}
+
+// An exit code and what it means, for a --help footer.
+struct ExitCode {
+  int code;
+  std::string meaning;  // empty: in the top level's words (every_exit_code)
+};
+
+const std::vector<ExitCode> every_exit_code{
+    {exit_ok, "done"},
+    {exit_regression, "regression (a counter changed, a kernel got slower, a wrong output)"},
+    {exit_not_measured, "could not measure or read an input"},
+    {exit_setup, "the build or set-up failed, or the command refused"},
+    {exit_other_schema, "baselines of another schema version (readme-table)"},
+    {exit_inconclusive, "compare: no regression, but a test's rounds too noisy to decide"},
+    {exit_usage, "usage error"}};
+
+std::string exit_codes_text(const std::vector<ExitCode>& codes) {
+  std::string text;
+  for (const ExitCode& c : codes) {
+    std::string meaning = c.meaning;
+    for (const ExitCode& known : every_exit_code)
+      if (meaning.empty() && known.code == c.code) meaning = known.meaning;
+    text += (text.empty() ? "Exit codes: " : "; ") + std::to_string(c.code) + " " + meaning;
+  }
+  return text + ".";
+}
+
+// A subcommand's footer: the codes it can return besides 0 and 64 (which every one can; 64 given where it means
+// more there).
+std::string exit_codes_of(std::vector<ExitCode> codes) {
+  codes.insert(codes.begin(), {exit_ok, ""});
+  if (codes.back().code != exit_usage) codes.push_back({exit_usage, ""});
+  return exit_codes_text(codes);
+}
+
+// What each subcommand can return, read off what it does: 1 where it judges, 2 where it reads input that may be
+// unreadable or missing (any other error that escapes it is 2 too: main()), 3 where it builds or refuses.
+void add_exit_code_footers(const Invocation& in) {
+  const ExitCode regression{exit_regression, ""}, unreadable{exit_not_measured, ""}, refused{exit_setup, ""};
+  in.gate_cmd->footer(exit_codes_of({regression, unreadable, refused}));
+  in.record_cmd->footer(exit_codes_of({unreadable, refused}));  // changes are what recording shows, not a failure
+  in.review_cmd->footer(exit_codes_of({{exit_regression, "a candidate left its baseline's tolerance, or its output was wrong"},
+                                       unreadable, refused}));
+  in.promote_cmd->footer(exit_codes_of({unreadable, refused}));
+  in.refresh_cmd->footer(exit_codes_of({unreadable, refused}));
+  in.compare_cmd->footer(exit_codes_of({regression, unreadable,
+                                        {exit_inconclusive, "no regression, but a test's rounds too noisy to decide (INCONCLUSIVE)"}}));
+  in.summary_cmd->footer(exit_codes_of({regression, unreadable}));
+  in.check_cmd->footer(exit_codes_of({{exit_not_measured, "a baseline is unusable, or there is none"}}));
+  in.recover_cmd->footer(exit_codes_of({unreadable}));
+  in.table_cmd->footer(exit_codes_of({{exit_regression, "--check: the README's table differs"},
+                                      {exit_not_measured, "an input is unreadable, or the README lacks the markers (nothing written)"},
+                                      {exit_other_schema, "a baseline of another schema version (regenerate the baselines first)"}}));
+  in.run_suite_cmd->footer(exit_codes_of({unreadable, refused}));
+  in.verdict_cmd->footer(exit_codes_of({{exit_regression, "the test failed, or left no readable result"}}));
+  in.discover_cmd->footer(exit_codes_of({unreadable, refused}));
+  in.protocol_cmd->footer(exit_codes_of({{exit_usage, "usage error, or --get names no entry"}}));
+  for (CLI::App* data_only : {in.metrics_cmd, in.names_cmd}) data_only->footer(exit_codes_of({}));
+}
+
 }  // namespace
 
-const std::string exit_code_text =
-    "Exit codes: " + std::to_string(exit_ok) + " done; " + std::to_string(exit_regression) +
-    " regression (a counter changed, a kernel got slower, a wrong output); " + std::to_string(exit_not_measured) +
-    " could not measure or read an input; " + std::to_string(exit_setup) +
-    " the build or set-up failed, or the command refused; " + std::to_string(exit_other_schema) +
-    " baselines of another schema version; " + std::to_string(exit_inconclusive) +
-    " compare: no regression, but a test's rounds too noisy to decide; " + std::to_string(exit_usage) + " usage error.";
-
 void define_command_line(CLI::App& app, Invocation& in) {
-  app.footer(exit_code_text);
+  app.footer(exit_codes_text(every_exit_code));
   app.require_subcommand(1);
+  add_console_options(app, in);
 
   in.gate_cmd = app.add_subcommand("gate", "build, run the GPU suites in strict mode against the baselines, print the "
                                                   "verdict and write JUnit, JSON and markdown reports");
@@ -212,25 +283,9 @@ void define_command_line(CLI::App& app, Invocation& in) {
   // What ctest and scripts run, listed apart from what people type.
   for (CLI::App* plumbing : {in.run_suite_cmd, in.verdict_cmd, in.discover_cmd, in.protocol_cmd, in.names_cmd})
     plumbing->group("Plumbing (run by ctest, CMake and scripts)");
-  for (CLI::App* sub : app.get_subcommands({})) sub->footer(exit_code_text);
-}
-
-std::string unknown_subcommand(CLI::App& app, int argc, const char* const* argv) {
-  // The top level takes no option with a value, so its first word that is no option is the subcommand.
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if (word.starts_with("-")) continue;
-    for (const CLI::App* sub : app.get_subcommands({}))
-      if (sub->check_name(word)) return "";
-    return word;
-  }
-  return "";
-}
-
-std::string subcommand_names(CLI::App& app) {
-  std::string names;
-  for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
-  return names;
+  for (CLI::App* person_facing : {in.gate_cmd, in.record_cmd, in.review_cmd, in.promote_cmd, in.refresh_cmd, in.compare_cmd, in.summary_cmd})
+    add_console_options(*person_facing, in);
+  add_exit_code_footers(in);
 }
 
 }  // namespace bankgate::cli

@@ -14,8 +14,6 @@
 
 namespace bankgate::cli {
 
-extern const std::string exit_code_text;  // what every --help ends with
-
 // What the command line asked for: each subcommand's options, and which subcommand was given.
 struct Invocation {
   GateOptions gate;
@@ -36,6 +34,9 @@ struct Invocation {
   VerdictOptions verdict;
   DiscoverOptions discover;
   ProtocolOptions protocol;
+  // --quiet and --color, taken before the subcommand or after it (console.hpp).
+  bool quiet = false;
+  std::string colour = "auto";
   CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
            *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
            *check_cmd = nullptr, *recover_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
@@ -44,11 +45,5 @@ struct Invocation {
 
 // Adds every subcommand and option to `app`, bound to `in`.
 void define_command_line(CLI::App& app, Invocation& in);
-
-// The command line's subcommand word when it names no subcommand of `app` (neither name nor alias), e.g.
-// "frobnicate"; empty when it names one or there is none. CLI11 alone says only "A subcommand is required".
-std::string unknown_subcommand(CLI::App& app, int argc, const char* const* argv);
-// Every subcommand's name, comma-separated, in the order --help lists them.
-std::string subcommand_names(CLI::App& app);
 
 }  // namespace bankgate::cli

@@ -17,17 +17,25 @@
 //   bankgate protocol  the names bankgate's processes share (gate/run_protocol.hpp), for scripts
 //
 // Exit codes (gate/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
-// refusal; 4 baselines of another schema version (readme-table); 5 compare inconclusive; 64 usage error.
+// refusal; 4 baselines of another schema version (readme-table); 5 compare inconclusive; 64 usage error. Each
+// subcommand's --help lists those it can return.
+//
+// --quiet and --color (auto, always, never; NO_COLOR) go before the subcommand or after it: console.hpp.
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <bankgate/gate/text.hpp>
 
 #include "command_line.hpp"
+#include "console.hpp"
+#include "usage_errors.hpp"
 
 namespace cli = bankgate::cli;
 
@@ -68,6 +76,8 @@ class HumanTextAside {
   ~HumanTextAside() {
     if (active_) std::cout.rdbuf(cli::standard_output());
   }
+  // Where the human text goes: standard error while standard output holds data.
+  int human_text_fd() const { return active_ ? STDERR_FILENO : STDOUT_FILENO; }
   HumanTextAside(const HumanTextAside&) = delete;
   HumanTextAside& operator=(const HumanTextAside&) = delete;
 
@@ -75,27 +85,30 @@ class HumanTextAside {
   bool active_;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
-               "instruction counts and their durations against committed baselines",
-               "bankgate"};
-  app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
-  cli::Invocation in;
-  cli::define_command_line(app, in);
-  if (const std::string word = cli::unknown_subcommand(app, argc, argv); !word.empty()) {
-    std::cerr << "bankgate: unknown subcommand '" << word << "'; the subcommands are: " << cli::subcommand_names(app)
-              << "\nRun with --help for what each does.\n";
+// Parses the command line; nothing where it asks for a subcommand to run, else the code to exit with once help
+// or a usage error has been printed. Mistakes are said in the user's words where CLI11's would mislead.
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  if (const std::string mistake = cli::misspelt_before_subcommand(app, argc, argv); !mistake.empty()) {
+    std::cerr << mistake;
     return cli::exit_usage;
   }
   try {
     app.parse(argc, argv);
+    return std::nullopt;
   } catch (const CLI::ParseError& e) {
+    // A word CLI11 did not expect explains an error better than what it says then (e.g. "--base is required"
+    // for a misspelt --base), so it is named first; help and --version are no errors.
+    const std::string unexpected = e.get_exit_code() == 0 ? "" : cli::unexpected_words(app, argc, argv);
+    if (!unexpected.empty()) {
+      std::cerr << unexpected;
+      return cli::exit_usage;
+    }
     const int shown = app.exit(e);  // prints help (exit 0) or the error with a hint
-    return shown == 0 ? 0 : cli::exit_usage;
+    return shown == 0 ? cli::exit_ok : cli::exit_usage;
   }
+}
 
+int dispatch(cli::Invocation& in) {
   // Each subcommand runs only when named; nothing is anyone's fallback.
   const std::vector<Subcommand> subcommands{
       {in.gate_cmd, [&] { return cli::gate(in.gate); }, ""},
@@ -122,10 +135,24 @@ int main(int argc, char** argv) {
        },
        ""},
   };
-  const HumanTextAside aside(argc, argv);
   for (const Subcommand& subcommand : subcommands)
     if (*subcommand.command) return run(subcommand);
   // define_command_line requires one subcommand, so parsing has already refused a command line without one.
-  std::cerr << "bankgate: no subcommand given; the subcommands are: " << cli::subcommand_names(app) << "\n";
+  std::cerr << "bankgate: no subcommand given; run bankgate --help for the subcommands\n";
   return cli::exit_usage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
+               "instruction counts and their durations against committed baselines",
+               "bankgate"};
+  app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
+  cli::Invocation in;
+  cli::define_command_line(app, in);
+  if (const std::optional<int> done = parse(app, argc, argv)) return *done;
+  const HumanTextAside aside(argc, argv);
+  cli::set_up_console(in.quiet, in.colour, aside.human_text_fd());
+  return dispatch(in);
 }

@@ -16,6 +16,7 @@
 #include <bankgate/gate/test_filter.hpp>
 
 #include "commands.hpp"
+#include "console.hpp"
 #include "process.hpp"
 
 namespace bankgate::cli {
@@ -34,10 +35,20 @@ fs::path absolute_build(const fs::path& build) {
   return dir;
 }
 
+// Builds the project, its output shown as it comes; with --quiet kept in a log, and shown only where the build
+// fails (its errors are what the user must see).
 void build_project(const fs::path& build) {
   const std::vector<std::string> command{"cmake", "--build", build.string()};
-  std::cout << "bankgate: building: " << as_command_line(command) << "\n";
-  if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
+  progress("bankgate: building: " + as_command_line(command));
+  if (!console().quiet) {
+    if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
+    return;
+  }
+  const fs::path log = protocol::build_log(build);
+  fs::create_directories(log.parent_path());
+  if (run_program(command, log.string()) == 0) return;
+  std::cerr << std::ifstream(log).rdbuf() << std::flush;
+  throw Refusal("the build failed (" + as_command_line(command) + "; errors above, kept in " + log.string() + ")");
 }
 
 // The number of GPUs a CTest resource spec lists ({"local": [{"gpus": [{"id": "0", "slots": 1}, ...]}]}).
@@ -92,19 +103,21 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   }
   if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
-  std::cout << "bankgate: running: " << as_command_line(ctest) << (log.empty() ? "" : " > " + log) << "\n";
+  progress("bankgate: running: " + as_command_line(ctest) + (log.empty() ? "" : " > " + log));
   return run_program(ctest, log);
 }
 
 // Builds (unless asked not to), clears this run's folder and runs the GPU tests, measurements going to the
-// run's candidates and ctest's report to its ctest-junit.xml. `attribute`: with per-line figures.
+// run's candidates and ctest's report to its ctest-junit.xml (its output to ctest.log with --quiet).
+// `attribute`: with per-line figures.
 int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict, bool attribute) {
   if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);  // refused before building or clearing
   if (!run.no_build) build_project(build);
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
-  return run_ctest(run, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, "", attribute);
+  const std::string log = console().quiet ? protocol::ctest_log(results).string() : "";
+  return run_ctest(run, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, log, attribute);
 }
 
 bool has_candidates(const fs::path& dir) {
@@ -115,13 +128,25 @@ bool has_candidates(const fs::path& dir) {
   return false;
 }
 
+// The gate's last word, after the reports.
+void print_verdict(int status) {
+  const g::Palette& palette = console().palette;
+  if (status == exit_ok) {
+    std::cout << "bankgate gate: " << palette.paint("PASSED", g::Tone::good) << "\n";
+    return;
+  }
+  std::cout << "bankgate gate: " << palette.paint("FAILED", g::Tone::bad)
+            << (status == exit_regression ? " - regression (details above; each failure names its refresh command)\n"
+                                          : " - could not measure (reasons above)\n");
+}
+
 }  // namespace
 
 int gate(const GateOptions& o) {
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = protocol::gate_run(build);
   run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false);
-  std::cout << "\n";
+  progress("");  // apart from ctest's output
   SummaryOptions s;
   s.junit = protocol::ctest_junit(results);
   s.gtest_results = protocol::gtest_results(build);
@@ -148,12 +173,9 @@ int gate(const GateOptions& o) {
       std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
   }
   std::cout << "reports: " << results.string() << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
-            << "," << markdown.filename().string() << "," << s.html.filename().string() << "}\n";
-  switch (status) {
-    case exit_ok: std::cout << "bankgate gate: PASSED\n"; break;
-    case exit_regression: std::cout << "bankgate gate: FAILED - regression (details above; each failure names its refresh command)\n"; break;
-    default: std::cout << "bankgate gate: FAILED - could not measure (reasons above)\n"; break;
-  }
+            << "," << markdown.filename().string() << "," << s.html.filename().string() << "}"
+            << (console().quiet ? "; ctest's output: " + protocol::ctest_log(results).string() : "") << "\n";
+  print_verdict(status);
   return status;
 }
 
@@ -165,8 +187,9 @@ int record(const RecordOptions& o) {
   run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true);
   if (!has_candidates(candidates))
     throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
-                             o.run.filter + "'); the test output above says why");
-  std::cout << "\n";
+                             o.run.filter + "'); the test output " +
+                             (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
+  progress("");  // apart from ctest's output
   ReviewOptions review_options;
   review_options.candidates = candidates;
   review_options.build = build;  // the project its candidates' baselines folders must lie in
@@ -218,6 +241,7 @@ int compare(const CompareOptions& o) {
     fix.new_gpu = fix.force = true;
     fix.invocation = "bankgate compare, round 0";
     std::ofstream quiet(logs / "round0-promote.log");
+    const PlainConsole plain;  // the table goes to a file: no colour codes in it
     std::streambuf* shown = std::cout.rdbuf(quiet.rdbuf());
     try {
       promote(fix);
@@ -235,7 +259,7 @@ int compare(const CompareOptions& o) {
       run_ctest(run, is_base ? base : head, protocol::compare_side(work, side) / ("round-" + std::to_string(round)),
                 work / (tag + ".xml"), false, (logs / (tag + ".log")).string());
     }
-    std::cout << "bankgate compare: round " << round << " of " << o.rounds << " done\n";
+    progress("bankgate compare: round " + std::to_string(round) + " of " + std::to_string(o.rounds) + " done");
   }
   unsetenv(env::baseline_dir);
   for (const char* side : {"base", "head"})

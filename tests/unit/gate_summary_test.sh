@@ -31,6 +31,15 @@ expect_rc "failures without measurements exit 2 (could not measure)" 2
 expect_in "the table shows the skipped test" "SKIPPED" "$out"
 expect_in "the table names the device a test measured on" "1 (0000:3B:00.0)" "$out"
 expect_in "a test that left no report is explained" "GoogleTest wrote no report" "$out"
+# The console table keeps within 100 columns: the detail column goes on over continuation lines, whole, where
+# it used to be cut at 100 characters with "..." (the table was 162 columns wide).
+widest=$(printf '%s\n' "$out" | python3 -c 'import sys; print(max(len(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()))')
+check "the console table keeps within 100 columns" '[ "$widest" -le 100 ]' "its widest line has $widest:"$'\n'"$out"
+flat=$(printf '%s\n' "$out" | tr -s ' \n' '  ')
+expect_in "a long reason is wrapped whole, not cut" "cannot measure: counter access is restricted to administrators \
+(ERR_NVGPUCTRPERM) | see the README [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]" "$flat"
+expect_in "a crash's reason is wrapped whole" "its output is in the JUnit file" "$flat"
+expect_not_in "no reason is cut short" "..." "$out"
 [ "$(head -n 1 "$md")" = "earlier step's summary" ] && pass "the markdown is appended, earlier content kept" ||
   fail "the markdown is appended, earlier content kept" "$(head -n 3 "$md")"
 expect_in "the markdown has a failures section" "### Failures" "$(cat "$md")"

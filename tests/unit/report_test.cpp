@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -231,6 +232,115 @@ TEST(FormatTable, NoTrailingSpacesAfterTheLastColumn) {
     ASSERT_FALSE(line.empty());
     EXPECT_NE(line.back(), ' ') << "'" << line << "'";
   }
+}
+
+// A table kept within a width: the last column (a reason, a detail) goes on over continuation lines, whole.
+TEST(FormatTable, AWideLastColumnIsWrappedBetweenWordsWithinTheWidth) {
+  const std::string reason = "cannot measure: counter access is restricted to administrators (ERR_NVGPUCTRPERM) | see the README";
+  TableStyle style;
+  style.width = 64;
+  const std::vector<std::string> lines = lines_of(format_table({{"test", "result", "detail"},
+                                                                {"Reverse.reverseShared", "NOT MEASURED", reason},
+                                                                {"Short.test", "passed", "median 768 ns"}},
+                                                               style));
+  const std::size_t detail_at = std::string("Reverse.reverseShared  NOT MEASURED  ").size();
+  std::string joined;
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    SCOPED_TRACE(lines[i]);
+    EXPECT_LE(lines[i].size(), 64u);
+    if (i != 1) longest = std::max(longest, lines[i].size());
+    EXPECT_NE(lines[i].back(), ' ');
+    if (i >= 2 && i + 1 < lines.size()) joined += (joined.empty() ? "" : " ") + lines[i].substr(detail_at);
+    if (i >= 3 && i + 1 < lines.size()) {  // a continuation line: blank up to the detail's column
+      EXPECT_EQ(lines[i].substr(0, detail_at), std::string(detail_at, ' '));
+    }
+  }
+  EXPECT_EQ(joined, reason);  // every word, none cut
+  EXPECT_GT(lines.size(), 4u);
+  EXPECT_EQ(lines.back(), "Short.test             passed        median 768 ns");
+  EXPECT_EQ(lines[1].size(), longest);  // the rule spans the table as wrapped
+}
+
+TEST(FormatTable, ATableWithinTheWidthIsNotWrapped) {
+  const std::vector<std::vector<std::string>> rows{{"test", "verdict"}, {"a.b", "a reason of several words"}};
+  TableStyle style;
+  style.width = 40;
+  EXPECT_EQ(format_table(rows, style), format_table(rows));
+}
+
+TEST(FormatTable, AWordLongerThanTheColumnIsCutAcrossLines) {
+  TableStyle style;
+  style.width = 40;
+  const std::string word(60, 'x');
+  const std::vector<std::string> lines = lines_of(format_table({{"name", "detail"}, {"t", word}}, style));
+  ASSERT_EQ(lines.size(), 4u);  // header, rule, then the word over two lines of the column's 34 characters
+  EXPECT_EQ(lines[2], "t     " + std::string(34, 'x'));
+  EXPECT_EQ(lines[3], "      " + std::string(26, 'x'));
+}
+
+TEST(FormatTable, OtherWideColumnsLeaveTheLastOneReadable) {
+  TableStyle style;
+  style.width = 40;
+  const std::string name(50, 'n');
+  const std::vector<std::string> lines = lines_of(format_table({{"name", "detail"}, {name, "one two three four five six seven eight"}}, style));
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_EQ(lines[2], name + "  one two three four five");  // at least 24 columns for the detail
+  EXPECT_EQ(lines[3], std::string(52, ' ') + "six seven eight");
+}
+
+TEST(FormatTable, ColumnsAreMeasuredInCharactersNotBytes) {
+  const std::vector<std::string> lines = lines_of(format_table({{"tolerance", "verdict"}, {"\u00b13%", "ok"}, {"exact", "CHANGED"}}));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[2], "\u00b13%        ok");
+  EXPECT_EQ(lines[3], "exact      CHANGED");
+}
+
+TEST(FormatTable, TheTonedColumnIsColouredOnlyWithAPaletteThatIsOn) {
+  const std::vector<std::vector<std::string>> rows{{"test", "verdict", "detail"}, {"a", "ok", "x"}, {"b", "CHANGED", "y"}};
+  TableStyle style;
+  style.toned_column = 1;
+  style.tones = {Tone::good, Tone::bad};
+  EXPECT_EQ(format_table(rows, style), format_table(rows)) << "a default palette paints nothing";
+  style.palette = Palette::coloured();
+  const std::vector<std::string> lines = lines_of(format_table(rows, style));
+  ASSERT_EQ(lines.size(), 4u);
+  // The padding is measured on the text, not on the codes around it.
+  EXPECT_EQ(lines[2], "a     \x1b[32mok\x1b[0m       x");
+  EXPECT_EQ(lines[3], "b     \x1b[1;31mCHANGED\x1b[0m  y");
+  EXPECT_EQ(lines[0].find('\x1b'), std::string::npos) << "the header is not coloured";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Colour
+
+TEST(Colour, EachVerdictIsColouredAsItCountsInTheExitCode) {
+  EXPECT_EQ(tone_of(Verdict::pass), Tone::good);
+  EXPECT_EQ(tone_of(Verdict::faster), Tone::good);
+  EXPECT_EQ(tone_of(Verdict::faster, true, /*fail_on_speedup=*/true), Tone::bad);
+  EXPECT_EQ(tone_of(Verdict::counter_changed), Tone::bad);
+  EXPECT_EQ(tone_of(Verdict::slower), Tone::bad);
+  EXPECT_EQ(tone_of(Verdict::not_in_baseline), Tone::bad);
+  EXPECT_EQ(tone_of(Verdict::inconclusive), Tone::doubtful);
+  EXPECT_EQ(tone_of(Verdict::pass, /*correct=*/false), Tone::bad) << "a wrong output fails whatever the verdict";
+}
+
+TEST(Colour, APaletteThatIsOffPaintsNothing) {
+  EXPECT_EQ(Palette().paint("FAILED", Tone::bad), "FAILED");
+  EXPECT_EQ(Palette::coloured().paint("FAILED", Tone::bad), "\x1b[1;31mFAILED\x1b[0m");
+  EXPECT_EQ(Palette::coloured().paint("passed", Tone::good), "\x1b[32mpassed\x1b[0m");
+  EXPECT_EQ(Palette::coloured().paint("INCONCLUSIVE", Tone::doubtful), "\x1b[33mINCONCLUSIVE\x1b[0m");
+  EXPECT_EQ(Palette::coloured().paint("name", Tone::plain), "name");
+  EXPECT_EQ(Palette::coloured().paint("", Tone::bad), "") << "an empty cell gets no codes";
+}
+
+TEST(Colour, ChosenForATerminalUnlessNoColorOrNeverAndAlwaysWhenForced) {
+  EXPECT_TRUE(use_colour(ColourChoice::automatic, /*terminal=*/true, /*no_color_set=*/false));
+  EXPECT_FALSE(use_colour(ColourChoice::automatic, false, false)) << "a pipe or a file gets no colour";
+  EXPECT_FALSE(use_colour(ColourChoice::automatic, true, true)) << "NO_COLOR turns it off";
+  EXPECT_FALSE(use_colour(ColourChoice::never, true, false));
+  EXPECT_TRUE(use_colour(ColourChoice::always, false, false));
+  EXPECT_TRUE(use_colour(ColourChoice::always, true, true)) << "asked for on the command line, over NO_COLOR";
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -366,3 +366,14 @@ TEST(Settings, SourceTreeOfPromotedBaselines) {
 }
 
 }  // namespace
+
+// What the command's console reads: NO_COLOR, by no-color.org's rule.
+namespace {
+
+TEST(Settings, NoColorOfAnyValueButEmptyRefusesColour) {
+  EXPECT_FALSE(colour_refused(lookup_in({})));
+  EXPECT_FALSE(colour_refused(lookup_in({{"NO_COLOR", ""}})));  // set but empty: as unset
+  for (const char* value : {"1", "0", "false", "yes please"}) EXPECT_TRUE(colour_refused(lookup_in({{"NO_COLOR", value}}))) << value;
+}
+
+}  // namespace

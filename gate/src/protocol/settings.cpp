@@ -213,6 +213,8 @@ std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) { retu
 
 bool running_in_ci(const EnvLookup& lookup) { return flag(lookup, env::ci); }
 
+bool colour_refused(const EnvLookup& lookup) { return !lookup(env::no_color).value_or("").empty(); }
+
 SourceTree source_tree(const EnvLookup& lookup) {
   SourceTree tree;
   tree.commit = lookup(env::git_commit).value_or(tree.commit);

@@ -83,33 +83,4 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
   return terminal_safe(out.str());  // test and kernel names come from the project's sources
 }
 
-std::string format_table(const std::vector<std::vector<std::string>>& raw_rows) {
-  // Cells made terminal-safe before the widths are measured, so that an escaped cell keeps its column aligned.
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& raw : raw_rows) {
-    rows.emplace_back();
-    for (const std::string& cell : raw) rows.back().push_back(terminal_safe(cell));
-  }
-  std::vector<std::size_t> widths;
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max(widths[i], row[i].size());
-    }
-  std::ostringstream out;
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    for (std::size_t i = 0; i < rows[r].size(); ++i) {
-      out << rows[r][i];
-      if (i + 1 < rows[r].size()) out << std::string(widths[i] - rows[r][i].size() + 2, ' ');
-    }
-    out << "\n";
-    if (r == 0) {
-      std::size_t total = 0;
-      for (std::size_t w : widths) total += w + 2;
-      out << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
-    }
-  }
-  return out.str();
-}
-
 }  // namespace bankgate::gate

@@ -26,12 +26,12 @@ std::string first_line(const std::string& text, std::size_t width) {
   return line;
 }
 
-std::string detail(const TestResult& t) {
+std::string detail(const TestResult& t, std::size_t width) {
   switch (t.outcome) {
     case Outcome::passed:
       return t.median_ns ? "median " + format_number(*t.median_ns) + " ns" : "";
     case Outcome::regressed: {
-      if (t.changes.empty()) return first_line(t.reason, 100);
+      if (t.changes.empty()) return first_line(t.reason, width);
       const MetricChange& c = t.changes.front();
       std::string text = c.metric + ": " + c.baseline + " -> " + c.measured + (c.change.empty() ? "" : " (" + c.change + ")");
       if (t.changes.size() > 1) text += " and " + std::to_string(t.changes.size() - 1) + " more";
@@ -39,7 +39,7 @@ std::string detail(const TestResult& t) {
     }
     case Outcome::not_measured:
     case Outcome::skipped:
-      return first_line(t.reason, 100);
+      return first_line(t.reason, width);
   }
   return "";
 }

@@ -20,8 +20,9 @@ std::vector<ReviewRow> review(const std::map<std::string, gate::SuiteFile>& cand
   return rows;
 }
 
-std::string render(const std::vector<ReviewRow>& rows, bool only_changes) {
+std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const Palette& palette) {
   std::vector<std::vector<std::string>> table{{"test", "metric", "old", "new", "change", "verdict"}};
+  TableStyle style{console_width, palette, 5, {}};
   for (const ReviewRow& r : rows) {
     const gate::Finding& f = r.finding;
     if (only_changes && f.verdict == gate::Verdict::pass && f.measured == f.baseline) continue;
@@ -32,8 +33,9 @@ std::string render(const std::vector<ReviewRow>& rows, bool only_changes) {
                      has_old ? gate::format_number(f.baseline) : "-", has_new ? gate::format_number(f.measured) : "-",
                      has_old && has_new ? gate::format_change(f.measured, f.baseline) : "new",
                      gate::to_string(f.verdict)});
+    style.tones.push_back(tone_of(f.verdict, r.correct));
   }
-  return gate::format_table(table);
+  return gate::format_table(table, style);
 }
 
 gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& candidate,

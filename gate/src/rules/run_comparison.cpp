@@ -128,8 +128,9 @@ bool any_inconclusive(const std::vector<ComparisonRow>& rows) {
   return false;
 }
 
-std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup) {
+std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup, const Palette& palette) {
   std::vector<std::vector<std::string>> table{{"test", "base", "head", "change", "verdict"}};
+  h::TableStyle style{h::console_width, palette, 4, {}};
   std::vector<std::string> notes;
   for (const ComparisonRow& row : rows) {
     bool shown = false;
@@ -145,13 +146,17 @@ std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_
       table.push_back({label, has_base ? h::format_number(f.baseline) + unit : "-",
                        has_head ? h::format_number(f.measured) + unit : "-",
                        has_base && has_head ? h::format_change(f.measured, f.baseline) : "-", verdict});
+      style.tones.push_back(h::tone_of(f.verdict, row.head_correct, fail_on_speedup));
       if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty()) notes.push_back(row.test + ": " + f.detail);
       shown = true;
     }
-    if (!shown) table.push_back({row.test, "-", "-", "-", "no duration"});
+    if (!shown) {
+      table.push_back({row.test, "-", "-", "-", "no duration"});
+      style.tones.push_back(row.head_correct ? h::Tone::plain : h::Tone::bad);
+    }
   }
-  std::string text = h::format_table(table);
-  for (const std::string& note : notes) text += "  " + note + "\n";
+  std::string text = h::format_table(table, style);
+  for (const std::string& note : notes) text += "  " + h::terminal_safe(note) + "\n";  // names from candidate files
   return text;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/colour.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/test_filter.hpp>
 
@@ -24,7 +25,9 @@ struct ReviewRow {
 std::vector<ReviewRow> review(const std::map<std::string, gate::SuiteFile>& candidates,
                               const std::map<std::string, gate::SuiteFile>& baselines);
 
-std::string render(const std::vector<ReviewRow>& rows, bool only_changes);
+// test, metric, old, new, change, verdict, within the console's width; each verdict coloured by `palette` (off
+// by default) as the row counts in review's exit code.
+std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const Palette& palette = {});
 
 // `baseline` with the chosen candidate tests replaced or added (samples dropped), provenance from `provenance`.
 gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& candidate,

@@ -80,8 +80,10 @@ GateSummary summarize(const GateInputs& inputs);
 // without a row is judged by the gate's rules).
 GateSummary summarize_comparison(const std::map<std::string, TestRecord>& base, const std::map<std::string, TestRecord>& head,
                                  const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
-// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed.
-std::string render_console(const GateSummary& summary);
+// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed. The
+// console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
+// and the headline (off by default).
+std::string render_console(const GateSummary& summary, const Palette& palette = {});
 std::string render_markdown(const GateSummary& summary);
 // Appends `markdown` to `file` (created where absent), as a CI step summary is written. Only a regular file is
 // written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/colour.hpp>
 #include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/round_judgement.hpp>
 
@@ -41,8 +42,9 @@ std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns
 // No failure, but a duration the rounds could not decide (exit_inconclusive).
 bool any_inconclusive(const std::vector<ComparisonRow>& rows);
 
-// test, base, head, change, verdict: one line per test (its duration), then one per counter that changed.
-std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
+// test, base, head, change, verdict: one line per test (its duration), then one per counter that changed;
+// within the console's width, each verdict coloured by `palette` (off by default) as it counts in the exit code.
+std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup, const Palette& palette = {});
 
 bool any_failure(const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
 

@@ -69,6 +69,8 @@ inline constexpr char git_dirty[] = "BANKGATE_GIT_DIRTY";
 // Set by CI services: promote and refresh refuse to change baselines there, and so does ci/lib.sh
 // (bankgate_is_ci), by the same rule (tests/unit/ci_lib_test.sh checks that they agree).
 inline constexpr char ci[] = "CI";
+// Set by users who want no colour on any console (no-color.org); read by the command (settings' colour_refused).
+inline constexpr char no_color[] = "NO_COLOR";
 // Set by ctest where it allocates resources (--resource-spec-file); read by run-suite and the suite process.
 inline constexpr char ctest_resource_group_count[] = "CTEST_RESOURCE_GROUP_COUNT";
 inline constexpr char ctest_resource_group_0_gpus[] = "CTEST_RESOURCE_GROUP_0_GPUS";  // the GPU a measuring test got
@@ -110,6 +112,7 @@ inline constexpr std::array environment{
     Name{"git_commit", env::git_commit},
     Name{"git_dirty", env::git_dirty},
     Name{"ci", env::ci},
+    Name{"no_color", env::no_color},
     Name{"ctest_resource_group_count", env::ctest_resource_group_count},
     Name{"ctest_resource_group_0_gpus", env::ctest_resource_group_0_gpus},
     Name{"cuda_visible_devices", env::cuda_visible_devices},
@@ -134,6 +137,9 @@ inline Path gtest_results(const Path& build) { return results_root(build) / "gte
 // (BANKGATE_CANDIDATE_DIR).
 inline Path suite_candidates(const Path& build) { return results_root(build) / "candidates"; }
 
+// The build's output where `--quiet` keeps it off the console (cli/suite_run.cpp), overwritten by each build.
+inline Path build_log(const Path& build) { return results_root(build) / "build.log"; }
+
 // The folders of the command's runs, each cleared as its run starts.
 inline Path gate_run(const Path& build) { return results_root(build) / "gate"; }
 inline Path record_run(const Path& build) { return results_root(build) / "record"; }  // promote's default source
@@ -142,6 +148,7 @@ inline Path compare_run(const Path& head_build) { return results_root(head_build
 // In the folder of a gate or record run.
 inline Path run_candidates(const Path& run) { return run / "candidates"; }  // BANKGATE_CANDIDATE_DIR of the run
 inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; summary reads it
+inline Path ctest_log(const Path& run) { return run / "ctest.log"; }  // ctest's output, with --quiet
 // The reports of a gate (ci/gate.sh and the CI templates keep them), and compare's.
 inline Path junit_report(const Path& run) { return run / "junit.xml"; }
 inline Path summary_json(const Path& run) { return run / "summary.json"; }
@@ -177,9 +184,11 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
           {"gtest_results", gtest_results(build)},
           {"suite_candidates", suite_candidates(build)},
           {"resource_spec", resource_spec(build)},
+          {"build_log", build_log(build)},
           {"gate", gate},
           {"gate_candidates", run_candidates(gate)},
           {"gate_ctest_junit", ctest_junit(gate)},
+          {"gate_ctest_log", ctest_log(gate)},
           {"gate_junit", junit_report(gate)},
           {"gate_summary_json", summary_json(gate)},
           {"gate_summary_markdown", summary_markdown(gate)},
@@ -187,6 +196,7 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
           {"record", record},
           {"record_candidates", run_candidates(record)},
           {"record_ctest_junit", ctest_junit(record)},
+          {"record_ctest_log", ctest_log(record)},
           {"compare", compare},
           {"compare_result", compare_result(compare)},
           {"compare_html", html_report(compare)},

@@ -116,6 +116,10 @@ std::optional<std::string> baseline_dir_override(const EnvLookup& lookup);
 // for any other value rather than guess.
 bool running_in_ci(const EnvLookup& lookup);
 
+// NO_COLOR: set to anything but the empty string, the command's console gets no colour unless --color=always asks
+// for it (the convention of no-color.org: any value counts, so none is refused).
+bool colour_refused(const EnvLookup& lookup);
+
 // The source tree promoted baselines were measured from, for their provenance.
 struct SourceTree {
   std::string commit = "unknown";  // BANKGATE_GIT_COMMIT, as given

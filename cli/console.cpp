@@ -1,0 +1,29 @@
+#include "console.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include <bankgate/gate/settings.hpp>
+
+namespace bankgate::cli {
+
+Console& console() {
+  static Console settings;
+  return settings;
+}
+
+void set_up_console(bool quiet, const std::string& colour, int human_text_fd) {
+  const gate::ColourChoice choice = colour == "always" ? gate::ColourChoice::always
+                                    : colour == "never" ? gate::ColourChoice::never
+                                                        : gate::ColourChoice::automatic;
+  console().quiet = quiet;
+  const bool coloured = gate::use_colour(choice, isatty(human_text_fd) == 1, gate::colour_refused(gate::process_environment));
+  console().palette = coloured ? gate::Palette::coloured() : gate::Palette();
+}
+
+void progress(const std::string& line) {
+  if (!console().quiet) std::cout << line << "\n";
+}
+
+}  // namespace bankgate::cli

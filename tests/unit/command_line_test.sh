@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# The front door: what `bankgate` says to a command line with a mistake in it, the exit codes each --help
+# promises, --quiet and colour. Each check runs the built command; no GPU (two tiny CMake projects, one that
+# builds and one that does not, stand in for a project's build folder; neither has GPU tests).
+#   - a misspelt subcommand or option: exit 64, the nearest right spelling named (CLI11 alone said "A
+#     subcommand is required" and "The following argument was not expected");
+#   - numbers out of range: named in words, never CLI11's 309-digit range;
+#   - each subcommand's --help lists only the exit codes it can return, the top level's all of them;
+#   - --quiet: no progress lines, no build or ctest output (kept in logs), the verdict and errors still shown;
+#   - colour: only on a terminal, off with NO_COLOR or --color=never, forced by --color=always, and never in
+#     the reports written to files.
+# (The console table's width is gate_summary_test.sh's; -j x, --rounds 0 and an empty --build are also
+# report_inputs_test.sh's.)
+#
+#   tests/unit/command_line_test.sh PATH/TO/bankgate FIXTURES_DIR CMAKE
+#
+# FIXTURES_DIR is tests/unit/fixtures. Prints "N passed, M failed"; exits non-zero if any failed.
+set -uo pipefail
+
+tool=${1:?usage: command_line_test.sh PATH/TO/bankgate FIXTURES_DIR CMAKE}
+fixtures=${2:?usage: command_line_test.sh PATH/TO/bankgate FIXTURES_DIR CMAKE}
+cmake=${3:?usage: command_line_test.sh PATH/TO/bankgate FIXTURES_DIR CMAKE}
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-command-line.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+. "$(dirname "$0")/test_lib.sh"
+unset NO_COLOR  # the checks below set it where they mean to
+esc=$'\e['
+
+# tty_run ARGS...: as run, with the command's standard output and error on a terminal of their own (a pty).
+tty_run() {
+  out=$(timeout "${run_timeout:-120}" python3 -c '
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+chunks = []
+while True:
+    try:
+        data = os.read(fd, 65536)
+    except OSError:  # the terminal closes when the command ends
+        break
+    if not data:
+        break
+    chunks.append(data)
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(b"".join(chunks))
+sys.exit(os.waitstatus_to_exitcode(status))' "$@" 2>&1)
+  rc=$?
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. Misspelt subcommands and options: a usage error (64) that names the word and the nearest right spelling.
+run "$tool" gaet
+expect_rc "a misspelt subcommand: a usage error (exit 64)" 64
+expect_in "a misspelt subcommand: the nearest is suggested" "bankgate: unknown subcommand 'gaet'; did you mean 'gate'?" "$out"
+expect_not_in "a misspelt subcommand: not CLI11's 'A subcommand is required'" "A subcommand is required" "$out"
+run "$tool" --quiet --color never revew
+expect_in "options before a misspelt subcommand, one with its value, are passed over" "unknown subcommand 'revew'; did you mean 'review'?" "$out"
+run "$tool" gate-sumary
+expect_in "an alias is suggested too" "did you mean 'gate-summary'?" "$out"
+run "$tool" frobnicate
+expect_rc "a subcommand near none: a usage error (exit 64)" 64
+expect_not_in "a subcommand near none: no guess" "did you mean" "$out"
+expect_in "a subcommand near none: the subcommands are listed" "the subcommands are: gate, record, review" "$out"
+
+run "$tool" gate --paralel 3
+expect_rc "a misspelt option: a usage error (exit 64)" 64
+expect_in "a misspelt option: its subcommand's nearest option is suggested" \
+  "bankgate gate: unknown option '--paralel'; did you mean '--parallel'?" "$out"
+run "$tool" gate --paralel=3
+expect_in "a misspelt option with its value after '=': named without it" "unknown option '--paralel'; did you mean '--parallel'?" "$out"
+run "$tool" compare --bsae "$root" --head "$root"
+expect_rc "compare --bsae: a usage error (exit 64)" 64
+expect_in "compare --bsae: the misspelling is named, with --base" "bankgate compare: unknown option '--bsae'; did you mean '--base'?" "$out"
+expect_not_in "compare --bsae: not CLI11's '--base is required'" "is required" "$out"
+run "$tool" --verison
+expect_in "a misspelt top-level option: --version suggested" "bankgate: unknown option '--verison'; did you mean '--version'?" "$out"
+run "$tool" --build x gate
+expect_rc "a subcommand's option before the subcommand: a usage error (exit 64)" 64
+expect_in "a subcommand's option before the subcommand: says where it belongs" \
+  "unknown option '--build'; a subcommand's own options follow its name" "$out"
+run "$tool" gate -x
+expect_in "an unknown short option is named" "bankgate gate: unknown option '-x'" "$out"
+expect_not_in "an unknown short option: no guess (every one-letter option is one edit away)" "did you mean" "$out"
+run "$tool" gate record
+expect_rc "two subcommands: a usage error (exit 64)" 64
+expect_in "two subcommands: the second is named" "bankgate gate: unexpected argument 'record'" "$out"
+run "$tool" gate --color blue
+expect_rc "--color blue: a usage error (exit 64)" 64
+expect_in "--color blue: says what it takes" "--color: must be auto, always or never, got 'blue'" "$out"
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. Numbers out of range, in words: CLI11's own ranges printed the largest double, 309 digits.
+for args in "gate -j -1" "gate --parallel 1e3" "compare --base $root --head $root --rounds -2" "run-suite --binary x --results y --shard x"; do
+  # shellcheck disable=SC2086  # the words of $args, split on purpose
+  run "$tool" $args
+  expect_rc "$args: a usage error (exit 64)" 64
+  expect_in "$args: says what it takes" "must be a whole number" "$out"
+  expect_not_in "$args: no 309-digit range" "179769313486231570" "$out"
+done
+run "$tool" gate -j 99999999999
+expect_in "-j beyond an int: says the largest allowed" "(the largest allowed is 2147483647)" "$out"
+
+# ---------------------------------------------------------------------------------------------------------
+# 3. Each --help ends with the exit codes its subcommand can return; the top level's with all of them.
+footer() { "$tool" "$@" --help | grep '^Exit codes:'; }
+top=$(footer)
+for code in "0 done" "1 regression" "2 could not measure" "3 the build" "4 baselines of another schema" "5 compare" "64 usage error"; do
+  expect_in "bankgate --help lists exit code ${code%% *}" "$code" "$top"
+done
+for sub in gate record review promote refresh summary metrics check-baselines recover run-suite verdict discover protocol kernel-name; do
+  text=$(footer "$sub")
+  expect_in "$sub --help lists exit codes" "Exit codes: 0 done;" "$text"
+  expect_not_in "$sub --help: no code 4 (readme-table's alone)" "; 4 " "$text"
+  expect_not_in "$sub --help: no code 5 (compare's alone)" "; 5 " "$text"
+  expect_in "$sub --help: code 64" "64 usage error" "$text"
+done
+expect_in "compare --help: code 5" "; 5 no regression, but a test's rounds too noisy to decide" "$(footer compare)"
+expect_in "readme-table --help: code 4" "; 4 a baseline of another schema version" "$(footer readme-table)"
+expect_in "readme-table --help: code 1 in its own words" "; 1 --check: the README's table differs" "$(footer readme-table)"
+for sub in record promote refresh metrics; do
+  expect_not_in "$sub --help: no code 1 (it judges nothing)" "; 1 " "$(footer "$sub")"
+done
+expect_not_in "summary --help: no code 3 (it builds and refuses nothing)" "; 3 " "$(footer summary)"
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. --quiet: the verdict and errors without the progress, the build's output or ctest's.
+project() {  # project DIR COMMAND...: a configured CMake project (no languages) whose build runs COMMAND
+  mkdir -p "$1"
+  printf 'cmake_minimum_required(VERSION 3.20)\nproject(fixture NONE)\nenable_testing()\nadd_custom_target(step ALL COMMAND %s)\n' \
+    "${*:2}" >"$1/CMakeLists.txt"
+  "$cmake" -S "$1" -B "$1/build" >"$1/configure.log" 2>&1 || fail "the fixture project $1 configures" "$(cat "$1/configure.log")"
+}
+project "$root/builds" '${CMAKE_COMMAND} -E echo planted-build-output'
+project "$root/breaks" '${CMAKE_COMMAND} -E echo planted-build-error COMMAND ${CMAKE_COMMAND} -E false'
+good="$root/builds/build"
+
+run "$tool" gate --build "$good"
+expect_rc "gate without GPU tests: could not measure (exit 2)" 2
+expect_in "gate: says that it builds" "bankgate: building: cmake --build" "$out"
+expect_in "gate: the build's output is shown" "planted-build-output" "$out"
+expect_in "gate: says that it runs ctest" "bankgate: running: ctest" "$out"
+for spelling in "gate --quiet" "gate -q" "--quiet gate"; do
+  # shellcheck disable=SC2086
+  run "$tool" $spelling --build "$good"
+  expect_rc "$spelling: the same verdict (exit 2)" 2
+  expect_not_in "$spelling: no progress line" "bankgate: building" "$out"
+  expect_not_in "$spelling: no ctest progress line" "bankgate: running" "$out"
+  expect_not_in "$spelling: no build output" "planted-build-output" "$out"
+  expect_not_in "$spelling: no ctest output" "No tests were found" "$out"
+  expect_in "$spelling: the verdict" "bankgate gate: FAILED - could not measure" "$out"
+  expect_in "$spelling: the reason" "no GPU test ran" "$out"
+done
+expect_in "--quiet: the build's output is kept in a log" "planted-build-output" "$(cat "$good/bankgate/build.log" 2>&1)"
+expect_in "--quiet: ctest's output is kept in a log" "No tests were found" "$(cat "$good/bankgate/gate/ctest.log" 2>&1)"
+expect_in "--quiet: the verdict names ctest's log" "ctest's output: $good/bankgate/gate/ctest.log" "$out"
+
+run "$tool" gate --quiet --build "$root/breaks/build"
+expect_rc "--quiet, a failing build: refused (exit 3)" 3
+expect_in "--quiet, a failing build: its errors are shown" "planted-build-error" "$out"
+expect_in "--quiet, a failing build: says so and where the log is" "the build failed (cmake --build $root/breaks/build; errors above, kept in" "$out"
+
+run "$tool" record --quiet --no-build --build "$good"
+expect_rc "record --quiet without GPU tests: nothing measured (exit 2)" 2
+expect_in "record --quiet: names the log that says why" "the test output in $good/bankgate/record/ctest.log says why" "$out"
+
+run "$tool" compare --base "$good" --head "$good" --rounds 2
+expect_in "compare: a progress line per round" "bankgate compare: round 1 of 2 done" "$out"
+run "$tool" compare --quiet --base "$good" --head "$good" --rounds 2
+expect_rc "compare --quiet without GPU tests: nothing measured (exit 2)" 2
+expect_not_in "compare --quiet: no round lines" "round 1 of 2" "$out"
+expect_not_in "compare --quiet: no ctest lines" "bankgate: running" "$out"
+expect_in "compare --quiet: the error is shown" "the base build measured nothing" "$out"
+
+# ---------------------------------------------------------------------------------------------------------
+# 5. Colour: verdicts on a terminal only; NO_COLOR and --color=never turn it off, --color=always forces it.
+summary_of_fixtures=("$tool" summary --junit "$fixtures/gate_summary/gate-junit.xml" --gtest-results "$fixtures/gate_summary/gtest-results")
+run "${summary_of_fixtures[@]}"
+expect_not_in "a pipe gets no colour" "$esc" "$out"
+tty_run "${summary_of_fixtures[@]}"
+expect_rc "on a terminal: the same verdict (exit 2)" 2
+expect_in "on a terminal: a test that could not measure in red" "${esc}1;31mNOT MEASURED${esc}0m" "$out"
+expect_in "on a terminal: a pass in green" "${esc}32mpassed${esc}0m" "$out"
+expect_in "on a terminal: a skip in yellow" "${esc}33mSKIPPED${esc}0m" "$out"
+expect_in "on a terminal: the headline in red" "${esc}1;31mFAILED: could not measure 5 of 6 GPU tests" "$out"
+tty_run env NO_COLOR=1 "${summary_of_fixtures[@]}"
+expect_not_in "NO_COLOR=1 on a terminal: no colour" "$esc" "$out"
+tty_run env NO_COLOR= "${summary_of_fixtures[@]}"
+expect_in "NO_COLOR set empty: colour as if unset" "$esc" "$out"
+tty_run "${summary_of_fixtures[@]}" --color=never
+expect_not_in "--color=never on a terminal: no colour" "$esc" "$out"
+tty_run "$tool" --color never summary --junit "$fixtures/gate_summary/gate-junit.xml"
+expect_not_in "--color never before the subcommand: no colour" "$esc" "$out"
+run env NO_COLOR=1 "${summary_of_fixtures[@]}" --color=always
+expect_in "--color=always through a pipe, over NO_COLOR: colour" "${esc}1;31mNOT MEASURED" "$out"
+
+reports="$root/coloured-reports"
+mkdir -p "$reports"
+tty_run "${summary_of_fixtures[@]}" --color=always --markdown "$reports/summary.md" --json "$reports/summary.json" \
+  --junit-out "$reports/junit.xml" --html "$reports/report.html"
+expect_in "reports written beside a coloured console: the console has colour" "$esc" "$out"
+for file in summary.md summary.json junit.xml report.html; do
+  if [ ! -s "$reports/$file" ]; then fail "--color=always: $file is written"
+  elif grep -q $'\e' "$reports/$file"; then fail "--color=always: no escape code in $file" "$(grep -n $'\e' "$reports/$file" | head -3)"
+  else pass "--color=always: no escape code in $file"; fi
+done
+
+planted="$fixtures/report/planted-run"
+run "$tool" review --candidates "$planted/candidates" --baselines "$planted/baselines" --changes-only --color=always
+expect_in "review: a changed counter in red" "${esc}1;31mCHANGED${esc}0m" "$out"
+expect_in "review: an unchanged one in green" "${esc}32mok${esc}0m" "$out"
+run "$tool" compare --base "$planted/candidates" --head "$planted/candidates" --color=always --json "$root/compare.json"
+expect_in "compare: a pass in green" "${esc}32mok${esc}0m" "$out"
+grep -q $'\e' "$root/compare.json" && fail "compare --color=always: no escape code in its JSON" ||
+  pass "compare --color=always: no escape code in its JSON"
+# "--json -": the data alone on standard output, the coloured text on standard error.
+data=$("$tool" compare --base "$planted/candidates" --head "$planted/candidates" --color=always --json - 2>/dev/null)
+expect_not_in "--json - with --color=always: no escape code in the data" "$esc" "$data"
+
+finish
