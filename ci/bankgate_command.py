@@ -33,3 +33,26 @@ def protocol(build=None, explicit=None):
     if result.returncode != 0:
         raise RuntimeError(f"{command(explicit)} protocol failed: {result.stderr.strip()}")
     return json.loads(result.stdout)
+
+
+def help_text(args=(), explicit=None):
+    """What `bankgate ARGS --help` prints (CLI11 names the program `bankgate` wherever it lies)."""
+    result = subprocess.run([command(explicit), *args, "--help"], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise RuntimeError(f"{command(explicit)} {' '.join(args)} --help failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+def subcommands(explicit=None):
+    """The subcommands `bankgate --help` lists, in its order: [{"names": [name, alias...], "summary", "group"}].
+    Every section of the help but "Options:" lists subcommands, one a line: "  name, alias   summary"."""
+    found, group = [], None
+    for line in help_text(explicit=explicit).splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            group = None if line == "Options:" else line[:-1]
+        elif group and line.startswith("  ") and line.strip():
+            names, _, summary = line.strip().partition("  ")
+            found.append({"names": names.split(", "), "summary": summary.strip(), "group": group})
+    if not found:
+        raise RuntimeError(f"{command(explicit)} --help lists no subcommands")
+    return found

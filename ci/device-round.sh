@@ -272,7 +272,7 @@ PY
   esac
 done
 
-tar -czf "$out/baselines.tgz" baselines examples/adopt/baselines README.md 2>/dev/null
+tar -czf "$out/baselines.tgz" baselines examples/adopt/baselines docs/catalogue.md 2>/dev/null
 # Every log and report in one file (a lent machine returns few files).
 tar -czf "$out.logs.tgz" -C "$out" --exclude=baselines.tgz . && find "$out" -type f ! -name baselines.tgz -delete &&
   mv "$out.logs.tgz" "$out/logs.tgz"

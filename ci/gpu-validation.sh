@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Validates bankgate end to end on a GPU machine, with one build shared by every part:
 #   refresh   ci/refresh-baselines.sh: the GPU suites, the review table, promotion into baselines/ (--new-gpu
-#             with NEW_GPU=1 or an empty baselines/) and the README's kernel table regenerated
-#   unit      the GPU-free tests of that build (after refresh: one checks the README against the baselines)
+#             with NEW_GPU=1 or an empty baselines/) and the catalogue's kernel table (docs/catalogue.md) regenerated
+#   unit      the GPU-free tests of that build (after refresh: one checks docs/catalogue.md against the baselines)
 #   rerun     a second run of unchanged code, shown as a dry-run refresh table: counters must not change
 #   gate      ci/gate.sh against those baselines, which must pass; its markdown summary is kept
 #   planted   a counter regression (setRowReadColIpad without its padding) and a timing regression
@@ -46,7 +46,7 @@ for part in $parts; do
       # A GPU without baselines needs --new-gpu: NEW_GPU=1, or nothing in baselines/ at all.
       new_gpu=(); { [ "${NEW_GPU:-0}" = 1 ] || [ -z "$(find baselines -name '*.json' 2>/dev/null)" ]; } && new_gpu=(--new-gpu)
       step refresh 0 ci/refresh-baselines.sh "${new_gpu[@]}"
-      tar -czf "$out/baselines.tgz" baselines README.md ;;  # one file: the device returns few files
+      tar -czf "$out/baselines.tgz" baselines docs/catalogue.md ;;  # one file: the device returns few files
     rerun) step rerun-dry-run 0 ci/refresh-baselines.sh --dry-run ;;
     gate) step gate 0 env GITHUB_STEP_SUMMARY="$out/gate-pass.md" ci/gate.sh --no-build ;;
     planted)

@@ -471,7 +471,7 @@ std::string tolerance_text(const bankgate::MetricTraits& m) {
   return "±" + g::format_number(100.0 * m.tolerance.relative) + "%";
 }
 
-// The README's "What is counted" table, from the metric table (a test checks the README against it).
+// The "What is counted" table of docs/measurement.md, from the metric table (a test checks the page against it).
 void metrics_markdown(std::span<const bankgate::MetricTraits> table) {
   std::cout << "| counter | Nsight Compute name | nvprof-era name | gated |\n| --- | --- | --- | --- |\n";
   for (const bankgate::MetricTraits& m : table)

@@ -89,7 +89,7 @@ CLI::Validator colour_choice() {
 void add_console_options(CLI::App& command, Invocation& in) {
   command.add_flag("--quiet,-q", in.quiet,
                    "no progress lines (building, running ctest, rounds done); the build's and ctest's output go to log "
-                   "files under <build>/bankgate instead. Verdicts, reports and errors are printed as ever");
+                   "files instead (under <build>/bankgate/). Verdicts, reports and errors are printed as ever");
   command.add_option("--color", in.colour, "colour verdicts: auto (on a terminal, unless NO_COLOR is set), always or never")
       ->check(colour_choice());
 }
@@ -236,7 +236,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.metrics_cmd = app.add_subcommand("metrics", "the counters the gate reads: their metric names, comma-separated (for ncu "
                                                   "--metrics), or the whole metric table as JSON or markdown");
   in.metrics_cmd->add_flag("--json", in.metrics_json, "as a JSON list: names, display and nvprof names, group, default tolerance");
-  in.metrics_cmd->add_flag("--markdown", in.metrics_markdown, "as the README's table of what is counted");
+  in.metrics_cmd->add_flag("--markdown", in.metrics_markdown, "as a markdown table of what is counted");
   in.metrics_cmd->add_option("--set", in.metrics_set, "sass (the gate's exact counters) or hardware (the L1's own counters)")
       ->check(CLI::IsMember({"sass", "hardware"}));
 

@@ -106,8 +106,8 @@ TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters,
   for (auto& [name, value] : derived_ratios(counters)) r.derived[name] = value;
   r.derived[std::string(ratio::shared_load)] = transactions_per_request(counters, SharedOp::load);
   r.derived[std::string(ratio::shared_store)] = transactions_per_request(counters, SharedOp::store);
-  // The source's expectation travels with the measurement, so the baselines (and the README's kernel table
-  // generated from them) show expected beside measured.
+  // The source's expectation travels with the measurement, so the baselines (and the kernel tables
+  // `bankgate readme-table` generates from them) show expected beside measured.
   if (kc.expected) {
     ExpectedRatios expected{{}, std::string(kc.expected->why)};
     for (const ExpectedRatio& e : kc.expected->ratios) expected.ratios[std::string(e.ratio)] = e.value;

@@ -3,7 +3,7 @@
 // tolerance and the per-instruction kind that explains it; the ratios derived from them; the per-line kinds of
 // the attribution. Names and arithmetic only: what a metric list costs on a chip is CUPTI's to say
 // (count_passes, preflight.hpp, in the collector). Adding a SASS metric is one row in `counter_table`:
-// recording, comparison, reports, JSON and the README table follow from it.
+// recording, comparison, reports, JSON and the documentation's table follow from it.
 
 #include <optional>
 #include <span>

@@ -254,7 +254,7 @@ inline constexpr std::array properties{
 };
 
 // ---- Exit codes -----------------------------------------------------------------------------------------------
-// Of every subcommand (README "Exit codes"); ctest reads verdict's, scripts the others'. ci/lib.sh's
+// Of every subcommand (docs/cli.md, "Exit codes"); ctest reads verdict's, scripts the others'. ci/lib.sh's
 // bankgate_die and bankgate_usage exit with exit_setup and exit_usage.
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_regression = 1;    // a regression, a wrong output, or a table/check that differs
