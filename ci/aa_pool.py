@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from bankgate_command import protocol
+
 
 def round_dirs(side):
     rounds = sorted(side.glob("round-*"), key=lambda p: int(p.name.split("-")[1]))
@@ -59,9 +61,10 @@ def judge(bankgate, compare, work):
         lay_out(rounds, folder)
         sides.append(folder)
     result = work / "result.json"
+    codes = protocol(explicit=bankgate)["exit_codes"]
     done = subprocess.run([bankgate, "compare", "--base", str(sides[0]), "--head", str(sides[1]), "--json", str(result)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if done.returncode not in (0, 1, 5):
+    if done.returncode not in (codes["ok"], codes["regression"], codes["inconclusive"]):
         sys.exit(f"aa_pool: bankgate compare exited {done.returncode}: {done.stderr.strip()}")
     return done.returncode, json.loads(result.read_text())
 

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from baseline_files import timed_tests
+
 DURATION = "duration (median)"
 
 
@@ -67,24 +69,12 @@ def judge_all(binary, gpu, runners, size, work):
 
 
 def medians(runner, gpu):
-    out = {}
-    for f in (runner / gpu).glob("*/*.json"):
-        suite = json.loads(f.read_text())
-        for test, record in suite["tests"].items():
-            if record.get("timing"):
-                out[f"{suite['suite']}.{test}"] = record["timing"]["median_ns"]
-    return out
+    return {name: t["median_ns"] for _, name, t in timed_tests((runner / gpu).glob("*/*.json"))}
 
 
 def committed_tolerances(baselines, gpu):
-    out = {}
-    for f in (baselines / gpu).glob("*.json"):
-        suite = json.loads(f.read_text())
-        for test, record in suite["tests"].items():
-            if record.get("timing"):
-                t = record["timing"]
-                out[f"{suite['suite']}.{test}"] = (t["median_ns"], t["tolerance"]["relative"], t["tolerance"]["absolute_ns"])
-    return out
+    return {name: (t["median_ns"], t["tolerance"]["relative"], t["tolerance"]["absolute_ns"])
+            for _, name, t in timed_tests((baselines / gpu).glob("*.json"))}
 
 
 def main():

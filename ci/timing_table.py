@@ -8,24 +8,21 @@ slowdown that fails against it, relative + absolute / median. Written between th
   ci/timing_table.py --baselines baselines --check docs/timing.md   (exit 1 and the command to run if stale)
 """
 import argparse
-import json
 import pathlib
 import sys
+
+from baseline_files import timed_tests
 
 BEGIN, END = "<!-- bankgate:timing-table:begin -->", "<!-- bankgate:timing-table:end -->"
 
 
 def rows(baselines):
     models = {}
-    for f in sorted(baselines.glob("sm_*/*/*.json")):
-        suite = json.loads(f.read_text())
-        gpu = f"{suite['gpu']['arch']}/{suite['gpu']['model']}"
-        for test, record in sorted(suite["tests"].items()):
-            t = record.get("timing")
-            if t:
-                tol = t["tolerance"]
-                merged = "merged from" in tol.get("reason", "")
-                models.setdefault(gpu, []).append((f"{suite['suite']}.{test}", t["median_ns"], tol["relative"], tol["absolute_ns"], merged))
+    for suite, name, t in timed_tests(baselines.glob("sm_*/*/*.json")):
+        tol = t["tolerance"]
+        merged = "merged from" in tol.get("reason", "")
+        models.setdefault(f"{suite['gpu']['arch']}/{suite['gpu']['model']}", []).append(
+            (name, t["median_ns"], tol["relative"], tol["absolute_ns"], merged))
     return models
 
 

@@ -331,10 +331,12 @@ std::string runner_label(const fs::path& folder) {
 // The candidates of `dir`, merged with those of each other runner's folder (runner_merge.hpp).
 std::map<std::string, g::SuiteFile> runners_merged(const fs::path& dir, const g::GpuKey& gpu, const std::vector<fs::path>& runners) {
   std::vector<g::RunnerRecording> recordings;
-  recordings.push_back({runner_label(dir), g::read_candidates(dir, gpu)});
-  for (const fs::path& folder : runners) recordings.push_back({runner_label(folder), g::read_candidates(folder, gpu)});
-  for (const g::RunnerRecording& r : recordings)
-    if (r.suites.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + r.label);
+  std::vector<fs::path> folders{dir};
+  folders.insert(folders.end(), runners.begin(), runners.end());
+  for (const fs::path& folder : folders) {
+    recordings.push_back({runner_label(folder), g::read_candidates(folder, gpu)});
+    if (recordings.back().suites.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + folder.string());
+  }
   try {
     return g::merge_runners(recordings);
   } catch (const g::RunnerMergeError& e) {

@@ -371,5 +371,28 @@ CI=true run refresh --build "$root/no-such-build"
 expect_rc "refresh in CI is refused before anything is built or run (exit 3)" 3
 case $out in *"refusing to change baselines in CI"*) pass "the CI refusal comes first" ;; *) fail "the CI refusal comes first" "$out" ;; esac
 
+# Several runners merged by promote --runner: equal counters merge; a runner whose counters differ is refused
+# with the test and the runners named, and the baselines stay as they were.
+new_case
+mkdir -p "$dir/runner-b" "$dir/runner-c"
+candidate "$dir/runner-b" Suite a 1024
+candidate "$dir/runner-b" Suite b 2048
+run promote --candidates "$cand" --runner "$dir/runner-b" --baselines "$base" --new-gpu
+expect_rc "promote --runner merges two runners' equal recordings" 0
+[ -f "$base/$gpu_dir/Suite.json" ] && pass "the merged baseline is written" || fail "the merged baseline is written" "$out"
+candidate "$dir/runner-c" Suite a 1056
+candidate "$dir/runner-c" Suite b 2048
+before=$(snapshot "$base")
+run promote --candidates "$cand" --runner "$dir/runner-c" --baselines "$base"
+expect_rc "promote --runner with a runner whose counters differ is refused (exit 3)" 3
+case $out in *"cannot be merged"*"Suite.a"*"runner-c"*) pass "the refusal names the test and the runner" ;;
+  *) fail "the refusal names the test and the runner" "$out" ;; esac
+[ "$(snapshot "$base")" = "$before" ] && pass "a refused merge leaves the baselines as they were" ||
+  fail "a refused merge leaves the baselines as they were"
+run promote --candidates "$cand" --runner "$dir/no-such-runner" --baselines "$base"
+expect_rc "promote --runner with a folder that does not exist is refused (exit 3)" 3
+case $out in *"no candidates"*"no-such-runner"*) pass "the refusal names the missing runner's folder" ;;
+  *) fail "the refusal names the missing runner's folder" "$out" ;; esac
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <bankgate/gate/number_format.hpp>
 #include <bankgate/gate/statistics.hpp>
 
 namespace bankgate::gate {
@@ -28,8 +29,8 @@ void check_counters_agree(const std::string& name, const Entry& first, const Ent
     if (it == b.end())
       throw RunnerMergeError(name + ": " + other.runner->label + " has no " + metric + ", which " + first.runner->label + " measured");
     if (it->second.value != value.value)
-      throw RunnerMergeError(name + ": " + metric + " is " + std::to_string(value.value) + " on " + first.runner->label + " but " +
-                             std::to_string(it->second.value) + " on " + other.runner->label +
+      throw RunnerMergeError(name + ": " + metric + " is " + format_number(value.value) + " on " + first.runner->label + " but " +
+                             format_number(it->second.value) + " on " + other.runner->label +
                              "; counters describe the binary, so the runners built different code: record every runner "
                              "from one commit");
   }
