@@ -420,7 +420,7 @@ int compare_candidates(const CompareOptions& o) {
   }
   write_json(o.json, nlohmann::json{{"exit_code", exit_code}, {"tests", out}});
   if (!o.html.empty()) {
-    write_text(o.html, g::render_html(g::summarize_comparison(base.records, head.records, rows, o.fail_on_speedup), o.sources,
+    write_text(o.html, g::render_html(g::summarize_comparison(base, head, rows, o.fail_on_speedup), o.sources,
                                       "bankgate compare: head against base"));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
   }

@@ -312,8 +312,10 @@ TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
   const TestRecord base = suite_with_lines().tests.at("SwizzledSquare");
   TestRecord head = base;
   head.counters[load_wavefronts].value += 128;
-  const GateSummary summary = summarize_comparison({{"Transpose.SwizzledSquare", base}, {"Transpose.PaddedSquare", base}},
-                                                   {{"Transpose.SwizzledSquare", head}, {"Transpose.PaddedSquare", base}}, {}, false);
+  PooledRuns base_runs, head_runs;
+  base_runs.records = {{"Transpose.SwizzledSquare", base}, {"Transpose.PaddedSquare", base}};
+  head_runs.records = {{"Transpose.SwizzledSquare", head}, {"Transpose.PaddedSquare", base}};
+  const GateSummary summary = summarize_comparison(base_runs, head_runs, {}, false);
   ASSERT_EQ(summary.tests.size(), 2u);
   EXPECT_EQ(summary.tests[0].outcome, Outcome::passed);  // PaddedSquare, unchanged
   EXPECT_EQ(summary.tests[1].outcome, Outcome::regressed);

@@ -37,6 +37,7 @@ struct Measured {
   std::string gpu_name;
   h::TestRecord record;
   fs::path baseline_dir;  // the folder the suite that measured it gates against
+  h::Provenance provenance;
 };
 
 // GoogleTest begins each message with "file:line" and, for a plain failure, a line "Failed"; neither helps
@@ -92,7 +93,7 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
         const h::GpuKey gpu{arch.path().filename().string(), model.path().filename().string()};
         try {
           for (const auto& [suite, file] : h::read_candidates(dir, gpu))
-            for (const auto& [test, record] : file.tests) measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir};
+            for (const auto& [test, record] : file.tests) measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir, file.provenance};
         } catch (const h::BaselineError& e) {
           problems.push_back(std::string("unreadable candidate: ") + e.what());
         }
@@ -169,8 +170,8 @@ std::string status_of(const XmlElement& testcase) {
 // that cannot be read is a problem of the run, or the reason of the tests it concerns.
 class RunFiles {
  public:
-  RunFiles(const GateInputs& in, std::vector<std::string>& problems)
-      : in_(in), problems_(problems), reports_(read_gtest_reports(in.gtest_results)),
+  RunFiles(const GateInputs& in, std::vector<std::string>& problems, RunProvenance& provenance)
+      : in_(in), problems_(problems), provenance_(provenance), reports_(read_gtest_reports(in.gtest_results)),
         measured_(read_measurements(in.candidates, problems)) {
     const auto names = gated_counter_names();
     known_.insert(names.begin(), names.end());
@@ -188,6 +189,7 @@ class RunFiles {
 
   const GateInputs& in_;
   std::vector<std::string>& problems_;
+  RunProvenance& provenance_;
   std::map<std::string, GtestReport> reports_;
   std::map<std::string, Measured> measured_;
   std::set<std::string> known_;  // the metrics a baseline may hold
@@ -226,6 +228,7 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
 const h::TestRecord* RunFiles::add_measurement(TestResult& t, const Measured& m, fs::path& file) {
   t.gpu = m.gpu_name;
   t.measured = m.record;
+  note_measurement(provenance_, m.provenance);
   if (m.record.timing) t.median_ns = m.record.timing->median_ns;
   const fs::path& root = in_.baselines.empty() ? m.baseline_dir : in_.baselines;
   const fs::path folder = root.empty() ? fs::path("baselines") : root;
@@ -246,6 +249,7 @@ const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, co
     if (const h::BaselineFolder* folder = folders_.open(root, problems_)) {
       try {
         baselines_[file] = folder->read(gpu, suite, &known_);
+        note_baseline(provenance_, baselines_[file]->provenance);
       } catch (const h::BaselineError& e) {
         unusable_[file] = e.what();
       }
@@ -304,6 +308,16 @@ std::string to_string(Outcome outcome) {
   return "?";
 }
 
+std::string outcome_id(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::passed: return "passed";
+    case Outcome::regressed: return "regressed";
+    case Outcome::not_measured: return "not_measured";
+    case Outcome::skipped: return "skipped";
+  }
+  return "unknown";
+}
+
 int GateSummary::exit_code() const {
   const auto regressed = [](const TestResult& t) { return t.outcome == Outcome::regressed; };
   const auto passed = [](const TestResult& t) { return t.outcome == Outcome::passed; };
@@ -315,9 +329,10 @@ int GateSummary::exit_code() const {
 // Read, then classify: each gated test of ctest's report, explained by the files the run left.
 GateSummary summarize(const GateInputs& in) {
   GateSummary s;
+  s.provenance = provenance_now();
   const std::optional<XmlElement> junit = read_junit(in.junit, s.problems);
   if (!junit) return s;
-  RunFiles files(in, s.problems);
+  RunFiles files(in, s.problems, s.provenance);
   for (const XmlElement* testcase : junit->descendants("testcase")) {
     const std::string name = testcase->attribute("name");
     // A suite's measuring run (bankgate run-suite) is no gated test; it fails only when it could not run at all.
@@ -335,12 +350,16 @@ GateSummary summarize(const GateInputs& in) {
   return s;
 }
 
-GateSummary summarize_comparison(const std::map<std::string, h::TestRecord>& base, const std::map<std::string, h::TestRecord>& head,
+GateSummary summarize_comparison(const h::PooledRuns& base_runs, const h::PooledRuns& head_runs,
                                  const std::vector<h::ComparisonRow>& rows, bool fail_on_speedup) {
   std::map<std::string, const h::ComparisonRow*> row_of;
   for (const h::ComparisonRow& row : rows) row_of[row.test] = &row;
   GateSummary s;
-  for (const auto& [name, measured] : head) {
+  s.provenance = provenance_now();
+  for (const h::Provenance& p : head_runs.provenance) note_measurement(s.provenance, p);
+  for (const h::Provenance& p : base_runs.provenance) note_baseline(s.provenance, p);
+  const auto& base = base_runs.records;
+  for (const auto& [name, measured] : head_runs.records) {
     TestResult t;
     t.name = name;
     const auto dot = name.find('.');

@@ -52,9 +52,11 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
                                "): both builds of a comparison must measure with the same schema; compare against a base "
                                "commit that already has this bankgate");
     }
+    bool pooled_one = false;
     for (const auto& [test, record] : one.tests) {
       const std::string name = one.suite + "." + test;
       if (!matches_filter(name, filter)) continue;
+      pooled_one = true;
       auto [it, first] = pooled.try_emplace(name, record);
       if (!first) {
         check_same_kind(it->second, record, name, file);
@@ -66,6 +68,7 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
         times.medians_ns.push_back(record.timing->median_ns);
       }
     }
+    if (pooled_one) runs.provenance.push_back(one.provenance);
   }
   for (auto& [name, record] : pooled) {
     if (!record.timing) continue;

@@ -26,6 +26,7 @@
 
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_comparison.hpp>
+#include <bankgate/gate/run_provenance.hpp>
 
 namespace bankgate::gate {
 
@@ -70,6 +71,7 @@ struct TestResult {
 struct GateSummary {
   std::vector<TestResult> tests;   // in ctest's order
   std::vector<std::string> problems;  // about the inputs as a whole: no test ran, an unreadable file
+  RunProvenance provenance;           // what was measured and judged against what, by which bankgate
   int exit_code() const;              // 0, 1 or 2 as above
 };
 
@@ -78,8 +80,8 @@ GateSummary summarize(const GateInputs& inputs);
 // A same-runner comparison (run_comparison.hpp) in the same shape, head as the run and base as its baseline,
 // so that it reads, and renders as HTML, like a gate run; the verdicts are the comparison's `rows` (a test
 // without a row is judged by the gate's rules).
-GateSummary summarize_comparison(const std::map<std::string, TestRecord>& base, const std::map<std::string, TestRecord>& head,
-                                 const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
+GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head, const std::vector<ComparisonRow>& rows,
+                                 bool fail_on_speedup);
 // Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed. The
 // console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
 // and the headline (off by default).
@@ -89,7 +91,8 @@ std::string render_markdown(const GateSummary& summary);
 // written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws
 // std::runtime_error naming the file and what is wrong.
 void append_markdown(const std::filesystem::path& file, const std::string& markdown);
-std::string to_string(Outcome outcome);
+std::string to_string(Outcome outcome);  // as the tables show it: "passed", "REGRESSED", "NOT MEASURED", "SKIPPED"
+std::string outcome_id(Outcome outcome);  // as the JSON models write it, never to change: "not_measured", ...
 
 // The same summary for tools: {"exit_code", "verdict", "problems", "tests": [{name, outcome, changes, ...}]}.
 nlohmann::json to_json(const GateSummary& summary);

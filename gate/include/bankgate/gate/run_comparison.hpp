@@ -26,6 +26,7 @@ struct RoundTimes {
 struct PooledRuns {
   std::map<std::string, gate::TestRecord> records;
   std::map<std::string, RoundTimes> rounds;
+  std::vector<gate::Provenance> provenance;  // of each candidate file pooled, in the order read
 };
 PooledRuns pooled_candidates(const std::filesystem::path& root, const std::string& filter);
 
