@@ -9,7 +9,6 @@ GATES_FOLDER holds walls.txt ("one|all I EXIT SECONDS" per gate) and, per gate, 
 The measuring tests' names are the command's (BANKGATE_COMMAND, else `bankgate` on PATH)."""
 
 import collections
-import json
 import pathlib
 import re
 import statistics
@@ -18,6 +17,7 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "ci"))
 import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
+from bankgate_outputs import read_summary  # noqa: E402
 
 
 def quantile(values, q):
@@ -79,7 +79,7 @@ def main(folder, gpus):
             sums.append(sum(runs.values()))
             summary = folder / f"{kind}-{i}.json"
             if summary.exists():
-                tests_per_gate[kind] = len(json.loads(summary.read_text())["tests"])
+                tests_per_gate[kind] = len(read_summary(summary)["tests"])
         print(f"| {label} | {len(walls[kind])} | {', '.join(sorted(codes[kind]))} | {tests_per_gate.get(kind, '?')} | "
               f"{spread(list(walls[kind].values()), 's', 2)} | {spread(ctest_times, 's', 2)} | {spread(sums, 's', 2)} |")
     paired = [walls["one"][i] / walls["all"][i] for i in walls["all"] if i in walls["one"] and walls["all"][i] > 0]
@@ -93,7 +93,7 @@ def main(folder, gpus):
     tests_of = collections.Counter()
     first = folder / "one-1.json"
     if first.exists():
-        for t in json.loads(first.read_text())["tests"]:
+        for t in read_summary(first)["tests"]:
             tests_of[t["suite"]] += 1
     for suite in sorted(per_suite):
         row = f"| {suite} | {statistics.median(per_suite[suite]['one']):.2f} |"
@@ -113,7 +113,7 @@ def main(folder, gpus):
             if not summary.exists():
                 outcomes["no summary"] += 1
                 continue
-            for t in json.loads(summary.read_text())["tests"]:
+            for t in read_summary(summary)["tests"]:
                 outcomes[t["outcome"]] += 1
                 timed += "median_ns" in t.get("properties", {})
                 for change in t.get("changes", []):
@@ -149,7 +149,7 @@ def main(folder, gpus):
     for kind in phases:
         for i in walls[kind]:
             summary = folder / f"{kind}-{i}.json"
-            tests = json.loads(summary.read_text())["tests"] if summary.exists() else []
+            tests = read_summary(summary)["tests"] if summary.exists() else []
             for t in tests:
                 if "device_probe_ms" in t.get("properties", {}):
                     phases[kind]["device probe (before the collector)"].append(float(t["properties"]["device_probe_ms"]))
@@ -169,8 +169,8 @@ def main(folder, gpus):
     all_gates = len(walls["one"]) + len(walls["all"])
     print(f"\n## Verdicts of all {all_gates} gates\n")
     print(f"Test outcomes: {', '.join(f'{k} {n}' for k, n in sorted(outcomes.items()))}. "
-          f"Timed tests: {timed}; timing false alarms (SLOWER): **{verdicts['SLOWER']}**; faster: {verdicts['faster']}; "
-          f"counter changes: **{verdicts['CHANGED']}**"
+          f"Timed tests: {timed}; timing false alarms (SLOWER): **{verdicts['slower']}**; faster: {verdicts['faster']}; "
+          f"counter changes: **{verdicts['counter_changed']}**"
           + (f"; other findings: {', '.join(f'{k} {n}' for k, n in sorted(verdicts.items()) if k not in ('SLOWER', 'faster', 'CHANGED'))}"
              if set(verdicts) - {"SLOWER", "faster", "CHANGED"} else "") + ".")
 

@@ -14,7 +14,6 @@ ok is counted: SLOWER and faster are false alarms, INCONCLUSIVE is the rule decl
 import argparse
 import collections
 import itertools
-import json
 import pathlib
 import random
 import shutil
@@ -23,6 +22,7 @@ import sys
 import tempfile
 
 from bankgate_command import protocol
+from bankgate_outputs import duration_findings, read_compare
 
 
 def round_dirs(side):
@@ -66,7 +66,7 @@ def judge(bankgate, compare, work):
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode not in (codes["ok"], codes["regression"], codes["inconclusive"]):
         sys.exit(f"aa_pool: bankgate compare exited {done.returncode}: {done.stderr.strip()}")
-    return done.returncode, json.loads(result.read_text())
+    return done.returncode, read_compare(result)
 
 
 def main():
@@ -88,22 +88,19 @@ def main():
         for pool, compare in chosen:
             code, result = judge(args.bankgate, compare, pathlib.Path(tmp))
             exits[code] += 1
-            for test in result["tests"]:
-                for finding in test["findings"]:
-                    if finding["timing"]:
-                        verdicts[finding["verdict"]] += 1
-                        by_test[test["test"]][finding["verdict"]] += 1
-                        if finding["verdict"] in ("SLOWER", "faster"):
-                            alarms_seen.append(f"{pool}: {compare[0]}: {test['test']} "
-                                               f"{finding['verdict']} {finding['detail']}")
-    alarms = verdicts["SLOWER"] + verdicts["faster"]
+            for test, finding in duration_findings(result):
+                verdicts[finding["verdict"]] += 1
+                by_test[test][finding["verdict"]] += 1
+                if finding["verdict"] in ("slower", "faster"):
+                    alarms_seen.append(f"{pool}: {compare[0]}: {test} {finding['verdict']} {finding['detail']}")
+    alarms = verdicts["slower"] + verdicts["faster"]
     print(f"{len(chosen)} A/A compares of {args.rounds}+{args.rounds} rounds from {len(args.pools)} pool(s): "
           f"{sum(verdicts.values())} duration verdicts: {dict(sorted(verdicts.items()))}; "
           f"false alarms {alarms}; compare exit codes {dict(sorted(exits.items()))}")
     for alarm in alarms_seen:
         print(f"  false alarm: {alarm}")
     for test, counts in sorted(by_test.items()):
-        if set(counts) != {"ok"}:
+        if set(counts) != {"pass"}:
             print(f"  {test:40} {dict(sorted(counts.items()))}")
     return 1 if alarms else 0
 

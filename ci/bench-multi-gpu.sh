@@ -35,7 +35,7 @@ gate_run one-gpu CUDA_VISIBLE_DEVICES="$(echo "${CUDA_VISIBLE_DEVICES:-0}" | cut
 
 {
   echo "== where each test ran (all GPUs), and how it ended, from the gate's JSON summary"
-  python3 -c 'import collections,json,sys; d=json.load(open(sys.argv[1])); c=collections.Counter((t["device"] or "unknown", t["outcome"]) for t in d["tests"]); [print(f"  {n:3d} tests on device {dev}: {o}") for (dev, o), n in sorted(c.items())]' \
+  python3 -c 'import collections,sys; sys.path.insert(0, "ci"); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); c=collections.Counter((t["device"] or "unknown", t["outcome"]) for t in d["tests"]); [print(f"  {n:3d} tests on device {dev}: {o}") for (dev, o), n in sorted(c.items())]' \
     "$out/all-gpus/summary.json"
   echo
   echo "== all GPUs (head) against one GPU (base), by the gate's rule"

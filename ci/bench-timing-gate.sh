@@ -58,24 +58,26 @@ if wants suites; then
     echo "== suites: gate run $p of $runs done ($(( $(date +%s) - start )) s)"
   done
   python3 - "$out/suites" "$runs" "$out/timing-wall.md" "$out/false-alarms.txt" "$out/parts/suites.row" "$(( $(date +%s) - start ))" <<'PY'
-import collections, json, pathlib, statistics, sys
+import collections, pathlib, statistics, sys
+sys.path.insert(0, "ci")
+from bankgate_outputs import read_review, read_summary
 folder, runs, wall_md, alarms_txt, row_file, seconds = pathlib.Path(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:6], sys.argv[6]
 verdicts, alarms, per_test = collections.Counter(), [], collections.defaultdict(list)
 for p in range(1, runs + 1):
-    review = json.loads((folder / f"review-{p}.json").read_text()) if (folder / f"review-{p}.json").exists() else {"rows": []}
+    review = read_review(folder / f"review-{p}.json") if (folder / f"review-{p}.json").exists() else {"rows": []}
     for r in review["rows"]:
-        if r["metric"] != "duration (median)":
+        if not r["timing"]:
             continue
         verdicts[r["verdict"]] += 1
-        if r["verdict"] == "SLOWER":
+        if r["verdict"] == "slower":
             alarms.append(f"run {p}: {r['suite']}.{r['test']} {r['measured']:.1f} ns against {r['baseline']:.1f} ns")
-    summary = json.loads((folder / f"summary-{p}.json").read_text()) if (folder / f"summary-{p}.json").exists() else {"tests": []}
+    summary = read_summary(folder / f"summary-{p}.json") if (folder / f"summary-{p}.json").exists() else {"tests": []}
     for t in summary["tests"]:
-        if "timing_host_ms" in t.get("properties", {}):
-            per_test[t["name"]].append(float(t["properties"]["timing_host_ms"]))
+        if "timing_host_ms" in t["properties"]:
+            per_test[t["name"]].append(t["properties"]["timing_host_ms"])
 timed = sum(verdicts.values())
-other = ", ".join(f"{v}: {n}" for v, n in sorted(verdicts.items()) if v not in ("ok", "SLOWER")) or "none"
-pathlib.Path(row_file).write_text(f"| full gates vs committed baselines | {runs} runs, {timed} timed tests | **{verdicts['SLOWER']}** | other verdicts: {other} | {seconds} s |\n")
+other = ", ".join(f"{v}: {n}" for v, n in sorted(verdicts.items()) if v not in ("pass", "slower")) or "none"
+pathlib.Path(row_file).write_text(f"| full gates vs committed baselines | {runs} runs, {timed} timed tests | **{verdicts['slower']}** | other verdicts: {other} | {seconds} s |\n")
 pathlib.Path(alarms_txt).write_text("\n".join(alarms) + "\n")
 everything = [v for vs in per_test.values() for v in vs]
 with open(wall_md, "w") as out:
@@ -89,7 +91,7 @@ with open(wall_md, "w") as out:
         out.write("| test | median ms | max ms |\n| --- | --- | --- |\n")
         for test in sorted(per_test):
             out.write(f"| {test} | {statistics.median(per_test[test]):.1f} | {max(per_test[test]):.1f} |\n")
-print(f"== suites: {verdicts['SLOWER']} timing false alarms in {timed} timed tests over {runs} gate runs")
+print(f"== suites: {verdicts['slower']} timing false alarms in {timed} timed tests over {runs} gate runs")
 PY
 fi
 
@@ -98,7 +100,7 @@ if wants compare; then
   ci/compare-commits.sh --rounds "$rounds" . . >"$out/logs/compare-same.log" 2>&1
   status=$?
   # The command's JSON (compare writes it beside its logs), not its console table.
-  read -r rows slower < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=[x for t in d["tests"] for x in t["findings"] if x["timing"]]; print(len(f), sum(x["verdict"] == "SLOWER" for x in f))' \
+  read -r rows slower < <(python3 -c 'import sys; sys.path.insert(0, "ci"); from bankgate_outputs import duration_findings, read_compare; f=[x for _, x in duration_findings(read_compare(sys.argv[1]))]; print(len(f), sum(x["verdict"] == "slower" for x in f))' \
     "$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" compare_result)" 2>/dev/null || echo "? ?")
   row compare "| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |"
   echo "== compare base == head: exit $status, $slower SLOWER ($(( $(date +%s) - start )) s)"

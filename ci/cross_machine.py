@@ -16,15 +16,13 @@ baseline's tolerance lets fail on that test.
 import argparse
 import collections
 import itertools
-import json
 import pathlib
 import subprocess
 import sys
 import tempfile
 
-from baseline_files import timed_tests
+from bankgate_outputs import read_review, timed_tests
 
-DURATION = "duration (median)"
 
 
 def bankgate(binary, *args):
@@ -42,9 +40,9 @@ def promoted(binary, gpu, runners, into):
 def verdicts(binary, gpu, runner, baselines, work):
     out = work / "review.json"
     bankgate(binary, "review", "--candidates", str(runner), "--baselines", str(baselines), "--gpu", gpu, "--json", str(out))
-    rows = json.loads(out.read_text())["rows"]
-    counters_changed = sum(1 for r in rows if r["metric"] != DURATION and r["verdict"] != "ok")
-    timed = [r for r in rows if r["metric"] == DURATION]
+    rows = read_review(out)["rows"]
+    counters_changed = sum(1 for r in rows if not r["timing"] and r["verdict"] != "pass")
+    timed = [r for r in rows if r["timing"]]
     return collections.Counter(r["verdict"] for r in timed), counters_changed, timed
 
 
@@ -64,7 +62,7 @@ def judge_all(binary, gpu, runners, size, work):
             counters += changed
             trials += 1
             alarms += [f"{'+'.join(r.name for r in chosen)} -> {other.name}: {t['suite']}.{t['test']} {t['verdict']} "
-                       f"{t['baseline']:.0f} -> {t['measured']:.0f} ns" for t in timed if t["verdict"] in ("SLOWER", "faster")]
+                       f"{t['baseline']:.0f} -> {t['measured']:.0f} ns" for t in timed if t["verdict"] in ("slower", "faster")]
     return trials, total, counters, alarms
 
 

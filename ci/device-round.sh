@@ -129,17 +129,19 @@ PY
         cp "$(result gate_summary_json)" "$out/gate-$i.json"
       done
       python3 - "$out" "$n" <<'PY' | tee "$out/gates-summary.txt"
-import json, sys
+import sys
+sys.path.insert(0, "ci")
+from bankgate_outputs import read_summary
 out, n = sys.argv[1], int(sys.argv[2])
 runs = [line.split() for line in open(f"{out}/gates.txt")]
 slower = faster = counters = timed = 0
 for i in range(1, n + 1):
-    for t in json.load(open(f"{out}/gate-{i}.json"))["tests"]:
-        timed += "median_ns" in t.get("properties", {})
-        for c in t.get("changes", []):
-            slower += c.get("verdict") == "SLOWER"
-            faster += c.get("verdict") == "faster"
-            counters += c.get("verdict") == "CHANGED"
+    for t in read_summary(f"{out}/gate-{i}.json")["tests"]:
+        timed += "median_ns" in t["properties"]
+        for c in t["changes"]:
+            slower += c["verdict"] == "slower"
+            faster += c["verdict"] == "faster"
+            counters += c["verdict"] == "counter_changed"
 walls = sorted(int(r[1]) for r in runs)
 print(f"{n} gates: exit codes {sorted(set(r[0] for r in runs))}, wall s min {walls[0]} median {walls[len(walls)//2]} max {walls[-1]}; "
       f"{timed} timed tests: {slower} SLOWER (false alarms), {faster} faster, {counters} counter changes")
@@ -200,16 +202,16 @@ PY
         echo "$? $elapsed" >>"$out/aa.txt"
       done
       python3 - "$out" "$n" <<'PY' | tee "$out/aa-summary.txt"
-import json, re, sys
+import re, sys
+sys.path.insert(0, "ci")
+from bankgate_outputs import duration_findings, read_compare
 out, n = sys.argv[1], int(sys.argv[2])
 verdicts, noise = {}, {}
 for i in range(1, n + 1):
-    for t in json.load(open(f"{out}/aa-{i}.json"))["tests"]:
-        for f in t["findings"]:
-            if f["timing"]:
-                verdicts[f["verdict"]] = verdicts.get(f["verdict"], 0) + 1
-                m = re.search(r"noise ([0-9.]+)%", f["detail"])
-                if m: noise.setdefault(t["test"], []).append(float(m.group(1)))
+    for test, f in duration_findings(read_compare(f"{out}/aa-{i}.json")):
+        verdicts[f["verdict"]] = verdicts.get(f["verdict"], 0) + 1
+        m = re.search(r"noise ([0-9.]+)%", f["detail"])
+        if m: noise.setdefault(test, []).append(float(m.group(1)))
 print(f"{n} A/A compares: verdicts {verdicts}")
 for test, values in sorted(noise.items(), key=lambda kv: -max(kv[1]))[:12]:
     print(f"  {test:44} round-to-round noise % {' '.join(f'{v:.2f}' for v in values)}")

@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 import bankgate_command  # beside this file: the rules are the command's
+from bankgate_outputs import read_review
 
 
 def listed_tests(path):
@@ -97,7 +98,7 @@ def judge_with_the_gate(command, candidates, nearest_values, work):
                     "--json", str(result)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     if not result.exists():
         sys.exit(f"{command} review wrote no JSON verdicts ({result})")
-    rows = json.loads(result.read_text())["rows"]
+    rows = read_review(result)["rows"]
     return {(r["suite"], r["test"], r["metric"]): r["verdict"] for r in rows}
 
 
@@ -177,7 +178,7 @@ def main():
     if outside:
         with tempfile.TemporaryDirectory() as work:
             verdicts = judge_with_the_gate(command, candidates, outside, pathlib.Path(work))
-        judged = {key: ("within tolerance (multi-block contention)" if verdicts.get(key) == "ok" else "DIFFERENT")
+        judged = {key: ("within tolerance (multi-block contention)" if verdicts.get(key) == "pass" else "DIFFERENT")
                   for key in outside}
         table = [r[:-1] + (judged[r[-1]],) if isinstance(r[-1], tuple) else r for r in table]
     header = ("test", "metric", "collector", "ncu", "verdict")

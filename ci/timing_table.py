@@ -11,7 +11,7 @@ import argparse
 import pathlib
 import sys
 
-from baseline_files import timed_tests
+from bankgate_outputs import timed_tests
 
 BEGIN, END = "<!-- bankgate:timing-table:begin -->", "<!-- bankgate:timing-table:end -->"
 

@@ -19,6 +19,7 @@
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/html_report.hpp>
 #include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/output_json.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/run_comparison.hpp>
 #include <bankgate/gate/run_protocol.hpp>
@@ -158,16 +159,17 @@ int review(const ReviewOptions& o) {
   const auto rows = g::review(candidates, baselines);
   std::cout << "GPU " << gpu.arch << "/" << gpu.model << ": measured (new) in " << dir.string() << " against the baselines (old)\n"
             << g::render(rows, o.changes_only, console().palette);
-  bool failed = false;
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& r : rows) {
-    failed |= !r.correct || g::is_failure(r.finding.verdict);
-    out.push_back({{"suite", r.suite}, {"test", r.test}, {"correct", r.correct}, {"metric", r.finding.metric},
-                   {"measured", r.finding.measured}, {"baseline", r.finding.baseline},
-                   {"verdict", g::to_string(r.finding.verdict)}, {"tolerance", r.finding.tolerance}});
+  const bool failed = std::any_of(rows.begin(), rows.end(), [](const g::ReviewRow& r) {
+    return !r.correct || g::is_failure(r.finding.verdict);
+  });
+  const int exit_code = failed ? exit_regression : exit_ok;
+  if (!o.json.empty()) {
+    g::RunProvenance provenance = g::provenance_now();
+    for (const auto& [suite, file] : candidates) g::note_measurement(provenance, file.provenance);
+    for (const auto& [suite, file] : baselines) g::note_baseline(provenance, file.provenance);
+    write_json(o.json, g::review_document(rows, gpu, provenance, exit_code));
   }
-  write_text(o.json, nlohmann::json{{"gpu", gpu.arch + "/" + gpu.model}, {"rows", out}}.dump(2) + "\n");
-  return failed ? exit_regression : exit_ok;
+  return exit_code;
 }
 
 void refuse_in_ci(bool force, bool dry_run) {
@@ -292,6 +294,7 @@ void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& b
       p.git_dirty = stamp.git_dirty;
       p.date = stamp.date;
       p.command = stamp.command;
+      p.bankgate_version = g::tool_version();
       std::vector<std::string> tests;
       for (const auto& [test, unused] : candidate->second.tests) tests.push_back(test);
       const auto b = baselines.find(suite);
@@ -410,17 +413,10 @@ int compare_candidates(const CompareOptions& o) {
     std::cout << "bankgate compare: " << console().palette.paint("INCONCLUSIVE", g::Tone::doubtful)
               << ": no regression found, but the rounds of the tests marked INCONCLUSIVE were too noisy to tell a change "
                  "of the floor's size from none (more --rounds, or a quieter runner)\n";
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& row : rows) {
-    nlohmann::json findings = nlohmann::json::array();
-    for (const auto& f : row.findings)
-      findings.push_back({{"metric", f.metric}, {"timing", f.timing}, {"base", f.baseline}, {"head", f.measured},
-                          {"verdict", g::to_string(f.verdict)}, {"detail", f.detail}});
-    out.push_back({{"test", row.test}, {"head_correct", row.head_correct}, {"findings", findings}});
-  }
-  write_json(o.json, nlohmann::json{{"exit_code", exit_code}, {"tests", out}});
+  const g::GateSummary summary = g::summarize_comparison(base, head, rows, o.fail_on_speedup);
+  write_json(o.json, g::comparison_document(rows, summary.provenance, exit_code, o.fail_on_speedup));
   if (!o.html.empty()) {
-    write_text(o.html, g::render_html(g::summarize_comparison(base, head, rows, o.fail_on_speedup), o.sources,
+    write_text(o.html, g::render_html(summary, o.sources,
                                       "bankgate compare: head against base"));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
   }

@@ -16,6 +16,7 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/run_provenance.hpp>
 
 namespace bankgate::gtest {
 
@@ -93,9 +94,7 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  char host[128] = {};
-  ::gethostname(host, sizeof host - 1);
-  const std::string me = "pid " + std::to_string(::getpid()) + " on " + host + " since " + utc_now_iso8601();
+  const std::string me = "pid " + std::to_string(::getpid()) + " on " + host_name() + " since " + utc_now_iso8601();
   // Only into a file of our own with one name: never empty a file another user linked here.
   struct stat info{};
   if (::fstat(fd, &info) == 0 && info.st_nlink == 1 && info.st_uid == ::geteuid() && ::ftruncate(fd, 0) == 0)

@@ -105,7 +105,7 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
 std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, const h::TestRecord& measured) {
   std::vector<MetricChange> changes;
   if (!measured.correct)
-    changes.push_back({"output against the CPU reference", "", "differs", "matches", "", "", "wrong output"});
+    changes.push_back({"output against the CPU reference", "", "differs", "matches", "", "", "wrong output", std::nullopt});
   for (const h::Finding& f : findings) {
     if (f.verdict == h::Verdict::pass) continue;
     const bool moved = f.verdict == h::Verdict::counter_changed || f.verdict == h::Verdict::slower || f.verdict == h::Verdict::faster;
@@ -113,7 +113,7 @@ std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, co
                        f.verdict == h::Verdict::not_measured ? "-" : h::format_number(f.measured),
                        f.verdict == h::Verdict::not_in_baseline ? "-" : h::format_number(f.baseline),
                        moved ? h::format_change(f.measured, f.baseline) : "", f.tolerance.empty() ? "-" : f.tolerance,
-                       h::to_string(f.verdict)});
+                       h::to_string(f.verdict), f});
   }
   return changes;
 }

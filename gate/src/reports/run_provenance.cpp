@@ -1,10 +1,10 @@
 #include <bankgate/gate/run_provenance.hpp>
 
 #include <algorithm>
+#include <ctime>
 
 #include <unistd.h>
 
-#include <bankgate/gate/candidates.hpp>
 
 #ifndef BANKGATE_VERSION
 #error "BANKGATE_VERSION must be defined by the build (gate/CMakeLists.txt passes project()'s version)"
@@ -13,6 +13,15 @@
 namespace bankgate::gate {
 
 std::string tool_version() { return BANKGATE_VERSION; }
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
 
 std::string host_name() {
   char name[256] = {};

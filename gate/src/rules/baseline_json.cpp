@@ -479,7 +479,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
 
 Provenance read_provenance(const Field& f) {
   f.only({"gpu_name", "chip", "compute_capability", "multiprocessor_count", "driver_version", "driver_release",
-          "cuda_runtime_version", "cupti_version", "git_commit", "git_dirty", "date", "command"});
+          "cuda_runtime_version", "cupti_version", "git_commit", "git_dirty", "date", "command", "bankgate_version"});
   Provenance p;
   p.gpu_name = f.child("gpu_name").string();
   p.chip = f.child("chip").string();
@@ -493,6 +493,7 @@ Provenance read_provenance(const Field& f) {
   p.git_dirty = f.child("git_dirty").boolean();
   p.date = f.child("date").string();
   p.command = f.child("command").string();
+  if (f.has("bankgate_version")) p.bankgate_version = f.child("bankgate_version").string();
   return p;
 }
 
@@ -614,6 +615,7 @@ std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
         {"cuda_runtime_version", p.cuda_runtime_version}, {"cupti_version", p.cupti_version},
         {"git_commit", p.git_commit}, {"git_dirty", p.git_dirty}, {"date", p.date}, {"command", p.command}}},
       {"tests", tests}};
+  if (!p.bankgate_version.empty()) document["provenance"]["bankgate_version"] = p.bankgate_version;
   if (samples == Samples::keep && !f.baseline_dir.empty()) document["baselines"] = f.baseline_dir.string();
   return document.dump(2) + "\n";  // nlohmann's object is a std::map: keys come out sorted
 }

@@ -142,4 +142,19 @@ std::string to_string(Verdict verdict) {
   return "?";
 }
 
+std::string verdict_id(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass: return "pass";
+    case Verdict::counter_changed: return "counter_changed";
+    case Verdict::slower: return "slower";
+    case Verdict::faster: return "faster";
+    case Verdict::not_in_baseline: return "not_in_baseline";
+    case Verdict::not_measured: return "not_measured";
+    case Verdict::method_changed: return "method_changed";
+    case Verdict::too_few_samples: return "too_few_samples";
+    case Verdict::inconclusive: return "inconclusive";
+  }
+  return "unknown";
+}
+
 }  // namespace bankgate::gate

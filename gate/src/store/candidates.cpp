@@ -1,19 +1,9 @@
 #include <bankgate/gate/candidates.hpp>
 
-#include <ctime>
-
 #include <bankgate/gate/baseline_folder.hpp>
+#include <bankgate/gate/run_provenance.hpp>
 
 namespace bankgate::gate {
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::filesystem::path candidate_path(const std::filesystem::path& dir, const GpuKey& gpu, const std::string& suite,
                                      const std::string& test) {
@@ -30,6 +20,7 @@ void write_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const 
   file.provenance = device;
   file.provenance.command = "GPU suite run of " + suite + "." + test;
   file.provenance.date = utc_now_iso8601();
+  file.provenance.bankgate_version = tool_version();
   file.tests[test] = record;
   write_suite_file(candidate_path(dir, gpu, suite, test), file, Samples::keep);
 }

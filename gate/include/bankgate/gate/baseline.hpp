@@ -148,6 +148,7 @@ struct Provenance {
   bool git_dirty = false;
   std::string date;     // UTC, ISO 8601
   std::string command;  // what produced the file
+  std::string bankgate_version;  // the bankgate that wrote it; empty in files written before 0.4
 };
 
 struct SuiteFile {

@@ -74,5 +74,6 @@ std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measu
 // inconclusive duration is no failure (the comparison reports it with its own exit code).
 bool is_failure(Verdict verdict, bool fail_on_speedup = false);
 std::string to_string(Verdict verdict);
+std::string verdict_id(Verdict verdict);  // as the JSON models write it, never to change: "counter_changed", ...
 
 }  // namespace bankgate::gate

@@ -45,6 +45,7 @@ struct MetricChange {
   std::string metric;       // what people call it, e.g. "shared load transactions" or "duration (median) [ns]"
   std::string metric_name;  // the CUPTI metric, empty for the duration
   std::string measured, baseline, change, tolerance, verdict;
+  std::optional<Finding> finding;  // the finding behind the row, for the JSON model; none for a wrong output
 };
 
 struct TestResult {
@@ -94,11 +95,12 @@ void append_markdown(const std::filesystem::path& file, const std::string& markd
 std::string to_string(Outcome outcome);  // as the tables show it: "passed", "REGRESSED", "NOT MEASURED", "SKIPPED"
 std::string outcome_id(Outcome outcome);  // as the JSON models write it, never to change: "not_measured", ...
 
-// The same summary for tools: {"exit_code", "verdict", "problems", "tests": [{name, outcome, changes, ...}]}.
+// The same summary for tools (output_json.hpp; schemas/summary.schema.json): the head, then "exit_code",
+// "verdict", "problems", "tests": [{name, outcome, changes, ...}].
 nlohmann::json to_json(const GateSummary& summary);
 // A JUnit report with one testcase per test; a failure's message is its reason's first line (what CI front
 // ends show), its text the whole reason and the refresh command.
 std::string render_junit(const GateSummary& summary);
-std::string verdict_word(int exit_code);  // "passed", "regressed", "not measured"
+std::string verdict_word(int exit_code);  // for people: "passed", "regressed", "not measured"
 
 }  // namespace bankgate::gate

@@ -12,6 +12,7 @@ namespace bankgate::gate {
 
 std::string tool_version();  // this bankgate's version, as CMake's project() gives it: "0.4.0"
 std::string host_name();     // this machine's name; empty where the system does not say
+std::string utc_now_iso8601();  // "2026-11-21T23:59:00Z"
 
 // One GPU the measurements were taken on, as its candidates recorded it.
 struct MeasuredGpu {
