@@ -24,6 +24,8 @@
 #   build             the catalogue's build alone, timed
 #   pool=R            one same-runner compare of the catalogue's build against itself with R rounds per side, its
 #                     round candidates kept: A/A compares are drawn from them afterwards, without the GPU
+#   commits           bankgate compare-commits in an outside project (examples/adopt in a git repository of its
+#                     own): head with a bank conflict planted against base (1 expected), base against itself (0)
 #   aa=N              N same-runner compares of the catalogue's build against itself (bankgate compare, its
 #                     default rounds): every verdict but ok is a false alarm or an inconclusive test, with the
 #                     round-to-round noise each test showed
@@ -270,6 +272,24 @@ PY
       # The failing run's files, as `bankgate summary` reads them: the fixture of the report test.
       mkdir -p "$out/planted-run" && cp -r "$(bankgate_result_path "$pb/cli/bankgate" "$pb" gate)/." "$out/planted-run/" &&
         cp -r "$(bankgate_result_path "$pb/cli/bankgate" "$pb" gtest_results)" "$out/planted-run/" ;;
+    commits)
+      # The pull-request loop as an adopter runs it: examples/adopt in a git repository of its own, base as
+      # committed and head with its padding removed (a bank conflict), judged by bankgate compare-commits on
+      # this GPU; then base against itself, which must pass. bankgate comes from this checkout (subdirectory).
+      pr=/tmp/bankgate-outside
+      rm -rf "$pr" && mkdir -p "$pr/project" && cp -r examples/adopt/. "$pr/project/"
+      { built && cd "$pr/project" && git init -q && git add -A && git -c user.name=ci -c user.email=ci@example.invalid commit -qm base &&
+          sed -i 's/tile\[transpose_tile\]\[transpose_tile + 1\]/tile[transpose_tile][transpose_tile]/' transpose.cu &&
+          git -c user.name=ci -c user.email=ci@example.invalid commit -qam "head: no padding" && cd - >/dev/null; } >"$out/commits-setup.log" 2>&1
+      row "compare-commits: outside project set up" "exit $?"
+      commit_args=(--source "$pr/project" --work "$pr/work" --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90
+                   --cmake-arg=-DBANKGATE_FROM=subdirectory "--cmake-arg=-DBANKGATE_SOURCE_DIR=$PWD")
+      timed "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits.json" --markdown "$out/commits.md" \
+        --html "$out/commits.html" HEAD~1 HEAD >"$out/commits.log" 2>&1
+      row "compare-commits HEAD~1 HEAD (padding removed)" "exit $? (${elapsed}s; 1 expected)"
+      timed "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits-same.json" HEAD~1 HEAD~1 >"$out/commits-same.log" 2>&1
+      row "compare-commits HEAD~1 HEAD~1 (unchanged)" "exit $? (${elapsed}s; 0 expected)"
+      tail -n 25 "$out/commits.log" ;;
     *) echo "unknown step '$step'" >&2; exit 64 ;;
   esac
 done
