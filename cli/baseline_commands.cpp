@@ -397,7 +397,14 @@ fs::path configured_source_dir(const fs::path& build) {
   return cache.substr(start, cache.find('\n', start) - start);
 }
 
+std::string source_url_template(const std::string& option) {
+  if (!option.empty()) return option;
+  return g::source_url_template(g::process_environment).value_or("");
+}
+
 int compare_candidates(const CompareOptions& o) {
+  // A malformed BANKGATE_SOURCE_URL is refused before anything is read, where a report is asked for.
+  const std::string source_url = o.html.empty() ? "" : source_url_template(o.source_url);
   const auto base = g::pooled_candidates(o.base, o.filter);
   const auto head = g::pooled_candidates(o.head, o.filter);
   if (base.records.empty() || head.records.empty())
@@ -416,14 +423,15 @@ int compare_candidates(const CompareOptions& o) {
   const g::GateSummary summary = g::summarize_comparison(base, head, rows, o.fail_on_speedup);
   write_json(o.json, g::comparison_document(rows, summary.provenance, exit_code, o.fail_on_speedup));
   if (!o.html.empty()) {
-    write_text(o.html, g::render_html(summary, o.sources,
-                                      "bankgate compare: head against base"));
+    write_text(o.html, g::render_html(summary, {o.sources, "bankgate compare: head against base", source_url}));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
   }
   return exit_code;
 }
 
 int summary(const SummaryOptions& o) {
+  // A malformed BANKGATE_SOURCE_URL is refused before any report is written, where the HTML report is asked for.
+  const std::string source_url = o.html.empty() ? "" : source_url_template(o.source_url);
   g::GateInputs in;
   in.junit = o.junit;
   in.gtest_results = o.gtest_results;
@@ -448,7 +456,7 @@ int summary(const SummaryOptions& o) {
   write_report("the JSON summary", o.json, [&] { write_json(o.json, g::to_json(s)); });
   write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
   const bool html = write_report("the HTML report", o.html, [&] {
-    write_text(o.html, g::render_html(s, o.sources.empty() ? configured_source_dir(o.build) : o.sources));
+    write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources, "bankgate gate", source_url}));
     std::cout << "report: " << fs::absolute(o.html).string() << "\n";
   });
   std::string markdown = g::render_markdown(s);

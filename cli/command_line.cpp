@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/source_url.hpp>
 
 #include <charconv>
 #include <limits>
@@ -73,6 +74,17 @@ void add_candidate_options(CLI::App& command, std::filesystem::path& build, std:
   command.add_option("--candidates", candidates, "candidates folder (default: " + record_candidates_help() + ")");
   command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
+}
+
+// --source-url, checked before anything runs: "--source-url: 'javascript:x' is not an http(s) address ...".
+void add_source_url_option(CLI::App& command, std::string& source_url) {
+  command
+      .add_option("--source-url", source_url,
+                  "link each source line of the HTML report to this address, e.g. "
+                  "https://github.com/ORG/REPO/blob/{commit}/{path}#L{line} ({commit}: the measured commit; http(s) only; "
+                  "default: $" + std::string(gate::protocol::env::source_url) + ")")
+      ->type_name("TEMPLATE")
+      ->check(CLI::Validator([](std::string& text) { return gate::source_url_problem(text); }, ""));
 }
 
 // What --color takes, refused in words: "--color: must be auto, always or never, got 'x'".
@@ -167,6 +179,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.gate_cmd->add_option("--markdown", in.gate.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   in.gate_cmd->add_option("--junit", in.gate.junit, "also write the JUnit report here");
   in.gate_cmd->add_option("--json", in.gate.json, "also write the JSON summary here");
+  add_source_url_option(*in.gate_cmd, in.gate.source_url);
 
   in.record_cmd = app.add_subcommand("record", "build, run the GPU suites and keep what they measured as candidates, "
                                                       "shown against the baselines; writes no baseline");
@@ -217,6 +230,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.compare_cmd->add_option("--html", in.compare.html,
                              "also write the HTML report here (builds: " +
                                  gate::protocol::html_report(gate::protocol::compare_run("<head>")).string() + ")");
+  add_source_url_option(*in.compare_cmd, in.compare.source_url);
 
   in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
   in.summary_cmd->alias("gate-summary");
@@ -232,6 +246,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.summary_cmd->add_option("--html", in.summary.html, "write the self-contained HTML report here");
   in.summary_cmd->add_option("--sources", in.summary.sources,
                              "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
+  add_source_url_option(*in.summary_cmd, in.summary.source_url);
 
   in.metrics_cmd = app.add_subcommand("metrics", "the counters the gate reads: their metric names, comma-separated (for ncu "
                                                   "--metrics), or the whole metric table as JSON or markdown");

@@ -40,6 +40,7 @@ struct GateOptions {
   std::filesystem::path baselines;  // empty: each suite's own folder
   std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
   std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
+  std::string source_url;             // the HTML report's source link template (default: the setting)
 };
 int gate(const GateOptions& options);
 
@@ -87,6 +88,7 @@ struct CompareOptions {
   std::filesystem::path json;
   std::filesystem::path html;     // the HTML report (builds: <head>/bankgate/compare/report.html by default)
   std::filesystem::path sources;  // the project's source folder, for source text in the report
+  std::string source_url;         // the report's source link template (default: the setting)
 };
 int compare(const CompareOptions& options);
 int compare_candidates(const CompareOptions& options);  // base and head are candidate folders
@@ -96,6 +98,7 @@ struct SummaryOptions {
   std::filesystem::path build;  // for the refresh command the results name
   std::filesystem::path html;     // the self-contained HTML report, when given
   std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
+  std::string source_url;         // the report's source link template (default: the setting)
 };
 int summary(const SummaryOptions& options);
 
@@ -142,6 +145,10 @@ struct DiscoverOptions {
   std::vector<std::string> labels;  // for every per-test entry
 };
 int discover(const DiscoverOptions& options);
+
+// The HTML report's source link template: `option` where given, else BANKGATE_SOURCE_URL, else "" (no links).
+// Throws the setting's SettingsError for an unusable template (the option is checked as it is parsed).
+std::string source_url_template(const std::string& option);
 
 // The source folder `build` was configured from (its CMakeCache.txt); empty where unknown.
 std::filesystem::path configured_source_dir(const std::filesystem::path& build);

@@ -143,6 +143,7 @@ void print_verdict(int status) {
 }  // namespace
 
 int gate(const GateOptions& o) {
+  const std::string source_url = source_url_template(o.source_url);  // refused before minutes of building
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = protocol::gate_run(build);
   run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false);
@@ -158,6 +159,7 @@ int gate(const GateOptions& o) {
   const fs::path markdown = protocol::summary_markdown(results);
   s.markdown = markdown;
   s.html = protocol::html_report(results);
+  s.source_url = source_url;
   const int status = summary(s);
   if (!o.markdown.empty()) {
     try {
@@ -218,6 +220,7 @@ int refresh(const RefreshOptions& o) {
 }
 
 int compare(const CompareOptions& o) {
+  const std::string source_url = source_url_template(o.source_url);  // refused before minutes of measuring
   const bool builds = fs::exists(o.base / "CTestTestfile.cmake") && fs::exists(o.head / "CTestTestfile.cmake");
   if (!builds) return compare_candidates(o);
   if (o.rounds < 1) throw std::invalid_argument("--rounds must be at least 1");
@@ -272,6 +275,7 @@ int compare(const CompareOptions& o) {
   if (pooled.json.empty()) pooled.json = protocol::compare_result(work);  // for tools: verdicts without the console table
   if (pooled.html.empty()) pooled.html = protocol::html_report(work);
   if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
+  pooled.source_url = source_url;
   return compare_candidates(pooled);
 }
 

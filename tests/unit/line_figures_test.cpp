@@ -275,7 +275,7 @@ TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
   GateSummary summary;
   summary.tests = {passed, failed};
 
-  const std::string html = render_html(summary, BANKGATE_SOURCE_DIR);
+  const std::string html = render_html(summary, {BANKGATE_SOURCE_DIR});
   const auto at = [&](const std::string& part) { return html.find(part); };
   EXPECT_NE(at("<h2>Failures</h2>"), std::string::npos);
   EXPECT_LT(at("Transpose.SwizzledSquare"), at("Transpose.PaddedSquare")) << "failures come first";
@@ -301,7 +301,7 @@ TEST(HtmlReport, GlobalLinesShowSectorsAndInlinedHelpers) {
   failed.measured->lines[0].inlined = "cute_copy.hpp:12";
   GateSummary summary;
   summary.tests = {failed};
-  const std::string html = render_html(summary, "");
+  const std::string html = render_html(summary, {});
   EXPECT_NE(html.find("global_store"), std::string::npos);
   EXPECT_NE(html.find("4.00 &rarr; 32.00"), std::string::npos) << "sectors per request";
   EXPECT_NE(html.find("0 &rarr; 112"), std::string::npos) << "excess sectors";
@@ -320,7 +320,7 @@ TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
   EXPECT_EQ(summary.tests[0].outcome, Outcome::passed);  // PaddedSquare, unchanged
   EXPECT_EQ(summary.tests[1].outcome, Outcome::regressed);
   EXPECT_EQ(summary.exit_code(), 1);
-  const std::string html = render_html(summary, "", "bankgate compare: head against base");
+  const std::string html = render_html(summary, {"", "bankgate compare: head against base"});
   EXPECT_NE(html.find("<h1>bankgate compare: head against base: "), std::string::npos);
   EXPECT_NE(html.find("131200"), std::string::npos);
 }

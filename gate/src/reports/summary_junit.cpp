@@ -1,4 +1,14 @@
 // The gate summary as a JUnit report, one testcase per test, for CI front ends that show JUnit results.
+//
+// Outcomes map so that a front end counting the report's failures and errors agrees with the gate's exit code:
+//   passed        -> a plain testcase
+//   REGRESSED     -> <failure>  (exit 1: a counter changed, a kernel got slower, a wrong output)
+//   NOT MEASURED  -> <error>    (exit 2: a crash, no baseline, no GPU, no counter permission)
+//   SKIPPED       -> <error type="skipped">  (exit 2: a strict gate fails on a test that did not run, so a
+//                    <skipped> a front end counts as harmless would show a green report of a failed gate)
+//   the run's problems (no test ran, an unreadable input) -> <error> of one testcase "bankgate.run"
+// Hence exit 0 exactly when failures and errors are 0, exit 1 when failures > 0, exit 2 when only errors are;
+// `skipped` is always 0. docs/adopting.md says the same to users.
 #include <bankgate/gate/gate_summary.hpp>
 
 #include <sstream>
@@ -19,34 +29,104 @@ std::string failure_reason(const TestResult& t) {
          ")" + (t.changes.size() > 1 ? " and " + std::to_string(t.changes.size() - 1) + " more" : "") + "\n" + t.reason;
 }
 
+// What to do about it, only where doing it is the remedy: a refresh for an intended change, a first recording
+// for a GPU without baselines. A crash, a missing GPU or permission, a wrong output get no such advice.
+std::string advice(const TestResult& t) {
+  if (summary_text::refresh_fixes(t)) return "\nif intended, refresh: " + t.refresh;
+  if (summary_text::needs_first_baseline(t)) return "\nrecord a baseline on this GPU: " + t.refresh;
+  return "";
+}
+
+// JUnit's schema takes a timestamp without a time zone; the dates bankgate writes are UTC ("...Z").
+std::string junit_timestamp(const RunProvenance& p) {
+  std::string date = p.measured.empty() ? p.created : p.measured;
+  if (date.ends_with('Z')) date.pop_back();
+  return date;
+}
+
+void add_property(pugi::xml_node properties, const char* name, const std::string& value) {
+  if (value.empty()) return;
+  pugi::xml_node property = properties.append_child("property");
+  property.append_attribute("name") = name;
+  property.append_attribute("value") = value.c_str();
+}
+
+// Where the results come from, for whoever reads the report later: the suite's <properties>.
+void add_provenance(pugi::xml_node suite, const RunProvenance& p) {
+  pugi::xml_node properties = suite.append_child("properties");
+  add_property(properties, "bankgate.version", p.tool_version);
+  add_property(properties, "bankgate.commit", p.commit);
+  add_property(properties, "bankgate.dirty", p.commit.empty() ? "" : p.dirty ? "true" : "false");
+  add_property(properties, "bankgate.gpus", summary_text::gpus_text(p));
+  std::string baselines;
+  for (const std::string& c : p.baseline_commits) baselines += (baselines.empty() ? "" : ", ") + c;
+  add_property(properties, "bankgate.baseline_commits", baselines);
+}
+
+struct Counts {
+  std::size_t tests = 0, failures = 0, errors = 0;
+  double seconds = 0.0;
+};
+
+void add_testcase(pugi::xml_node suite, const TestResult& t, Counts& counts) {
+  pugi::xml_node testcase = suite.append_child("testcase");
+  testcase.append_attribute("name") = t.test.c_str();
+  testcase.append_attribute("classname") = t.suite.c_str();
+  testcase.append_attribute("time") = t.seconds;
+  ++counts.tests;
+  counts.seconds += t.seconds;
+  if (t.outcome == Outcome::passed) return;
+  const bool failure = t.outcome == Outcome::regressed;
+  std::string why = failure_reason(t);
+  if (t.outcome == Outcome::skipped) why = "skipped, which fails a strict gate (exit 2): " + why;
+  pugi::xml_node node = testcase.append_child(failure ? "failure" : "error");
+  node.append_attribute("message") = summary_text::first_line(why, 400).c_str();
+  node.append_attribute("type") = outcome_id(t.outcome).c_str();
+  node.append_child(pugi::node_pcdata).set_value((why + advice(t)).c_str());
+  ++(failure ? counts.failures : counts.errors);
+}
+
+// The run's problems, which fail it without belonging to a test, as one testcase in error.
+void add_problems(pugi::xml_node suite, const std::vector<std::string>& problems, Counts& counts) {
+  if (problems.empty()) return;
+  pugi::xml_node testcase = suite.append_child("testcase");
+  testcase.append_attribute("name") = "run";
+  testcase.append_attribute("classname") = "bankgate";
+  testcase.append_attribute("time") = 0.0;
+  std::string text;
+  for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
+  pugi::xml_node error = testcase.append_child("error");
+  error.append_attribute("message") = summary_text::first_line(problems.front(), 400).c_str();
+  error.append_attribute("type") = "problem";
+  error.append_child(pugi::node_pcdata).set_value(text.c_str());
+  ++counts.tests;
+  ++counts.errors;
+}
+
+void set_counts(pugi::xml_node node, const Counts& counts, const RunProvenance& p) {
+  node.append_attribute("tests") = counts.tests;
+  node.append_attribute("failures") = counts.failures;
+  node.append_attribute("errors") = counts.errors;
+  node.append_attribute("skipped") = 0;
+  node.append_attribute("time") = counts.seconds;
+  node.append_attribute("timestamp") = junit_timestamp(p).c_str();
+}
+
 }  // namespace
 
 std::string render_junit(const GateSummary& s) {
   pugi::xml_document doc;
   pugi::xml_node suites = doc.append_child("testsuites");
+  suites.append_attribute("name") = "bankgate";
   pugi::xml_node suite = suites.append_child("testsuite");
   suite.append_attribute("name") = "bankgate";
-  std::size_t failures = 0, skipped = 0;
-  double seconds = 0.0;
-  for (const TestResult& t : s.tests) {
-    pugi::xml_node testcase = suite.append_child("testcase");
-    testcase.append_attribute("name") = t.test.c_str();
-    testcase.append_attribute("classname") = t.suite.c_str();
-    testcase.append_attribute("time") = t.seconds;
-    seconds += t.seconds;
-    if (t.outcome == Outcome::passed) continue;
-    const std::string why = failure_reason(t);
-    const std::string detail = why + (t.refresh.empty() ? "" : "\nif intended, refresh: " + t.refresh);
-    pugi::xml_node node = testcase.append_child(t.outcome == Outcome::skipped ? "skipped" : "failure");
-    node.append_attribute("message") = summary_text::first_line(why, 400).c_str();
-    if (t.outcome != Outcome::skipped) node.append_attribute("type") = to_string(t.outcome).c_str();
-    node.append_child(pugi::node_pcdata).set_value(detail.c_str());
-    ++(t.outcome == Outcome::skipped ? skipped : failures);
-  }
-  suite.append_attribute("tests") = s.tests.size();
-  suite.append_attribute("failures") = failures;
-  suite.append_attribute("skipped") = skipped;
-  suite.append_attribute("time") = seconds;
+  suite.append_attribute("hostname") = s.provenance.host.empty() ? "unknown" : s.provenance.host.c_str();
+  add_provenance(suite, s.provenance);
+  Counts counts;
+  for (const TestResult& t : s.tests) add_testcase(suite, t, counts);
+  add_problems(suite, s.problems, counts);
+  set_counts(suites, counts, s.provenance);
+  set_counts(suite, counts, s.provenance);
   std::ostringstream out;
   doc.save(out, "  ");
   return out.str();

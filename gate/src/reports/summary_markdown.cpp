@@ -41,9 +41,11 @@ std::string code_block(const std::string& text) {
   return fence + "text\n" + shown + "\n" + fence + "\n";
 }
 
-// The headline, the counts where anything did not pass, and the run's problems.
+// The headline, what made and was measured (one line), the counts where anything did not pass, and the run's
+// problems.
 void write_overview(std::ostream& out, const GateSummary& s) {
   out << "## bankgate gate " << summary_text::headline(s) << "\n\n";
+  out << escape_cell(summary_text::provenance_line(s.provenance)) << "\n\n";
   if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured), k = count(s, Outcome::skipped);
       r + n + k > 0)
     out << count(s, Outcome::passed) << " passed, " << r << " regressed, " << n << " could not be measured, " << k
@@ -69,9 +71,10 @@ void write_failure(std::ostream& out, const TestResult& t) {
     out << "Measured on device " << (t.device.empty() ? "?" : t.device) << (t.gpu.empty() ? "" : ", " + t.gpu) << ".\n\n";
   if (!t.changes.empty()) write_changes(out, t.changes);
   if (!t.baseline_file.empty()) out << "Baseline file: `" << t.baseline_file << "`. ";
-  if (t.outcome == Outcome::regressed)
+  // Advice only where following it is the remedy: never for a crash, a missing GPU or a wrong output.
+  if (summary_text::refresh_fixes(t))
     out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: `" << t.refresh << "`\n\n";
-  else if (t.refresh.find("--new-gpu") != std::string::npos || t.reason.starts_with("no baseline"))
+  else if (summary_text::needs_first_baseline(t))
     out << "Record a baseline on this GPU: `" << t.refresh << "`\n\n";
   else
     out << "\n\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include <bankgate/gate/comparison.hpp>
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 
@@ -62,6 +63,53 @@ std::string headline(const GateSummary& s) {
       return "FAILED: could not measure " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) + " GPU tests" +
              (failed == 0 ? " (see the problems below)" : "");
   }
+}
+
+bool refresh_fixes(const TestResult& t) {
+  if (t.outcome != Outcome::regressed || t.changes.empty() || t.refresh.empty() || (t.measured && !t.measured->correct)) return false;
+  // The verdicts a new recording settles (comparison.hpp's Verdict, as to_string() words them).
+  static const std::set<std::string> recordable{to_string(Verdict::counter_changed), to_string(Verdict::slower),
+                                                to_string(Verdict::faster), to_string(Verdict::not_in_baseline),
+                                                to_string(Verdict::method_changed)};
+  return std::all_of(t.changes.begin(), t.changes.end(), [](const MetricChange& c) { return recordable.count(c.verdict) > 0; });
+}
+
+bool needs_first_baseline(const TestResult& t) {
+  return t.outcome == Outcome::not_measured && !t.refresh.empty() &&
+         (t.refresh.find("--new-gpu") != std::string::npos || t.reason.starts_with("no baseline"));
+}
+
+std::string gpu_text(const MeasuredGpu& gpu) {
+  if (gpu.name.empty()) return "";
+  std::string details;
+  if (!gpu.driver_release.empty()) details = "driver " + gpu.driver_release;
+  if (gpu.driver_version > 0)
+    details += (details.empty() ? "" : ", ") + std::string("CUDA ") + std::to_string(gpu.driver_version / 1000) + "." +
+               std::to_string(gpu.driver_version % 1000 / 10);
+  return gpu.name + (details.empty() ? "" : " (" + details + ")");
+}
+
+std::string gpus_text(const RunProvenance& p) {
+  std::string out;
+  for (const MeasuredGpu& gpu : p.gpus) out += (out.empty() ? "" : "; ") + gpu_text(gpu);
+  return out;
+}
+
+std::string short_commit(const std::string& commit) {
+  std::string out;
+  for (std::size_t start = 0; start < commit.size();) {
+    const std::size_t end = std::min(commit.find(", ", start), commit.size());
+    out += (out.empty() ? "" : ", ") + commit.substr(start, std::min<std::size_t>(end - start, 12));
+    start = end + 2;
+  }
+  return out;
+}
+
+std::string provenance_line(const RunProvenance& p) {
+  std::string line = "bankgate " + p.tool_version;
+  line += ", commit " + (p.commit.empty() ? std::string("unknown") : short_commit(p.commit)) + (p.dirty ? " (uncommitted changes)" : "");
+  if (const std::string gpus = gpus_text(p); !gpus.empty()) line += ", " + gpus;
+  return line;
 }
 
 }  // namespace bankgate::gate::summary_text

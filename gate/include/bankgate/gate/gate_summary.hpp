@@ -98,8 +98,9 @@ std::string outcome_id(Outcome outcome);  // as the JSON models write it, never 
 // The same summary for tools (output_json.hpp; schemas/summary.schema.json): the head, then "exit_code",
 // "verdict", "problems", "tests": [{name, outcome, changes, ...}].
 nlohmann::json to_json(const GateSummary& summary);
-// A JUnit report with one testcase per test; a failure's message is its reason's first line (what CI front
-// ends show), its text the whole reason and the refresh command.
+// A JUnit report with one testcase per test: a regression a <failure>, a test not measured or skipped an
+// <error>, so that its counts agree with exit_code() (summary_junit.cpp); a failure's message is its reason's
+// first line (what CI front ends show), its text the whole reason and, where it is the remedy, the refresh.
 std::string render_junit(const GateSummary& summary);
 std::string verdict_word(int exit_code);  // for people: "passed", "regressed", "not measured"
 

@@ -61,6 +61,10 @@ inline constexpr char launch_only[] = "BANKGATE_LAUNCH_ONLY";          // kernel
 inline constexpr char fail_on_speedup[] = "BANKGATE_FAIL_ON_SPEEDUP";  // a faster kernel fails too
 inline constexpr char lock_timeout[] = "BANKGATE_LOCK_TIMEOUT";        // seconds a test waits for its GPU
 
+// Set by users for the commands that write the HTML report (gate, summary, compare), where --source-url is not
+// given: the template of the report's links to source lines.
+inline constexpr char source_url[] = "BANKGATE_SOURCE_URL";
+
 // Set by users or ci/refresh-baselines.sh for `bankgate promote`: the provenance of the baselines it writes.
 inline constexpr char git_commit[] = "BANKGATE_GIT_COMMIT";
 inline constexpr char git_dirty[] = "BANKGATE_GIT_DIRTY";
@@ -109,6 +113,7 @@ inline constexpr std::array environment{
     Name{"launch_only", env::launch_only},
     Name{"fail_on_speedup", env::fail_on_speedup},
     Name{"lock_timeout", env::lock_timeout},
+    Name{"source_url", env::source_url},
     Name{"git_commit", env::git_commit},
     Name{"git_dirty", env::git_dirty},
     Name{"ci", env::ci},

@@ -120,6 +120,13 @@ bool running_in_ci(const EnvLookup& lookup);
 // for it (the convention of no-color.org: any value counts, so none is refused).
 bool colour_refused(const EnvLookup& lookup);
 
+// ---- What the commands that write the HTML report read (cli/) ----
+
+// BANKGATE_SOURCE_URL: the template of the report's source links (source_url.hpp), for when --source-url is not
+// given; nullopt when unset or empty. Throws SettingsError naming the variable for a template that is no plain
+// http(s) address.
+std::optional<std::string> source_url_template(const EnvLookup& lookup);
+
 // The source tree promoted baselines were measured from, for their provenance.
 struct SourceTree {
   std::string commit = "unknown";  // BANKGATE_GIT_COMMIT, as given
