@@ -98,24 +98,28 @@ bankgate_install_missing() {
   bankgate_install_packages "${bankgate_missing[@]}"
 }
 
-# bankgate_build DIR: configure (with any BANKGATE_CMAKE_ARGS, e.g. -DCMAKE_CUDA_ARCHITECTURES=89), build all.
-bankgate_build() {
+# bankgate_configure DIR: configure this tree in DIR as every script builds it: Ninja, Release, the nvcc
+# bankgate_ensure_dependencies found and any BANKGATE_CMAKE_ARGS (e.g. -DCMAKE_CUDA_ARCHITECTURES=89).
+bankgate_configure() {
   local dir=$1
   # shellcheck disable=SC2086  # BANKGATE_CMAKE_ARGS holds several words on purpose
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" ${BANKGATE_CMAKE_ARGS:-} >"$dir.configure.log" 2>&1 ||
     { mkdir -p "$dir"; cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
-  cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
 }
 
-# bankgate_folder_key DIR: the name ci/compare-commits.sh gives the build of a source folder (under
-# $BANKGATE_COMPARE_DIR/build/); the bench scripts build this tree there too, so one build serves them all.
-bankgate_folder_key() { echo "dir-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"; }
+# bankgate_build DIR: configure (bankgate_configure), then build all.
+bankgate_build() {
+  bankgate_configure "$1"
+  cmake --build "$1" --parallel || bankgate_die "building $1 failed (errors above)"
+}
 
-# bankgate_bench_build_dir: where the bench scripts build this tree, the folder ci/compare-commits.sh builds it in
-# ($BANKGATE_COMPARE_DIR, which the caller exports so that the scripts it runs find the same build).
+# bankgate_bench_build_dir: where the bench scripts build this tree: where `bankgate compare-commits --work
+# $BANKGATE_COMPARE_DIR` builds "." (the working tree; cli/compare_commits.hpp), which ci/compare-commits.sh
+# configures alike, so that one build serves them all. The caller exports BANKGATE_COMPARE_DIR, so that the
+# scripts it runs find the same build.
 bankgate_bench_build_dir() {
   mkdir -p "$BANKGATE_COMPARE_DIR/build"
-  echo "$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
+  echo "$BANKGATE_COMPARE_DIR/build/working-tree"
 }
 
 # bankgate_bench_build LOG: what every bench script does first: the dependencies found or installed,

@@ -272,7 +272,7 @@ int compare(const CompareOptions& o) {
   if (pooled.json.empty()) pooled.json = protocol::compare_result(work);  // for tools: verdicts without the console table
   if (pooled.html.empty()) pooled.html = protocol::html_report(work);
   if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
-  return compare_candidates(pooled);
+  return compare_candidates(pooled, protocol::summary_markdown(work));  // beside result.json, for CI to keep
 }
 
 }  // namespace bankgate::cli
