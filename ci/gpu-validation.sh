@@ -35,7 +35,11 @@ step() {  # step NAME EXPECTED_STATUS COMMAND...: runs, logs, records status and
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,clocks_event_reasons.active \
   --format=csv >"$out/logs/gpu.txt" 2>&1
-bankgate_ensure_dependencies
+# The unit tests need the tests' own dependencies (PyYAML, jsonschema); the GPU parts only the build's.
+case " $parts " in
+  *" unit "*) bankgate_ensure_test_dependencies ;;
+  *) bankgate_ensure_dependencies ;;
+esac
 mkdir -p "$(dirname "$build_dir")"
 step build 0 bankgate_build "$build_dir"
 

@@ -57,45 +57,69 @@ bankgate_has_package_file() {  # bankgate_has_package_file RELATIVE_PATH SUBFOLD
   return 1
 }
 
-# Installs cmake, ninja, GoogleTest, nlohmann-json, CLI11, pugixml and PyYAML with apt where they are missing and we may;
-# otherwise stops and lists them. The CUDA toolkit itself is never installed here: it is too large to do silently.
+# What building and gating need, found or installed: cmake, ninja, GoogleTest, nlohmann-json, CLI11 and
+# pugixml, installed with apt where they are missing and we may; otherwise stops and lists them. The CUDA toolkit
+# itself is never installed here: it is too large to do silently. Sets BANKGATE_NVCC.
 bankgate_ensure_dependencies() {
+  bankgate_find_build_dependencies
+  bankgate_install_missing
+}
+
+# What the tests need as well: PyYAML (the CI templates' test reads YAML) and jsonschema (tests check the JSON
+# outputs against their schemas). Only ci/test.sh and the scripts that run the unit tests ask for these; the
+# gate and the benchmarks never do.
+bankgate_ensure_test_dependencies() {
+  bankgate_find_build_dependencies
+  python3 -c 'import yaml' >/dev/null 2>&1 || bankgate_missing+=(python3-yaml)
+  python3 -c 'import jsonschema' >/dev/null 2>&1 || bankgate_missing+=(python3-jsonschema)
+  bankgate_install_missing
+}
+
+# Sets BANKGATE_NVCC (or stops: the toolkit and its CUPTI must be there) and bankgate_missing to the packages
+# building needs that are missing here.
+bankgate_find_build_dependencies() {
   BANKGATE_NVCC=$(bankgate_find_nvcc) || exit 3
   local cuda_root; cuda_root=$(dirname "$(dirname "$BANKGATE_NVCC")")
   [ -n "$(bankgate_find_cupti_header "$cuda_root")" ] ||
     bankgate_die "CUPTI is missing from the CUDA toolkit at $cuda_root: install its CUPTI component (cuda-cupti-dev-13-0)"
-  local missing=()
-  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
-  command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
-  [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+  bankgate_missing=()
+  command -v cmake >/dev/null 2>&1 || bankgate_missing+=(cmake)
+  command -v ninja >/dev/null 2>&1 || bankgate_missing+=(ninja-build)
+  [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || bankgate_missing+=(libgtest-dev)
   # Found as installed packages, or in the folder CMAKE_PREFIX_PATH names (a machine that cannot install them).
-  bankgate_has_package_file nlohmann/json.hpp include || missing+=(nlohmann-json3-dev)
-  bankgate_has_package_file CLI/CLI.hpp include || missing+=(libcli11-dev)
-  bankgate_has_package_file pugixml.hpp include || missing+=(libpugixml-dev)
-  # The unit test of the CI templates reads YAML.
-  python3 -c 'import yaml' >/dev/null 2>&1 || missing+=(python3-yaml)
-  [ ${#missing[@]} -eq 0 ] && return 0
-  bankgate_install_packages "${missing[@]}"
+  bankgate_has_package_file nlohmann/json.hpp include || bankgate_missing+=(nlohmann-json3-dev)
+  bankgate_has_package_file CLI/CLI.hpp include || bankgate_missing+=(libcli11-dev)
+  bankgate_has_package_file pugixml.hpp include || bankgate_missing+=(libpugixml-dev)
 }
 
-# bankgate_build DIR: configure (with any BANKGATE_CMAKE_ARGS, e.g. -DCMAKE_CUDA_ARCHITECTURES=89), build all.
-bankgate_build() {
+# Installs bankgate_missing in one go, where anything is missing.
+bankgate_install_missing() {
+  [ ${#bankgate_missing[@]} -eq 0 ] && return 0
+  bankgate_install_packages "${bankgate_missing[@]}"
+}
+
+# bankgate_configure DIR: configure this tree in DIR as every script builds it: Ninja, Release, the nvcc
+# bankgate_ensure_dependencies found and any BANKGATE_CMAKE_ARGS (e.g. -DCMAKE_CUDA_ARCHITECTURES=89).
+bankgate_configure() {
   local dir=$1
   # shellcheck disable=SC2086  # BANKGATE_CMAKE_ARGS holds several words on purpose
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" ${BANKGATE_CMAKE_ARGS:-} >"$dir.configure.log" 2>&1 ||
     { mkdir -p "$dir"; cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
-  cmake --build "$dir" --parallel || bankgate_die "building $dir failed (errors above)"
 }
 
-# bankgate_folder_key DIR: the name ci/compare-commits.sh gives the build of a source folder (under
-# $BANKGATE_COMPARE_DIR/build/); the bench scripts build this tree there too, so one build serves them all.
-bankgate_folder_key() { echo "dir-$(printf '%s' "$1" | cksum | cut -d' ' -f1)"; }
+# bankgate_build DIR: configure (bankgate_configure), then build all.
+bankgate_build() {
+  bankgate_configure "$1"
+  cmake --build "$1" --parallel || bankgate_die "building $1 failed (errors above)"
+}
 
-# bankgate_bench_build_dir: where the bench scripts build this tree, the folder ci/compare-commits.sh builds it in
-# ($BANKGATE_COMPARE_DIR, which the caller exports so that the scripts it runs find the same build).
+# bankgate_bench_build_dir: where the bench scripts build this tree: where `bankgate compare-commits --work
+# $BANKGATE_COMPARE_DIR` builds "." (the working tree; cli/compare_commits.hpp), which ci/compare-commits.sh
+# configures alike, so that one build serves them all. The caller exports BANKGATE_COMPARE_DIR, so that the
+# scripts it runs find the same build.
 bankgate_bench_build_dir() {
   mkdir -p "$BANKGATE_COMPARE_DIR/build"
-  echo "$BANKGATE_COMPARE_DIR/build/$(bankgate_folder_key "$PWD")"
+  echo "$BANKGATE_COMPARE_DIR/build/working-tree"
 }
 
 # bankgate_bench_build LOG: what every bench script does first: the dependencies found or installed,

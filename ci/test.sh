@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
-bankgate_ensure_dependencies
+bankgate_ensure_test_dependencies  # the build's dependencies and the tests' own (PyYAML, jsonschema)
 # The HTML report is checked as a browser shows it: Debian's chromium renders it, poppler-utils reads the page.
 render_tools=()
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || render_tools+=(chromium)

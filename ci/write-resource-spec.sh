@@ -5,6 +5,10 @@
 #
 #   ci/write-resource-spec.sh [FILE]     (FILE omitted or '-': the JSON goes to standard output)
 #
+# Projects adopting bankgate get it as bankgate-resource-spec beside the bankgate command (in the build's
+# cli/ folder, and in bin/ of an installed prefix): `bankgate-resource-spec gpus.json && bankgate gate
+# --resource-spec gpus.json ...` spreads their suites over every GPU of the runner.
+#
 # The ids are the CUDA device indices the tests will use (0, 1, ...), not nvidia-smi's indices: with
 # CUDA_VISIBLE_DEVICES=2,3 the tests see those two GPUs as devices 0 and 1. GPUs are listed with nvidia-smi
 # (BANKGATE_NVIDIA_SMI names another program that answers like it, e.g. in tests).

@@ -138,6 +138,38 @@ void write_json(const fs::path& path, const nlohmann::json& data) {
   write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
+// The comparison's markdown summary: the gate's, headed as a comparison, with what base and head are and the
+// verdict the gate's summary has no word for (INCONCLUSIVE) under its heading.
+std::string comparison_markdown(const g::GateSummary& s, const CompareOptions& o, int exit_code) {
+  std::string notes;
+  if (!o.sides.empty()) notes += "Compared: " + o.sides + ".\n\n";
+  if (exit_code == exit_inconclusive)
+    notes += "**INCONCLUSIVE**: no regression found, but the rounds of some tests were too noisy to tell a change of the "
+             "floor's size from none (more `--rounds`, or a quieter runner).\n\n";
+  std::string markdown = g::render_markdown(s, "bankgate compare");
+  const std::size_t after_heading = markdown.find("\n\n");
+  return after_heading == std::string::npos ? markdown + "\n" + notes : markdown.insert(after_heading + 2, notes);
+}
+
+// compare's reports beside its table and JSON: the HTML report, the run's summary.md and the markdown appended to
+// --markdown. Like the gate's copy for a CI step summary, an unwritable --markdown is said and changes no verdict.
+void write_comparison_reports(const CompareOptions& o, const fs::path& summary_file, const g::GateSummary& s, int exit_code,
+                              const std::string& source_url) {
+  if (!o.html.empty()) {
+    const std::string title = "bankgate compare: " + (o.sides.empty() ? std::string("head against base") : o.sides);
+    write_text(o.html, g::render_html(s, {o.sources, title, source_url}));
+    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+  }
+  const std::string markdown = comparison_markdown(s, o, exit_code);
+  write_text(summary_file, markdown);
+  if (o.markdown.empty()) return;
+  try {
+    g::append_markdown(o.markdown, markdown);
+  } catch (const std::exception& e) {
+    std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+  }
+}
+
 }  // namespace
 
 std::streambuf*& standard_output() {
@@ -402,7 +434,7 @@ std::string source_url_template(const std::string& option) {
   return g::source_url_template(g::process_environment).value_or("");
 }
 
-int compare_candidates(const CompareOptions& o) {
+int compare_candidates(const CompareOptions& o, const fs::path& summary_file) {
   // A malformed BANKGATE_SOURCE_URL is refused before anything is read, where a report is asked for.
   const std::string source_url = o.html.empty() ? "" : source_url_template(o.source_url);
   const auto base = g::pooled_candidates(o.base, o.filter);
@@ -422,10 +454,8 @@ int compare_candidates(const CompareOptions& o) {
                  "of the floor's size from none (more --rounds, or a quieter runner)\n";
   const g::GateSummary summary = g::summarize_comparison(base, head, rows, o.fail_on_speedup);
   write_json(o.json, g::comparison_document(rows, summary.provenance, exit_code, o.fail_on_speedup));
-  if (!o.html.empty()) {
-    write_text(o.html, g::render_html(summary, {o.sources, "bankgate compare: head against base", source_url}));
-    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
-  }
+  if (!o.html.empty() || !o.markdown.empty() || !summary_file.empty())
+    write_comparison_reports(o, summary_file, summary, exit_code, source_url);
   return exit_code;
 }
 

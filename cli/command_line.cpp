@@ -87,6 +87,20 @@ void add_source_url_option(CLI::App& command, std::string& source_url) {
       ->check(CLI::Validator([](std::string& text) { return gate::source_url_problem(text); }, ""));
 }
 
+// What compare and compare-commits share: the rounds, the filter and the reports. `html_default` says where the
+// HTML report goes when --html is not given.
+void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default) {
+  command.add_option("--rounds", compare.rounds,
+                     "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
+      ->capture_default_str()->check(whole_number(1));
+  command.add_option("--filter", compare.filter, "GoogleTest-style filter of the tests to compare");
+  command.add_flag("--fail-on-speedup", compare.fail_on_speedup, "a faster head fails too");
+  command.add_option("--json", compare.json, "also write the result as JSON here ('-': standard output)");
+  command.add_option("--html", compare.html, "also write the HTML report here (" + html_default + ")");
+  command.add_option("--markdown", compare.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  add_source_url_option(command, compare.source_url);
+}
+
 // What --color takes, refused in words: "--color: must be auto, always or never, got 'x'".
 CLI::Validator colour_choice() {
   return CLI::Validator(
@@ -150,8 +164,10 @@ void add_exit_code_footers(const Invocation& in) {
                                        unreadable, refused}));
   in.promote_cmd->footer(exit_codes_of({unreadable, refused}));
   in.refresh_cmd->footer(exit_codes_of({unreadable, refused}));
-  in.compare_cmd->footer(exit_codes_of({regression, unreadable,
-                                        {exit_inconclusive, "no regression, but a test's rounds too noisy to decide (INCONCLUSIVE)"}}));
+  const ExitCode inconclusive{exit_inconclusive, "no regression, but a test's rounds too noisy to decide (INCONCLUSIVE)"};
+  in.compare_cmd->footer(exit_codes_of({regression, unreadable, inconclusive}));
+  in.compare_commits_cmd->footer(exit_codes_of(
+      {regression, unreadable, {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"}, inconclusive}));
   in.summary_cmd->footer(exit_codes_of({regression, unreadable}));
   in.check_cmd->footer(exit_codes_of({{exit_not_measured, "a baseline is unusable, or there is none"}}));
   in.recover_cmd->footer(exit_codes_of({unreadable}));
@@ -221,16 +237,28 @@ void define_command_line(CLI::App& app, Invocation& in) {
       ->required()->check(CLI::ExistingDirectory);
   in.compare_cmd->add_option("--head", in.compare.head, "the head build folder (or a folder of its candidates)")
       ->required()->check(CLI::ExistingDirectory);
-  in.compare_cmd->add_option("--rounds", in.compare.rounds,
-                             "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
-      ->capture_default_str()->check(whole_number(1));
-  in.compare_cmd->add_option("--filter", in.compare.filter, "GoogleTest-style filter of the tests to compare");
-  in.compare_cmd->add_flag("--fail-on-speedup", in.compare.fail_on_speedup, "a faster head fails too");
-  in.compare_cmd->add_option("--json", in.compare.json, "also write the result as JSON here ('-': standard output)");
-  in.compare_cmd->add_option("--html", in.compare.html,
-                             "also write the HTML report here (builds: " +
-                                 gate::protocol::html_report(gate::protocol::compare_run("<head>")).string() + ")");
-  add_source_url_option(*in.compare_cmd, in.compare.source_url);
+  add_comparison_options(*in.compare_cmd, in.compare,
+                         "builds: " + gate::protocol::html_report(gate::protocol::compare_run("<head>")).string());
+
+  in.compare_commits_cmd = app.add_subcommand(
+      "compare-commits", "compare for two commits of the project here: each checked out in a git worktree, configured "
+                         "(Ninja, Release) and built under --work, then head judged against base as compare does");
+  CompareCommitsOptions& commits = in.compare_commits;
+  in.compare_commits_cmd->add_option("base", commits.base, "the base commit (anything git rev-parse takes), or . for the working tree")
+      ->required();
+  in.compare_commits_cmd->add_option("head", commits.head, "the head commit, or . for the working tree as it is")->required();
+  in.compare_commits_cmd->add_option("--source", commits.source,
+                                     "the project's folder in its git repository (default: the top level of the current folder's)")
+      ->check(CLI::ExistingDirectory);
+  in.compare_commits_cmd->add_option("--work", commits.work,
+                                     "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
+                                     "in run/ (default: <source>/build/bankgate-compare)")
+      ->check(names_a_folder());
+  in.compare_commits_cmd->add_option("--cmake-arg", commits.cmake_args,
+                                     "an extra argument for configuring both commits, e.g. --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 "
+                                     "(repeatable)")
+      ->allow_extra_args(false);
+  add_comparison_options(*in.compare_commits_cmd, commits.compare, "default: <work>/run/report.html");
 
   in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
   in.summary_cmd->alias("gate-summary");
@@ -298,7 +326,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
   // What ctest and scripts run, listed apart from what people type.
   for (CLI::App* plumbing : {in.run_suite_cmd, in.verdict_cmd, in.discover_cmd, in.protocol_cmd, in.names_cmd})
     plumbing->group("Plumbing (run by ctest, CMake and scripts)");
-  for (CLI::App* person_facing : {in.gate_cmd, in.record_cmd, in.review_cmd, in.promote_cmd, in.refresh_cmd, in.compare_cmd, in.summary_cmd})
+  for (CLI::App* person_facing : {in.gate_cmd, in.record_cmd, in.review_cmd, in.promote_cmd, in.refresh_cmd, in.compare_cmd,
+                                  in.compare_commits_cmd, in.summary_cmd})
     add_console_options(*person_facing, in);
   add_exit_code_footers(in);
 }

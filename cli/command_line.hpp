@@ -11,6 +11,7 @@
 #include "readme_table.hpp"
 
 #include "commands.hpp"
+#include "compare_commits.hpp"
 
 namespace bankgate::cli {
 
@@ -22,6 +23,7 @@ struct Invocation {
   PromoteOptions promote;
   RefreshOptions refresh;
   CompareOptions compare;
+  CompareCommitsOptions compare_commits;
   SummaryOptions summary;
   bool metrics_json = false;
   bool metrics_markdown = false;
@@ -41,6 +43,7 @@ struct Invocation {
            *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
            *check_cmd = nullptr, *recover_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
            *verdict_cmd = nullptr, *discover_cmd = nullptr, *protocol_cmd = nullptr;
+  CLI::App* compare_commits_cmd = nullptr;
 };
 
 // Adds every subcommand and option to `app`, bound to `in`.

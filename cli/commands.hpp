@@ -25,6 +25,12 @@ struct Refusal : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A program the command ran to prepare a run failed (git, a configure, a build): exit_setup, its message naming
+// the step and the log that holds the program's output.
+struct StepFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // How to run a project's GPU suites: its build folder and what of it to run.
 struct SuiteRun {
   std::filesystem::path build = "build";
@@ -87,11 +93,15 @@ struct CompareOptions {
   bool fail_on_speedup = false;
   std::filesystem::path json;
   std::filesystem::path html;     // the HTML report (builds: <head>/bankgate/compare/report.html by default)
+  std::filesystem::path markdown;  // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
   std::filesystem::path sources;  // the project's source folder, for source text in the report
   std::string source_url;         // the report's source link template (default: the setting)
+  std::string sides;  // what base and head are, for the reports' headings; empty: "head against base"
 };
 int compare(const CompareOptions& options);
-int compare_candidates(const CompareOptions& options);  // base and head are candidate folders
+// Base and head are candidate folders. `summary_file`: where the markdown summary is also written, anew (compare
+// of two builds: <head>/bankgate/compare/summary.md).
+int compare_candidates(const CompareOptions& options, const std::filesystem::path& summary_file = {});
 
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;

@@ -6,6 +6,7 @@
 //   bankgate promote   write reviewed candidates into the baselines
 //   bankgate refresh   record, then promote (what a failure message names)
 //   bankgate compare   judge a head build's candidates against a base build's, measured on one machine
+//   bankgate compare-commits   compare for two commits: each checked out in a git worktree and built first
 //   bankgate summary   the gate's verdict and reports from the files a run left (JUnit, GoogleTest, candidates)
 //   bankgate metrics   the collector's metric names
 //   bankgate check-baselines  read every committed baseline with the gate's reader, without a GPU
@@ -55,6 +56,9 @@ int run(const Subcommand& subcommand) {
     return subcommand.run();
   } catch (const cli::Refusal& e) {
     std::cerr << "bankgate: refused: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    return cli::exit_setup;
+  } catch (const cli::StepFailure& e) {
+    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
     return cli::exit_setup;
   } catch (const std::exception& e) {
     // Messages quote file names and fields from outside: shown escaped, never obeyed by the terminal.
@@ -119,6 +123,7 @@ int dispatch(cli::Invocation& in) {
       {in.promote_cmd, [&] { return cli::promote(in.promote); }, "nothing was written, but for any baselines named above as already promoted"},
       {in.refresh_cmd, [&] { return cli::refresh(in.refresh); }, ""},
       {in.compare_cmd, [&] { return cli::compare(in.compare); }, ""},
+      {in.compare_commits_cmd, [&] { return cli::compare_commits(in.compare_commits); }, ""},
       {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
       {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json ? cli::MetricsFormat::json : in.metrics_markdown ? cli::MetricsFormat::markdown : cli::MetricsFormat::list, in.metrics_set == "hardware"); }, ""},
       {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},

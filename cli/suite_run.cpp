@@ -276,7 +276,7 @@ int compare(const CompareOptions& o) {
   if (pooled.html.empty()) pooled.html = protocol::html_report(work);
   if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
   pooled.source_url = source_url;
-  return compare_candidates(pooled);
+  return compare_candidates(pooled, protocol::summary_markdown(work));  // beside result.json, for CI to keep
 }
 
 }  // namespace bankgate::cli

@@ -1,6 +1,6 @@
 # The installed package: headers, the libraries (core, collector, gate, gtest, gtest_main), the `bankgate`
-# command and the CMake files with which find_package(bankgate CONFIG) gives the same targets and
-# bankgate_add_gpu_suite() as a subproject build.
+# command, its resource spec writer (bankgate-resource-spec) and the CMake files with which
+# find_package(bankgate CONFIG) gives the same targets and bankgate_add_gpu_suite() as a subproject build.
 include(CMakePackageConfigHelpers)
 
 if(BANKGATE_GTEST_FROM_SOURCE)
@@ -13,6 +13,7 @@ install(DIRECTORY core/include/ cupti_collector/include/ gate/include/ gtest/inc
 install(TARGETS bankgate_core bankgate_collector bankgate_gate bankgate_gtest bankgate_gtest_main bankgate EXPORT bankgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS ci/write-resource-spec.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME bankgate-resource-spec)
 set(bankgate_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/bankgate)
 install(EXPORT bankgateTargets NAMESPACE bankgate:: DESTINATION ${bankgate_cmake_dir})
 configure_package_config_file(cmake/bankgateConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfig.cmake

@@ -21,6 +21,8 @@ case $mode in
     if out=$(cmake --install "$main_build" --prefix "$work/prefix" 2>&1); then pass "cmake --install puts bankgate into a prefix"
     else fail "cmake --install puts bankgate into a prefix" "$out"; finish; fi
     [ -x "$work/prefix/bin/bankgate" ] && pass "the prefix holds the bankgate command" || fail "the prefix holds the bankgate command"
+    [ -x "$work/prefix/bin/bankgate-resource-spec" ] && pass "the prefix holds the resource spec writer beside the command" ||
+      fail "the prefix holds the resource spec writer beside the command" "$(ls "$work/prefix/bin")"
     [ -f "$work/prefix/lib/cmake/bankgate/bankgateConfig.cmake" ] && pass "the prefix holds bankgateConfig.cmake" ||
       fail "the prefix holds bankgateConfig.cmake" "$(find "$work/prefix" -name '*.cmake')"
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix${CMAKE_PREFIX_PATH:+;${CMAKE_PREFIX_PATH//:/;}}") ;;
@@ -48,6 +50,9 @@ if [ "$mode" != package ]; then
   command=$(find "$work/build" -path '*/cli/bankgate' -type f -print -quit)
   [ -n "$command" ] && "$command" --help >/dev/null && pass "the bankgate command is built with the project" ||
     fail "the bankgate command is built with the project"
+  # How an adopting project's CI spreads its suites over the runner's GPUs (examples/adopt/ci/).
+  [ -n "$command" ] && [ -x "$(dirname "$command")/bankgate-resource-spec" ] &&
+    pass "the resource spec writer is beside the command" || fail "the resource spec writer is beside the command"
 fi
 
 run=$(ctest --test-dir "$work/build" -V 2>&1)  # -V: a skip's reason is in the test's own output

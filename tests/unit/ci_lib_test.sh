@@ -6,6 +6,8 @@
 #   value refused (exit 3, naming it) rather than guessed. Given the command, `bankgate promote` is run over
 #   the same table: a script decides before minutes of building, the command after them, and they must agree.
 #   Given the command, lib.sh's exit codes are checked against the command's too.
+#   Dependencies: what building and gating need never includes the tests' own Python modules (PyYAML,
+#   jsonschema); bankgate_ensure_test_dependencies asks for both, and only the scripts that run tests call it.
 #   tests/unit/ci_lib_test.sh PROJECT_DIR [BANKGATE]
 set -uo pipefail
 project=${1:?usage: ci_lib_test.sh PROJECT_DIR [BANKGATE]}
@@ -68,6 +70,32 @@ agrees() {  # agrees VALUE WANT
 for value in 1 true TRUE True tRuE yes YES Yes on ON On; do agrees "$value" ci; done
 for value in "<unset>" "" 0 false FALSE False no NO No off OFF Off; do agrees "$value" not-ci; done
 for value in 2 01 y n t maybe enabled " 1" "1 " "true " "yes please" "ja" "on/off"; do agrees "$value" refused; done
+
+# The packages each kind of script asks for, on a machine where no Python module is found (a python3 that fails
+# on every import) and with installing replaced by a line naming the packages: a stand-in toolkit (nvcc, cupti.h)
+# keeps the check off the real one.
+stand_ins="$empty/stand-ins"
+mkdir -p "$stand_ins/bin" "$stand_ins/cuda/bin" "$stand_ins/cuda/include"
+printf '#!/bin/sh\nexit 1\n' >"$stand_ins/bin/python3"
+printf '#!/bin/sh\nexit 0\n' >"$stand_ins/cuda/bin/nvcc"
+chmod +x "$stand_ins/bin/python3" "$stand_ins/cuda/bin/nvcc"
+: >"$stand_ins/cuda/include/cupti.h"
+asks_for() {  # asks_for FUNCTION: the packages FUNCTION would install, or what went wrong
+  (cd "$project" && PATH="$stand_ins/bin:$PATH" CUDA_HOME="$stand_ins/cuda" bash -c \
+    ". ci/lib.sh; bankgate_install_packages() { echo \"install: \$*\"; }; $1; echo done" 2>&1)
+}
+gate_needs=$(asks_for bankgate_ensure_dependencies)
+expect_in "building and gating: the dependencies are checked" "done" "$gate_needs"
+expect_not_in "building and gating: no PyYAML asked for" "python3-yaml" "$gate_needs"
+expect_not_in "building and gating: no jsonschema asked for" "python3-jsonschema" "$gate_needs"
+test_needs=$(asks_for bankgate_ensure_test_dependencies)
+expect_in "the tests: PyYAML asked for" "python3-yaml" "$test_needs"
+expect_in "the tests: jsonschema asked for" "python3-jsonschema" "$test_needs"
+expect_in "the tests: asked for in one go" "python3-yaml python3-jsonschema" "$test_needs"
+check "ci/test.sh asks for the tests' dependencies" "grep -q '^bankgate_ensure_test_dependencies' '$project/ci/test.sh'"
+for script in "$project"/ci/gate.sh "$project"/ci/compare-commits.sh "$project"/ci/bench-*.sh "$project"/bench/*.sh; do
+  check "${script#"$project"/} asks for nothing only tests need" "! grep -q 'bankgate_ensure_test_dependencies' '$script'"
+done
 
 # lib.sh's bankgate_die and bankgate_usage exit with the command's codes for a failed set-up and a usage error.
 exit_of() { (cd "$project" && bash -c ". ci/lib.sh; $1 message" >/dev/null 2>&1); echo $?; }

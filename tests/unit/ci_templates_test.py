@@ -2,7 +2,11 @@
 """The CI templates, checked without a CI service or a GPU: .github/workflows/bankgate-gate.yml and
 .gitlab-ci.yml must parse as YAML, run nothing but ci/ scripts (so CI can be reproduced by hand), run on the GPU
 runner only for this repository's own branches (a fork's code must never reach the self-hosted machine), and
-keep the gate's results (JUnit, candidates, summary) when the gate fails.
+keep the gate's results (JUnit, candidates, summary) when the gate fails. The templates for projects adopting
+bankgate (examples/adopt/ci/) are held to the same fork guard and read-only token, and besides: a gate job and
+a compare job for pull requests (bankgate compare-commits from the merge base, with the whole history), one
+run per pull request or branch, the GPU architecture from a variable, every GPU of the runner for the gate; the
+comment workflow runs on workflow_run alone, checks out and runs nothing, and may write pull requests only.
 
 Each rule is a function that returns the problems it finds; the tests run them on the committed files, which
 must have none, and on altered copies, each of which must be caught, so that the rules can fail.
@@ -98,7 +102,17 @@ def command_problems(where, text, root=ROOT):
 
 # The first major version of each action that runs on Node.js 24 (runner 2.327.1 or newer); older ones run on
 # the deprecated Node.js 20.
-NODE24_MAJORS = {"actions/checkout": 5, "actions/upload-artifact": 6}
+NODE24_MAJORS = {"actions/checkout": 5, "actions/upload-artifact": 6, "actions/download-artifact": 7}
+
+
+def node24_major_wanted(uses):
+    """The first major version on Node.js 24 where `uses` names an older release of one of NODE24_MAJORS's
+    actions; None where it is new enough or another action."""
+    action, _, version = str(uses).partition("@")
+    wanted = NODE24_MAJORS.get(action)
+    if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
+        return wanted
+    return None
 
 
 # What ci/gate.sh checks it wrote, by the names of the command's result layout, and the templates must keep.
@@ -127,15 +141,20 @@ def result_paths(results):
     return set(results.values())
 
 
-def github_problems(workflow, root=ROOT):
-    problems = []
-    if not isinstance(workflow, dict):
-        return ["the GitHub workflow is not a YAML mapping"]
+def triggers_of(workflow):
+    """The events a workflow runs on, as a set of names."""
     # YAML 1.1, which PyYAML reads, takes the key `on` for the boolean true.
     triggers = workflow.get("on", workflow.get(True))
     if isinstance(triggers, str):
         triggers = [triggers]
-    triggers = set(triggers or ())
+    return set(triggers or ())
+
+
+def pull_request_problems(workflow):
+    """A workflow that runs a pull request's code: on pull_request, never pull_request_target, with a token
+    that can only read."""
+    problems = []
+    triggers = triggers_of(workflow)
     if "pull_request_target" in triggers:
         problems.append("the workflow runs on pull_request_target, which gives a fork's pull request this "
                         "repository's secrets and token")
@@ -143,6 +162,13 @@ def github_problems(workflow, root=ROOT):
         problems.append("the workflow does not run on pull_request")
     if workflow.get("permissions") != {"contents": "read"}:
         problems.append(f"the workflow's permissions are {workflow.get('permissions')!r}, not contents: read")
+    return problems
+
+
+def github_problems(workflow, root=ROOT):
+    if not isinstance(workflow, dict):
+        return ["the GitHub workflow is not a YAML mapping"]
+    problems = pull_request_problems(workflow)
 
     results, gate_problems = gate_results(root)
     problems += gate_problems
@@ -173,9 +199,7 @@ def github_problems(workflow, root=ROOT):
                 problems.append(f"{step_where} uses {uses}, not one of GitHub's own actions {ALLOWED_ACTIONS}")
             if uses.startswith("actions/upload-artifact@") and normalize(step.get("if", "")) != "always()":
                 problems.append(f"{step_where} uploads artifacts without if: always(), so a failed run keeps nothing")
-            action, _, version = uses.partition("@")
-            wanted = NODE24_MAJORS.get(action)
-            if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
+            if wanted := node24_major_wanted(uses):
                 problems.append(f"{step_where} uses {uses}, a release on the deprecated Node.js 20; use v{wanted} or later")
         if gate_step is None:
             continue
@@ -201,6 +225,23 @@ def gitlab_commands(entry):
     return [] if entry is None else [entry]
 
 
+def gitlab_guard_problems(where, job):
+    """A GitLab job on the GPU runner: tagged gpu, with rules whose first refuses merge requests from forks."""
+    problems = []
+    if "gpu" not in (job.get("tags") or []):
+        problems.append(f"{where} is not tagged gpu")
+    if "only" in job or "except" in job:
+        problems.append(f"{where} uses only/except; the fork refusal needs rules")
+    rules = job.get("rules") or []
+    first = rules[0] if rules else {}
+    if not (GITLAB_FORK_RULE in str(first.get("if", "")) and first.get("when") == "never"):
+        problems.append(f"{where}: its first rule must refuse merge requests from forks "
+                        f"({GITLAB_FORK_RULE}, when: never)")
+    if any("if" not in rule for rule in rules):
+        problems.append(f"{where} has a rule without a condition, which would run it for any pipeline")
+    return problems
+
+
 def gitlab_problems(config, root=ROOT):
     problems = []
     if not isinstance(config, dict):
@@ -223,17 +264,7 @@ def gitlab_problems(config, root=ROOT):
             for command in gitlab_commands(job.get(key)):
                 problems += command_problems(f"{where} {key}", command, root)
                 started += programs(command)
-        if "gpu" not in (job.get("tags") or []):
-            problems.append(f"{where} is not tagged gpu")
-        if "only" in job or "except" in job:
-            problems.append(f"{where} uses only/except; the fork refusal needs rules")
-        rules = job.get("rules") or []
-        first = rules[0] if rules else {}
-        if not (GITLAB_FORK_RULE in str(first.get("if", "")) and first.get("when") == "never"):
-            problems.append(f"{where}: its first rule must refuse merge requests from forks "
-                            f"({GITLAB_FORK_RULE}, when: never)")
-        if any("if" not in rule for rule in rules):
-            problems.append(f"{where} has a rule without a condition, which would run it for any pipeline")
+        problems += gitlab_guard_problems(where, job)
         if "ci/gate.sh" not in started:
             if name == "bankgate-gate":
                 problems.append(f"{where} does not run ci/gate.sh")
@@ -258,26 +289,171 @@ def load(path):
 
 
 ADOPTER = ROOT / "examples" / "adopt" / "ci" / "bankgate-gate.yml"
+ADOPTER_COMMENT = ROOT / "examples" / "adopt" / "ci" / "bankgate-comment.yml"
+ADOPTER_GITLAB = ROOT / "examples" / "adopt" / "ci" / "bankgate.gitlab-ci.yml"
+
+# The adopters' templates build with the GPU architecture of a variable the project sets once; a number written
+# into a configure would build one job for a GPU other than the runner's.
+GITHUB_ARCHITECTURE = "$CUDA_ARCHITECTURES"
+GITLAB_ARCHITECTURE = "$BANKGATE_CUDA_ARCHITECTURES"
+
+
+def architecture_problems(where, text, variable):
+    """Each configure (cmake -S) and each compare-commits of a job's commands passes the architecture variable."""
+    problems = []
+    for line in command_lines(text):
+        if "cmake -S" in line and f"-DCMAKE_CUDA_ARCHITECTURES={variable}" not in line:
+            problems.append(f"{where} configures without -DCMAKE_CUDA_ARCHITECTURES={variable}")
+        if " compare-commits " in line and f"--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES={variable}" not in line:
+            problems.append(f"{where} runs compare-commits without --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES={variable}")
+    return problems
+
+
+def adopter_github_job_problems(name, job):
+    """One job of the adopters' workflow: the fork guard, Node.js 24 actions, the architecture variable, and
+    its reports uploaded even when it fails."""
+    problems = []
+    if normalize(job.get("if", "")) not in GUARDED_CONDITIONS:
+        problems.append(f"job {name} runs pull requests from forks on the GPU runner")
+    if "write" in str(job.get("permissions", "")):
+        problems.append(f"job {name} asks for write permissions")
+    uploads = 0
+    for step in job.get("steps") or []:
+        problems += architecture_problems(f"job {name}", step.get("run", ""), GITHUB_ARCHITECTURE)
+        if wanted := node24_major_wanted(step.get("uses", "")):
+            problems.append(f"{step['uses']} runs on the deprecated Node.js 20; use v{wanted} or later")
+        if str(step.get("uses", "")).startswith("actions/upload-artifact@"):
+            uploads += 1
+            if normalize(step.get("if", "")) != "always()":
+                problems.append(f"job {name} uploads its reports without if: always(), so a failed run keeps nothing")
+    if not uploads:
+        problems.append(f"job {name} uploads no reports")
+    return problems
+
+
+def job_text(job, keys=("run",)):
+    """Every command of a GitHub job's steps, as one text."""
+    return "\n".join(str(step.get(key, "")) for step in job.get("steps") or [] for key in keys)
 
 
 def adopter_problems(workflow):
-    """The template for projects that adopted bankgate: Node.js 24 actions, the fork guard, the command's gate
-    on the GPU runner, and its reports kept even when the gate fails."""
+    """The workflow for projects that adopted bankgate: a gate job and, for pull requests, a compare job, both
+    behind the fork guard with read-only permissions; one run per pull request or branch; the GPU architecture
+    from a variable; every GPU of the runner for the gate."""
+    if not isinstance(workflow, dict):
+        return ["the adopters' workflow is not a YAML mapping"]
+    problems = pull_request_problems(workflow)
+    concurrency = workflow.get("concurrency") or {}
+    if not isinstance(concurrency, dict) or "github.event.pull_request.number" not in str(concurrency.get("group", "")) \
+            or "github.ref" not in str(concurrency.get("group", "")):
+        problems.append("the workflow has no concurrency group per pull request or branch")
+    elif not concurrency.get("cancel-in-progress"):
+        problems.append("the workflow's concurrency does not cancel superseded runs (cancel-in-progress)")
+    if "vars.BANKGATE_CUDA_ARCHITECTURES" not in str((workflow.get("env") or {}).get("CUDA_ARCHITECTURES", "")):
+        problems.append("the workflow's env CUDA_ARCHITECTURES does not come from the variable vars.BANKGATE_CUDA_ARCHITECTURES")
+    jobs = workflow.get("jobs") or {}
+    for name, job in jobs.items():
+        problems += adopter_github_job_problems(name, job)
+    gate, compare = jobs.get("gate"), jobs.get("compare")
+    if not gate:
+        problems.append("there is no job gate")
+    else:
+        commands = job_text(gate)
+        if " gate --build " not in commands:
+            problems.append("job gate does not run `bankgate gate --build`")
+        if "--resource-spec " not in commands or "-resource-spec\" " not in commands:
+            problems.append("job gate does not spread the suites over every GPU (bankgate-resource-spec, --resource-spec)")
+        if '--markdown "$GITHUB_STEP_SUMMARY"' not in commands:
+            problems.append("job gate does not append its summary to $GITHUB_STEP_SUMMARY")
+    if not compare:
+        problems.append("there is no job compare")
+    else:
+        if "github.event_name == 'pull_request'" not in normalize(compare.get("if", "")):
+            problems.append("job compare runs for more than pull requests")
+        checkout = [step for step in compare.get("steps") or [] if str(step.get("uses", "")).startswith("actions/checkout@")]
+        if not checkout or (checkout[0].get("with") or {}).get("fetch-depth") != 0:
+            problems.append("job compare checks out without fetch-depth: 0, so the merge base may be missing")
+        if "github.event.pull_request.head.sha" not in str((checkout[0].get("with") or {}).get("ref", "") if checkout else ""):
+            problems.append("job compare does not check out the pull request's head")
+        commands = job_text(compare)
+        if "git merge-base" not in commands or " compare-commits " not in commands:
+            problems.append("job compare does not run `bankgate compare-commits` from the merge base")
+    return problems
+
+
+def comment_problems(workflow, gate_workflow):
+    """The workflow that comments on a pull request: started by the gate workflow's end (workflow_run), never by
+    the pull request; it checks out and runs nothing, on a GitHub-hosted runner, and may write pull requests
+    only."""
+    if not isinstance(workflow, dict):
+        return ["the comment workflow is not a YAML mapping"]
     problems = []
+    triggers = triggers_of(workflow)
+    if triggers != {"workflow_run"}:
+        problems.append(f"the comment workflow runs on {sorted(triggers)}, not on workflow_run alone")
+    started_by = ((workflow.get("on", workflow.get(True)) or {}).get("workflow_run") or {}) if isinstance(
+        workflow.get("on", workflow.get(True)), dict) else {}
+    if gate_workflow.get("name") not in (started_by.get("workflows") or []):
+        problems.append(f"the comment workflow is not started by the workflow {gate_workflow.get('name')!r}")
+    allowed = {"actions": "read", "pull-requests": "write"}
+    permissions = workflow.get("permissions")
+    if not isinstance(permissions, dict) or any(allowed.get(k) != v and v != "read" for k, v in permissions.items()):
+        problems.append(f"the comment workflow's permissions are {permissions!r}: only pull-requests may be written")
     for name, job in (workflow.get("jobs") or {}).items():
-        if normalize(job.get("if", "")) not in GUARDED_CONDITIONS:
-            problems.append(f"job {name} runs pull requests from forks on the GPU runner")
-        steps = job.get("steps") or []
-        gates = [i for i, step in enumerate(steps) if " gate --build " in str(step.get("run", ""))]
-        if not gates:
-            problems.append(f"job {name} does not run `bankgate gate --build`")
-        for step in steps:
-            action, _, version = str(step.get("uses", "")).partition("@")
-            wanted = NODE24_MAJORS.get(action)
-            if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
-                problems.append(f"{action}@{version} runs on the deprecated Node.js 20; use v{wanted} or later")
-            if action == "actions/upload-artifact" and normalize(step.get("if", "")) != "always()":
-                problems.append("the reports are uploaded without if: always(), so a failed gate keeps nothing")
+        if "permissions" in job:
+            problems.append(f"comment job {name} sets permissions of its own")
+        if "self-hosted" in str(job.get("runs-on", "")):
+            problems.append(f"comment job {name} runs on a self-hosted runner")
+        for step in job.get("steps") or []:
+            uses = str(step.get("uses", ""))
+            if uses and not uses.startswith("actions/download-artifact@"):
+                problems.append(f"comment job {name} uses {uses}: it must check out and run nothing")
+            if wanted := node24_major_wanted(uses):
+                problems.append(f"{uses} runs on the deprecated Node.js 20; use v{wanted} or later")
+            if RUNS_A_PROGRAM_OF_THE_PULL_REQUEST.search(str(step.get("run", ""))):
+                problems.append(f"comment job {name} runs a program or script, which could be the pull request's")
+    return problems
+
+
+# What a comment job's shell must never do: start a shell, an interpreter or a build, or a file by its path.
+RUNS_A_PROGRAM_OF_THE_PULL_REQUEST = re.compile(
+    r"(^|[\s;&|(])(bash|sh|source|\.|eval|python3?|node|cmake|ctest|make|ninja|chmod)\s|(^|[\s;&|(])\.?\.?/\S", re.M)
+
+
+def adopter_gitlab_problems(config):
+    """The GitLab configuration for projects that adopted bankgate: bankgate-gate and, for merge requests,
+    bankgate-compare, on the GPU runner behind the fork rule; older pipelines' jobs cancelled by a new push; the
+    GPU architecture from a variable; reports kept when a job fails."""
+    if not isinstance(config, dict):
+        return ["the adopters' GitLab configuration is not a YAML mapping"]
+    problems = []
+    if ((config.get("workflow") or {}).get("auto_cancel") or {}).get("on_new_commit") != "interruptible":
+        problems.append("the GitLab configuration does not cancel superseded pipelines (workflow: auto_cancel: "
+                        "on_new_commit: interruptible)")
+    if "BANKGATE_CUDA_ARCHITECTURES" not in (config.get("variables") or {}):
+        problems.append("the GitLab configuration has no variable BANKGATE_CUDA_ARCHITECTURES")
+    for name in ("bankgate-gate", "bankgate-compare"):
+        job = config.get(name)
+        if not isinstance(job, dict):
+            problems.append(f"there is no GitLab job {name}")
+            continue
+        where = f"GitLab job {name}"
+        problems += gitlab_guard_problems(where, job)
+        if job.get("interruptible") is not True:
+            problems.append(f"{where} is not interruptible, so a new push does not cancel it")
+        commands = "\n".join(gitlab_commands(job.get("script")))
+        problems += architecture_problems(where, commands, GITLAB_ARCHITECTURE)
+        if (job.get("artifacts") or {}).get("when") != "always":
+            problems.append(f"{where} keeps its artifacts only when it passes (artifacts: when: always)")
+        if name == "bankgate-gate" and (" gate --build " not in commands or "--resource-spec " not in commands):
+            problems.append(f"{where} does not run `bankgate gate --build` over every GPU (--resource-spec)")
+        if name == "bankgate-compare":
+            if any("merge_request_event" not in str(rule.get("if", "")) for rule in job.get("rules") or []):
+                problems.append(f"{where} runs for more than merge requests")
+            if str((job.get("variables") or {}).get("GIT_DEPTH")) != "0":
+                problems.append(f"{where} clones without GIT_DEPTH: 0, so the merge base may be missing")
+            if " compare-commits " not in commands or "$CI_MERGE_REQUEST_DIFF_BASE_SHA" not in commands:
+                problems.append(f"{where} does not run `bankgate compare-commits` from the merge base")
     return problems
 
 
@@ -285,10 +461,11 @@ class CommittedTemplatesTest(unittest.TestCase):
     def test_the_adopters_workflow_passes_every_rule(self):
         self.assertEqual(adopter_problems(load(ADOPTER)), [])
 
-    def test_the_adopters_workflow_rules_catch_an_old_action(self):
-        workflow = load(ADOPTER)
-        workflow["jobs"]["gate"]["steps"][0]["uses"] = "actions/checkout@v4"
-        self.assertIn("actions/checkout@v4 runs on the deprecated Node.js 20; use v5 or later", adopter_problems(workflow))
+    def test_the_adopters_comment_workflow_passes_every_rule(self):
+        self.assertEqual(comment_problems(load(ADOPTER_COMMENT), load(ADOPTER)), [])
+
+    def test_the_adopters_gitlab_configuration_passes_every_rule(self):
+        self.assertEqual(adopter_gitlab_problems(load(ADOPTER_GITLAB)), [])
 
     def test_github_workflow_passes_every_rule(self):
         self.assertEqual(github_problems(load(GITHUB)), [])
@@ -392,6 +569,170 @@ class BrokenGithubWorkflowTest(unittest.TestCase):
     def test_a_called_workflow(self):
         self.workflow["jobs"]["more"] = {"if": FORK_GUARD, "uses": "someone/workflows/.github/workflows/x.yml@v1"}
         self.assertCaught("this test cannot check")
+
+
+class BrokenAdopterWorkflowTest(unittest.TestCase):
+    """Each alteration of the adopters' GitHub workflow must be caught."""
+
+    def setUp(self):
+        self.workflow = load(ADOPTER)
+        self.gate = self.workflow["jobs"]["gate"]
+        self.compare = self.workflow["jobs"]["compare"]
+
+    def assertCaught(self, reason):
+        problems = adopter_problems(self.workflow)
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def step(self, job, text):
+        return next(step for step in job["steps"] if text in str(step.get("run", "")) + str(step.get("uses", "")))
+
+    def test_an_old_action(self):
+        self.gate["steps"][0]["uses"] = "actions/checkout@v4"
+        self.assertCaught("actions/checkout@v4 runs on the deprecated Node.js 20; use v5 or later")
+
+    def test_pull_request_target(self):
+        self.workflow[True]["pull_request_target"] = None
+        self.assertCaught("pull_request_target")
+
+    def test_write_permissions(self):
+        self.workflow["permissions"] = {"contents": "read", "pull-requests": "write"}
+        self.assertCaught("not contents: read")
+        self.workflow["permissions"] = {"contents": "read"}
+        self.compare["permissions"] = {"pull-requests": "write"}
+        self.assertCaught("job compare asks for write permissions")
+
+    def test_no_fork_guard(self):
+        del self.compare["if"]
+        self.assertCaught("job compare runs pull requests from forks")
+
+    def test_no_concurrency_group(self):
+        del self.workflow["concurrency"]
+        self.assertCaught("no concurrency group per pull request or branch")
+
+    def test_superseded_runs_kept(self):
+        self.workflow["concurrency"]["cancel-in-progress"] = False
+        self.assertCaught("does not cancel superseded runs")
+
+    def test_an_architecture_written_in(self):
+        build = self.step(self.compare, "cmake -S")
+        build["run"] = build["run"].replace("$CUDA_ARCHITECTURES", "90")
+        self.assertCaught("job compare configures without -DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES")
+        self.workflow["env"]["CUDA_ARCHITECTURES"] = "90"
+        self.assertCaught("does not come from the variable vars.BANKGATE_CUDA_ARCHITECTURES")
+
+    def test_compare_commits_without_the_architecture(self):
+        compare = self.step(self.compare, "compare-commits")
+        compare["run"] = compare["run"].replace('"--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES" ', "")
+        self.assertCaught("runs compare-commits without --cmake-arg")
+
+    def test_gate_on_one_gpu(self):
+        gate = self.step(self.gate, " gate --build ")
+        gate["run"] = gate["run"].replace("--resource-spec build/bankgate-gpus.json ", "")
+        self.assertCaught("does not spread the suites over every GPU")
+
+    def test_a_shallow_clone_for_the_comparison(self):
+        self.step(self.compare, "actions/checkout@")["with"]["fetch-depth"] = 1
+        self.assertCaught("without fetch-depth: 0")
+
+    def test_the_merge_commit_compared(self):
+        del self.step(self.compare, "actions/checkout@")["with"]["ref"]
+        self.assertCaught("does not check out the pull request's head")
+
+    def test_no_compare_job(self):
+        del self.workflow["jobs"]["compare"]
+        self.assertCaught("there is no job compare")
+
+    def test_reports_kept_only_on_success(self):
+        del self.step(self.compare, "actions/upload-artifact@")["if"]
+        self.assertCaught("job compare uploads its reports without if: always()")
+
+
+class BrokenCommentWorkflowTest(unittest.TestCase):
+    """Each alteration of the adopters' comment workflow must be caught."""
+
+    def setUp(self):
+        self.workflow = load(ADOPTER_COMMENT)
+        self.job = self.workflow["jobs"]["comment"]
+
+    def assertCaught(self, reason):
+        problems = comment_problems(self.workflow, load(ADOPTER))
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def test_started_by_a_pull_request(self):
+        self.workflow[True]["pull_request_target"] = None
+        self.assertCaught("not on workflow_run alone")
+
+    def test_started_by_another_workflow(self):
+        self.workflow[True]["workflow_run"]["workflows"] = ["something else"]
+        self.assertCaught("is not started by the workflow 'bankgate'")
+
+    def test_the_pull_request_checked_out(self):
+        self.job["steps"].insert(0, {"uses": "actions/checkout@v5"})
+        self.assertCaught("must check out and run nothing")
+
+    def test_a_script_of_the_artifact_run(self):
+        for script in ("bash comparison/post.sh", "./comparison/post", "python3 comparison/post.py", "x; sh run.sh"):
+            self.job["steps"][-1]["run"] = script
+            self.assertCaught("runs a program or script")
+
+    def test_an_old_action(self):
+        self.job["steps"][0]["uses"] = "actions/download-artifact@v4"
+        self.assertCaught("actions/download-artifact@v4 runs on the deprecated Node.js 20; use v7 or later")
+
+    def test_more_write_permissions(self):
+        self.workflow["permissions"]["contents"] = "write"
+        self.assertCaught("only pull-requests may be written")
+
+    def test_on_the_gpu_runner(self):
+        self.job["runs-on"] = ["self-hosted", "linux", "gpu"]
+        self.assertCaught("runs on a self-hosted runner")
+
+
+class BrokenAdopterGitlabTest(unittest.TestCase):
+    """Each alteration of the adopters' GitLab configuration must be caught."""
+
+    def setUp(self):
+        self.config = load(ADOPTER_GITLAB)
+        self.gate = self.config["bankgate-gate"]
+        self.compare = self.config["bankgate-compare"]
+
+    def assertCaught(self, reason):
+        problems = adopter_gitlab_problems(self.config)
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def test_fork_rule_missing(self):
+        self.compare["rules"] = self.compare["rules"][1:]
+        self.assertCaught("GitLab job bankgate-compare: its first rule must refuse merge requests from forks")
+
+    def test_not_interruptible(self):
+        del self.gate["interruptible"]
+        self.assertCaught("bankgate-gate is not interruptible")
+
+    def test_no_auto_cancel(self):
+        del self.config["workflow"]
+        self.assertCaught("does not cancel superseded pipelines")
+
+    def test_an_architecture_written_in(self):
+        self.gate["script"][0] = self.gate["script"][0].replace("$BANKGATE_CUDA_ARCHITECTURES", "90")
+        self.assertCaught("bankgate-gate configures without -DCMAKE_CUDA_ARCHITECTURES=$BANKGATE_CUDA_ARCHITECTURES")
+        del self.config["variables"]["BANKGATE_CUDA_ARCHITECTURES"]
+        self.assertCaught("no variable BANKGATE_CUDA_ARCHITECTURES")
+
+    def test_a_shallow_clone_for_the_comparison(self):
+        del self.compare["variables"]["GIT_DEPTH"]
+        self.assertCaught("without GIT_DEPTH: 0")
+
+    def test_compare_on_every_pipeline(self):
+        self.compare["rules"].append({"if": "$CI_COMMIT_BRANCH"})
+        self.assertCaught("runs for more than merge requests")
+
+    def test_no_compare_job(self):
+        del self.config["bankgate-compare"]
+        self.assertCaught("there is no GitLab job bankgate-compare")
+
+    def test_artifacts_only_on_success(self):
+        self.compare["artifacts"]["when"] = "on_success"
+        self.assertCaught("bankgate-compare keeps its artifacts only when it passes")
 
 
 class BrokenGitlabConfigurationTest(unittest.TestCase):

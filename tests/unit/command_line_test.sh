@@ -119,6 +119,10 @@ for sub in gate record review promote refresh summary metrics check-baselines re
   expect_in "$sub --help: code 64" "64 usage error" "$text"
 done
 expect_in "compare --help: code 5" "; 5 no regression, but a test's rounds too noisy to decide" "$(footer compare)"
+text=$(footer compare-commits)
+expect_in "compare-commits --help: compare's codes, 5 among them" "; 5 no regression, but a test's rounds too noisy to decide" "$text"
+expect_in "compare-commits --help: code 3 for what it runs" "; 3 git, a checkout, a configure or a build failed" "$text"
+expect_not_in "compare-commits --help: no code 4 (readme-table's alone)" "; 4 " "$text"
 expect_in "readme-table --help: code 4" "; 4 a baseline of another schema version" "$(footer readme-table)"
 expect_in "readme-table --help: code 1 in its own words" "; 1 --check: the README's table differs" "$(footer readme-table)"
 for sub in record promote refresh metrics; do

@@ -197,7 +197,7 @@ expect_in "run-suite --shards 0: gives the range" "--shards: must be a whole num
 run "$tool" frobnicate
 expect_rc "an unknown subcommand: a usage error (exit 64)" 64
 expect_in "an unknown subcommand is named" "unknown subcommand 'frobnicate'" "$out"
-expect_in "an unknown subcommand: the subcommands are listed" "gate, record, review, promote, refresh, compare, summary" "$out"
+expect_in "an unknown subcommand: the subcommands are listed" "gate, record, review, promote, refresh, compare, compare-commits, summary" "$out"
 run "$tool" table --help
 expect_rc "an alias is a known subcommand (table: review)" 0
 run "$tool"

@@ -41,10 +41,9 @@ std::string code_block(const std::string& text) {
   return fence + "text\n" + shown + "\n" + fence + "\n";
 }
 
-// The headline, what made and was measured (one line), the counts where anything did not pass, and the run's
-// problems.
-void write_overview(std::ostream& out, const GateSummary& s) {
-  out << "## bankgate gate " << summary_text::headline(s) << "\n\n";
+// The headline, the counts where anything did not pass, and the run's problems.
+void write_overview(std::ostream& out, const GateSummary& s, const std::string& title) {
+  out << "## " << title << " " << summary_text::headline(s) << "\n\n";
   out << escape_cell(summary_text::provenance_line(s.provenance)) << "\n\n";
   if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured), k = count(s, Outcome::skipped);
       r + n + k > 0)
@@ -110,9 +109,9 @@ std::string not_regular(const fs::path& file) {
 
 }  // namespace
 
-std::string render_markdown(const GateSummary& s) {
+std::string render_markdown(const GateSummary& s, const std::string& title) {
   std::ostringstream out;
-  write_overview(out, s);
+  write_overview(out, s, title);
   write_failures(out, s);
   write_all_tests(out, s);
   // A step summary is also read as plain text in CI logs: no raw control character from a test's name or

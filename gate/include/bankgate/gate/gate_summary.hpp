@@ -87,7 +87,8 @@ GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head,
 // console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
 // and the headline (off by default).
 std::string render_console(const GateSummary& summary, const Palette& palette = {});
-std::string render_markdown(const GateSummary& summary);
+// `title` heads the summary, before its verdict (a comparison calls itself "bankgate compare").
+std::string render_markdown(const GateSummary& summary, const std::string& title = "bankgate gate");
 // Appends `markdown` to `file` (created where absent), as a CI step summary is written. Only a regular file is
 // written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws
 // std::runtime_error naming the file and what is wrong.

@@ -1,0 +1,102 @@
+#include "compare_commits.hpp"
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include <bankgate/gate/run_protocol.hpp>
+
+#include "console.hpp"
+#include "process.hpp"
+#include "source_checkout.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace protocol = bankgate::gate::protocol;
+
+// Configures `tree` in `build` as a release build with Ninja and the caller's CMake arguments, then builds it.
+// An existing build of the same commit is configured and built again, which redoes only what changed.
+void build_tree(const SourceTree& tree, const std::string& side, const fs::path& build, const std::vector<std::string>& cmake_args,
+                const fs::path& logs) {
+  std::vector<std::string> configure{"cmake", "-S", tree.project.string(), "-B", build.string(), "-G", "Ninja",
+                                     "-DCMAKE_BUILD_TYPE=Release"};
+  configure.insert(configure.end(), cmake_args.begin(), cmake_args.end());
+  progress("bankgate compare-commits: building the " + describe(side, tree) + " from " + tree.project.string() + " in " +
+           build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
+  run_step(configure, side, tree, "configure", logs);
+  run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
+}
+
+// The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
+std::size_t gpu_tests(const fs::path& build) {
+  const std::string listing = program_output({"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
+  const nlohmann::json doc = nlohmann::json::parse(listing, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array()) return 0;
+  return doc["tests"].size();
+}
+
+// The comparison's results in run/, one place for CI to keep whatever the commits are.
+void keep_results(const fs::path& head_build, const fs::path& run) {
+  std::error_code ec;
+  fs::copy(protocol::compare_run(head_build), run, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << run.string() << ": " << ec.message() << "\n";
+}
+
+// A side as the reports' headings name it: its commit only (a branch name could hold markdown or HTML).
+std::string side_in_reports(const std::string& side, const SourceTree& tree) {
+  return side + " " + (tree.commit.empty() ? "(the working tree)" : tree.key);
+}
+
+void print_verdict(int status, const SourceTree& base, const SourceTree& head, const fs::path& run) {
+  const gate::Palette& palette = console().palette;
+  const std::string sides = "the " + describe("head", head) + " against the " + describe("base", base);
+  std::cout << "bankgate compare-commits: ";
+  if (status == exit_ok) std::cout << palette.paint("PASSED", gate::Tone::good) << ": " << sides << ", no regression";
+  else if (status == exit_regression) std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", a regression (rows above)";
+  else if (status == exit_inconclusive)
+    std::cout << palette.paint("INCONCLUSIVE", gate::Tone::doubtful) << ": " << sides << ", no regression found but too noisy to decide";
+  else std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", could not compare";
+  std::cout << "; results in " << run.string() << "\n";
+}
+
+}  // namespace
+
+int compare_commits(const CompareCommitsOptions& o) {
+  const Repository repository = find_repository(o.source);
+  SourceTree base = resolve_revision(repository, o.base);
+  SourceTree head = resolve_revision(repository, o.head);
+  const fs::path work =
+      fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work).lexically_normal();
+  const fs::path run = work / "run", logs = run / "build-logs";
+  std::error_code ec;
+  fs::remove_all(run, ec);  // nothing an earlier run left may pass for this one's
+  fs::create_directories(logs);
+  progress("bankgate compare-commits: the " + describe("head", head) + " against the " + describe("base", base) + ", " +
+           std::to_string(o.compare.rounds) + " round(s) each; worktrees and builds in " + work.string());
+  check_out(repository, base, "base", work / "src", logs);
+  check_out(repository, head, "head", work / "src", logs);
+  const fs::path base_build = work / "build" / base.key, head_build = work / "build" / head.key;
+  build_tree(base, "base", base_build, o.cmake_args, logs);
+  if (head.key != base.key) build_tree(head, "head", head_build, o.cmake_args, logs);  // one commit is built once
+  if (gpu_tests(head_build) == 0)
+    throw Refusal("the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " + head_build.string() +
+                  "; gate kernels with bankgate_add_gpu_suite() (docs/adopting.md), or check that this is the commit meant");
+  CompareOptions c = o.compare;
+  c.base = base_build;
+  c.head = head_build;
+  c.sides = side_in_reports("head", head) + " against " + side_in_reports("base", base);
+  int status = exit_not_measured;
+  try {
+    status = compare(c);
+  } catch (...) {
+    keep_results(head_build, run);  // the round logs say why nothing was measured
+    throw;
+  }
+  keep_results(head_build, run);
+  print_verdict(status, base, head, run);
+  return status;
+}
+
+}  // namespace bankgate::cli

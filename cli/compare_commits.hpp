@@ -1,0 +1,31 @@
+#pragma once
+// compare-commits: `compare` for two commits of the project it runs in, for a pull request's base and head.
+// Each commit is checked out in a detached git worktree and built in a folder of its own under the scratch
+// folder; the two builds are then compared as `bankgate compare --base BUILD --head BUILD` compares them, on this
+// machine. The scratch folder (--work) holds:
+//
+//   src/<commit>/       a worktree per commit (named by its SHA's first 12 digits), kept for later runs
+//   build/<commit>/     its build, kept too; build/working-tree/ is the build of "." (the working tree as it is)
+//   run/                this run alone: build-logs/<commit>-<step>.log (checkout, submodules, configure, build)
+//                       and the comparison's results, copied from the head build: logs/, result.json,
+//                       summary.md, report.html, candidates/
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace bankgate::cli {
+
+struct CompareCommitsOptions {
+  std::string base, head;                // anything git rev-parse takes, or "." for the working tree as it is
+  std::filesystem::path source;          // the project's folder; empty: the top level of the current folder's repository
+  std::filesystem::path work;            // the scratch folder; empty: <source>/build/bankgate-compare
+  std::vector<std::string> cmake_args;   // added to both configures, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
+  CompareOptions compare;                // the rounds, the filter and the reports, as compare takes them
+};
+
+int compare_commits(const CompareCommitsOptions& options);
+
+}  // namespace bankgate::cli

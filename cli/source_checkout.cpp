@@ -1,0 +1,120 @@
+#include "source_checkout.hpp"
+
+#include <deque>
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "process.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `folder`/`prefix`, the prefix being git's "sub/dir/" or empty, as a folder without a trailing separator.
+fs::path inside(const fs::path& folder, const fs::path& prefix) {
+  const fs::path joined = (folder / prefix).lexically_normal();
+  return joined.has_filename() ? joined : joined.parent_path();
+}
+
+// Whether `checkout` is a worktree of its own (a plain folder inside the repository would answer for the
+// repository) at `commit`, with nothing changed in it since.
+bool holds_commit(const fs::path& checkout, const std::string& commit) {
+  std::error_code ec;
+  if (!fs::is_directory(checkout / ".git", ec) && !fs::is_regular_file(checkout / ".git", ec)) return false;
+  const std::string dir = checkout.string();
+  const std::string top = program_output({"git", "-C", dir, "rev-parse", "--show-toplevel"});
+  if (top.empty() || !fs::equivalent(top, checkout, ec)) return false;
+  return program_output({"git", "-C", dir, "rev-parse", "HEAD"}) == commit &&
+         program_output({"git", "-C", dir, "status", "--porcelain"}).empty();
+}
+
+// The last lines of `log` on standard error: where a step failed, its errors are what the user must see.
+void show_end_of(const fs::path& log) {
+  constexpr std::size_t shown = 30;
+  std::ifstream in(log);
+  std::deque<std::string> last;
+  for (std::string line; std::getline(in, line);) {
+    last.push_back(line);
+    if (last.size() > shown) last.pop_front();
+  }
+  std::cerr << "--- the end of " << log.string() << " ---\n";
+  for (const std::string& line : last) std::cerr << line << "\n";
+  std::cerr << "---\n" << std::flush;
+}
+
+}  // namespace
+
+Repository find_repository(const fs::path& source) {
+  if (program_output({"git", "--version"}).empty())
+    throw Refusal("git was not found on PATH: compare-commits checks each commit out in a git worktree; install git");
+  const fs::path folder = source.empty() ? fs::current_path() : fs::absolute(source).lexically_normal();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw Refusal("--source " + source.string() + " is not a folder");
+  const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
+  if (top.empty())
+    throw Refusal(folder.string() + " is not in a git repository (or git refuses it: `git -C " + folder.string() +
+                  " rev-parse --show-toplevel` says why); run compare-commits in your project's clone, or name it with --source DIR");
+  // The project may be a folder of the repository: each checkout is of the whole repository, configured there.
+  const std::string prefix = source.empty() ? "" : program_output({"git", "-C", folder.string(), "rev-parse", "--show-prefix"});
+  return {top, prefix};
+}
+
+SourceTree resolve_revision(const Repository& repository, const std::string& revision) {
+  SourceTree tree{revision, "", working_tree_key, {}};
+  if (revision == ".") {
+    tree.project = inside(repository.top, repository.prefix);
+    return tree;
+  }
+  // A word that git would take for an option is no revision.
+  if (revision.empty() || revision.front() == '-')
+    throw Refusal("'" + revision + "' is not a revision: give a commit, branch or tag as git rev-parse takes them, or . for the working tree");
+  tree.commit = program_output({"git", "-C", repository.top.string(), "rev-parse", "--verify", "--quiet", revision + "^{commit}"});
+  if (tree.commit.empty())
+    throw Refusal("'" + revision + "' names no commit of the repository " + repository.top.string() +
+                  " (git rev-parse --verify found none): check the name, and fetch it first (a shallow clone may lack it: "
+                  "clone the whole history, e.g. fetch-depth: 0 in GitHub Actions)");
+  tree.key = tree.commit.substr(0, 12);
+  return tree;
+}
+
+std::string describe(const std::string& side, const SourceTree& tree) {
+  if (tree.commit.empty()) return side + " (the working tree)";
+  const bool named_by_sha = tree.commit.starts_with(tree.revision);
+  return side + " " + tree.key + (named_by_sha ? "" : " (" + tree.revision + ")");
+}
+
+fs::path step_log(const fs::path& logs, const SourceTree& tree, const std::string& step) {
+  return logs / (tree.key + "-" + step + ".log");
+}
+
+void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree, const std::string& step,
+              const fs::path& logs) {
+  const fs::path log = step_log(logs, tree, step);
+  fs::create_directories(logs);
+  const int status = run_program(argv, log.string());
+  if (status == 0) return;
+  show_end_of(log);
+  throw StepFailure("the " + step + " of the " + describe(side, tree) + " failed (" + as_command_line(argv) + ": exit " +
+                    std::to_string(status) + "); its output is in " + log.string());
+}
+
+void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const fs::path& worktrees,
+               const fs::path& logs) {
+  if (tree.commit.empty()) return;
+  const fs::path checkout = worktrees / tree.key;
+  tree.project = inside(checkout, repository.prefix);
+  if (holds_commit(checkout, tree.commit)) return;
+  // Anything else in its place (a half-made checkout, another commit, edits) is made again from the commit.
+  std::error_code ec;
+  fs::remove_all(checkout, ec);
+  fs::create_directories(worktrees);
+  // --force: the folder may still be registered as a worktree whose files were removed.
+  run_step({"git", "-C", repository.top.string(), "worktree", "add", "--detach", "--force", checkout.string(), tree.commit}, side,
+           tree, "checkout", logs);
+  if (fs::exists(checkout / ".gitmodules"))
+    run_step({"git", "-C", checkout.string(), "submodule", "update", "--init", "--recursive"}, side, tree, "submodules", logs);
+}
+
+}  // namespace bankgate::cli

@@ -1,0 +1,53 @@
+#pragma once
+// A project's sources at a given commit, for compare-commits: the git repository around a folder, a revision
+// resolved to its commit, and a detached git worktree of that commit (or the working tree as it is). Git runs as
+// a program with its arguments passed as they are (process.hpp); nothing goes through a shell.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bankgate::cli {
+
+// The repository a project lies in.
+struct Repository {
+  std::filesystem::path top;     // the repository's top level (git rev-parse --show-toplevel)
+  std::filesystem::path prefix;  // the project's folder inside it ("" at the top level)
+};
+
+// The repository around `source` (its top level when `source` is empty: the current folder's). Throws a
+// Refusal naming the folder where git is missing or the folder is in no repository.
+Repository find_repository(const std::filesystem::path& source);
+
+// One side of a comparison: a commit of the repository, or the working tree as it is.
+struct SourceTree {
+  std::string revision;           // as given: "origin/main", "HEAD~1", "." (the working tree)
+  std::string commit;             // the full SHA; empty for the working tree
+  std::string key;                // names its folders: the SHA's first 12 digits, or "working-tree"
+  std::filesystem::path project;  // the folder to configure: its checkout, plus the repository's prefix
+};
+
+inline constexpr char working_tree_key[] = "working-tree";
+
+// `revision` ("." or anything git rev-parse takes) as a tree of `repository`; its `project` is filled in for
+// the working tree only (check_out does it for a commit). Throws a Refusal for a revision that names no commit.
+SourceTree resolve_revision(const Repository& repository, const std::string& revision);
+
+// "base 1a2b3c4d5e6f (origin/main)" or "head (the working tree)": a side as messages name it.
+std::string describe(const std::string& side, const SourceTree& tree);
+
+// The log of one step of preparing a tree ("checkout", "configure", "build"): `logs`/<key>-<step>.log.
+std::filesystem::path step_log(const std::filesystem::path& logs, const SourceTree& tree, const std::string& step);
+
+// Runs one step of preparing the `side` ("base", "head") `tree`, its output going to its step_log. Where it
+// fails, shows the log's last lines on standard error and throws a Refusal naming the side, its commit, the
+// step and the log.
+void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree, const std::string& step,
+              const std::filesystem::path& logs);
+
+// Checks `tree`'s commit out in a detached worktree `worktrees`/<key> (kept as it is where it already holds that
+// commit unchanged), with its submodules; sets `tree.project`. Nothing to do for the working tree.
+void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const std::filesystem::path& worktrees,
+               const std::filesystem::path& logs);
+
+}  // namespace bankgate::cli
