@@ -284,10 +284,10 @@ PY
       row "compare-commits: outside project set up" "exit $?"
       commit_args=(--source "$pr/project" --work "$pr/work" --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90
                    --cmake-arg=-DBANKGATE_FROM=subdirectory "--cmake-arg=-DBANKGATE_SOURCE_DIR=$PWD")
-      timed "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits.json" --markdown "$out/commits.md" \
+      timed env -u BANKGATE_GIT_COMMIT -u BANKGATE_GIT_DIRTY "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits.json" --markdown "$out/commits.md" \
         --html "$out/commits.html" HEAD~1 HEAD >"$out/commits.log" 2>&1
       row "compare-commits HEAD~1 HEAD (padding removed)" "exit $? (${elapsed}s; 1 expected)"
-      timed "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits-same.json" HEAD~1 HEAD~1 >"$out/commits-same.log" 2>&1
+      timed env -u BANKGATE_GIT_COMMIT -u BANKGATE_GIT_DIRTY "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits-same.json" HEAD~1 HEAD~1 >"$out/commits-same.log" 2>&1
       row "compare-commits HEAD~1 HEAD~1 (unchanged)" "exit $? (${elapsed}s; 0 expected)"
       tail -n 25 "$out/commits.log" ;;
     *) echo "unknown step '$step'" >&2; exit 64 ;;

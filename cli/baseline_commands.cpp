@@ -322,8 +322,12 @@ void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& b
       const auto candidate = chosen.suites.find(suite);
       if (candidate == chosen.suites.end()) continue;
       g::Provenance p = candidate->second.provenance;
-      p.git_commit = stamp.git_commit;
-      p.git_dirty = stamp.git_dirty;
+      // The commit the candidates were measured from, as they recorded it; BANKGATE_GIT_COMMIT, where given, says
+      // it instead (a copy of the tree without .git).
+      if (tree.commit != "unknown" || p.git_commit.empty()) {
+        p.git_commit = stamp.git_commit;
+        p.git_dirty = stamp.git_dirty;
+      }
       p.date = stamp.date;
       p.command = stamp.command;
       p.bankgate_version = g::tool_version();

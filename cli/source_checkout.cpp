@@ -1,8 +1,11 @@
 #include "source_checkout.hpp"
 
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
+
+#include <bankgate/gate/run_protocol.hpp>
 
 #include "commands.hpp"
 #include "process.hpp"
@@ -115,6 +118,23 @@ void check_out(const Repository& repository, SourceTree& tree, const std::string
            tree, "checkout", logs);
   if (fs::exists(checkout / ".gitmodules"))
     run_step({"git", "-C", checkout.string(), "submodule", "update", "--init", "--recursive"}, side, tree, "submodules", logs);
+}
+
+void export_source_commit(const fs::path& source) {
+  namespace env = gate::protocol::env;
+  // Given before this process set it, it is the user's and stays; otherwise each build's commit is found anew
+  // (a comparison runs two builds of two commits in turn).
+  static const bool given = std::getenv(env::git_commit) != nullptr;
+  if (given) return;
+  unsetenv(env::git_commit);
+  unsetenv(env::git_dirty);
+  if (source.empty()) return;
+  const std::string commit = program_output({"git", "-C", source.string(), "rev-parse", "--verify", "--quiet", "HEAD"});
+  if (commit.empty()) return;
+  // Tracked files only: build folders and editor files inside the tree do not make the measured code differ.
+  const std::string changes = program_output({"git", "-C", source.string(), "status", "--porcelain", "--untracked-files=no"});
+  setenv(env::git_commit, commit.c_str(), 1);
+  setenv(env::git_dirty, changes.empty() ? "0" : "1", 1);
 }
 
 }  // namespace bankgate::cli

@@ -50,4 +50,9 @@ void run_step(const std::vector<std::string>& argv, const std::string& side, con
 void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const std::filesystem::path& worktrees,
                const std::filesystem::path& logs);
 
+// Unless the user set BANKGATE_GIT_COMMIT: sets it (and BANKGATE_GIT_DIRTY) from git for the project in `source`,
+// so that the GPU suites this process runs next record the commit they measure; unsets both where `source` is
+// in no git repository or git is missing (the reports then say the commit is unknown).
+void export_source_commit(const std::filesystem::path& source);
+
 }  // namespace bankgate::cli

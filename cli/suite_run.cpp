@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "console.hpp"
 #include "process.hpp"
+#include "source_checkout.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -86,6 +87,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   setenv(env::run_id, run_id.c_str(), 1);
   setenv(env::candidate_dir, candidates.c_str(), 1);
   setenv(env::require_gpu, strict ? "1" : "0", 1);
+  export_source_commit(configured_source_dir(build));
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);
   std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",

@@ -21,6 +21,7 @@
 #include <bankgate/gate/line_comparison.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/metrics.hpp>
 
@@ -320,8 +321,14 @@ bool MeasuredCase::attribute() {
 }
 
 void MeasuredCase::keep_candidate() const {
-  write_candidate(config_.candidate_dir, gpu_, device_provenance(collector_.device()), name_.suite, name_.test, measured_,
-                  config_.baseline_dir);
+  Provenance provenance = device_provenance(collector_.device());
+  // The commit of the build measured, as the bankgate command found it (or BANKGATE_GIT_COMMIT said): reports and
+  // promoted baselines name what they measured.
+  if (const SourceTree tree = source_tree(process_environment); tree.commit != "unknown") {
+    provenance.git_commit = tree.commit;
+    provenance.git_dirty = tree.dirty;
+  }
+  write_candidate(config_.candidate_dir, gpu_, provenance, name_.suite, name_.test, measured_, config_.baseline_dir);
 }
 
 // The measurement as a candidate for the refresh tool, whatever the verdict.
