@@ -69,7 +69,7 @@ h1{font-size:22px;margin:0 0 8px}h2{font-size:17px;margin:24px 0 8px}h3{font-siz
 .test.failed{border-color:#c62828;border-width:2px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
 th{background:#f6f8fa}td.l,th.l{text-align:left}tr.changed td{background:#ffebe9}
-table.changes td{white-space:nowrap}table.provenance th{width:7em}table.counts th{text-align:center}table.counts td{font-size:16px;font-weight:600;text-align:center;min-width:6em}
+table.changes td{white-space:nowrap}table.changes td.tolerance{white-space:normal;min-width:18em}table.provenance th{width:7em}table.counts th{text-align:center}table.counts td{font-size:16px;font-weight:600;text-align:center;min-width:6em}
 td.regressed-count,td.not-measured-count{color:#c62828}td.skipped-count{color:#8d6e00}td.passed-count{color:#2e7d32}
 .why{font-weight:600}.advice code{background:#f6f8fa;padding:1px 4px}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap}
@@ -111,7 +111,7 @@ void changes_table(std::ostream& out, const TestResult& t) {
   for (const MetricChange& c : t.changes)
     out << "<tr class=changed><td class=l>" << escape(c.metric)
         << (c.metric_name.empty() ? "" : "<br><code class=muted>" + escape(c.metric_name) + "</code>") << "</td><td>"
-        << escape(c.baseline) << "</td><td>" << escape(c.measured) << "</td><td>" << escape(c.change) << "</td><td class=l>"
+        << escape(c.baseline) << "</td><td>" << escape(c.measured) << "</td><td>" << escape(c.change) << "</td><td class=\"l tolerance\">"
         << escape(c.tolerance) << "</td><td class=l>" << escape(c.verdict) << "</td></tr>";
   out << "</table>";
 }
