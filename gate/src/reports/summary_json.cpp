@@ -19,7 +19,10 @@ nlohmann::json to_json(const GateSummary& s) {
     test["properties"] = t.properties;
     tests.push_back(test);
   }
-  return {{"exit_code", s.exit_code()}, {"verdict", verdict_word(s.exit_code())}, {"problems", s.problems}, {"tests", tests}};
+  nlohmann::json out = {{"exit_code", s.exit_code()}, {"verdict", verdict_word(s.exit_code())}, {"problems", s.problems}, {"tests", tests}};
+  if (s.shard) out["shard"] = to_json(*s.shard);  // shard_merge.cpp
+  if (s.merged_shards > 0) out["merged_shards"] = s.merged_shards;
+  return out;
 }
 
 }  // namespace bankgate::gate

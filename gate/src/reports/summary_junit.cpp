@@ -19,6 +19,24 @@ std::string failure_reason(const TestResult& t) {
          ")" + (t.changes.size() > 1 ? " and " + std::to_string(t.changes.size() - 1) + " more" : "") + "\n" + t.reason;
 }
 
+// Which part of a split gate the report is, or how many parts it merges (shard_merge.hpp), as properties of the
+// test suite (JUnit's place for facts about a whole run).
+void add_split_properties(pugi::xml_node suite, const GateSummary& s) {
+  if (!s.shard && s.merged_shards == 0) return;
+  pugi::xml_node properties = suite.append_child("properties");
+  const auto add = [&](const char* name, const std::string& value) {
+    pugi::xml_node property = properties.append_child("property");
+    property.append_attribute("name") = name;
+    property.append_attribute("value") = value.c_str();
+  };
+  if (s.merged_shards > 0) add("bankgate.merged_shards", std::to_string(s.merged_shards));
+  if (!s.shard) return;
+  add("bankgate.shard", std::to_string(s.shard->index) + "/" + std::to_string(s.shard->count));
+  std::string suites;
+  for (const std::string& name : s.shard->suites) suites += (suites.empty() ? "" : " ") + name;
+  add("bankgate.shard.suites", suites);
+}
+
 }  // namespace
 
 std::string render_junit(const GateSummary& s) {
@@ -26,6 +44,7 @@ std::string render_junit(const GateSummary& s) {
   pugi::xml_node suites = doc.append_child("testsuites");
   pugi::xml_node suite = suites.append_child("testsuite");
   suite.append_attribute("name") = "bankgate";
+  add_split_properties(suite, s);
   std::size_t failures = 0, skipped = 0;
   double seconds = 0.0;
   for (const TestResult& t : s.tests) {
