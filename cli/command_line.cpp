@@ -76,9 +76,9 @@ CLI::Validator shard_choice() {
 void add_shard_options(CLI::App& command, SuiteRun& run) {
   CLI::Option* shard = command.add_option(
       "--shard", run.shard,
-      "run only part I of N of the GPU suites, counted from 1 (1/3, 2/3, 3/3), for one of N CI jobs; each suite goes "
-      "whole to one part, the parts balanced by recorded costs and the same on every runner; an empty part exits 2. "
-      "Merge the parts' reports with `bankgate summary --shards`")
+      "run only part I of N of the GPU suites (counted from 1: 1/3, 2/3, 3/3), as one of N CI jobs: whole suites, "
+      "balanced by recorded costs, the same split on every runner; a part with no suite exits 2. `bankgate summary "
+      "--shards` merges the parts")
       ->check(shard_choice());
   command.add_option("--shard-durations", run.shard_durations,
                      "with --shard: balance the parts by the costs an earlier gate's summary.json recorded (give every "
@@ -246,7 +246,8 @@ void define_command_line(CLI::App& app, Invocation& in) {
                              "also write the HTML report here (builds: " +
                                  gate::protocol::html_report(gate::protocol::compare_run("<head>")).string() + ")");
 
-  in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
+  in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left, or from "
+                                                  "the report folders of a gate split over runners");
   in.summary_cmd->alias("gate-summary");
   CLI::Option* junit = in.summary_cmd->add_option("--junit", in.summary.junit, "ctest's JUnit report (ctest --output-junit)");
   CLI::Option* gtest_results = in.summary_cmd->add_option("--gtest-results", in.summary.gtest_results, "GoogleTest's per-test XML reports");
