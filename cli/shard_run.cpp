@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -62,22 +63,15 @@ GpuTests list_gpu_tests(const fs::path& build) {
   return tests;
 }
 
-// What each test costs, and where that was read from (for the line that shows the plan).
-g::TestSeconds recorded_costs(const SuiteRun& run, const fs::path& baselines, const std::set<std::string>& suites,
-                              std::string& source) {
-  g::TestSeconds known;
-  if (!run.shard_durations.empty()) {
-    try {
-      known = g::test_seconds_from_summary(run.shard_durations);
-    } catch (const g::ShardInputError& e) {
-      throw Refusal(std::string("--shard-durations: ") + e.what());
-    }
-    source = "the durations in " + run.shard_durations.string() + ", else ";
-  }
+// What each test costs: what was recorded, else what the baselines say; and where that came from.
+g::TestSeconds costs(const ShardRequest& request, const fs::path& baselines, const std::set<std::string>& suites,
+                     std::string& source) {
+  g::TestSeconds known = request.recorded;
   const g::TestSeconds from_baselines = g::test_seconds_from_baselines(baselines, suites);
   known.insert(from_baselines.begin(), from_baselines.end());  // recorded durations first
-  source += from_baselines.empty() ? "default costs (no baseline under " + baselines.string() + ")"
-                                   : "the baselines under " + baselines.string();
+  source = (request.recorded_from.empty() ? "" : "the durations in " + request.recorded_from + ", else ") +
+           (from_baselines.empty() ? "default costs (no baseline under " + baselines.string() + ")"
+                                   : "the baselines under " + baselines.string());
   return known;
 }
 
@@ -100,13 +94,40 @@ void show(const g::ShardRecord& record, const g::ShardPlan& plan, const std::str
             << "\n";
 }
 
+// ctest's own ways to select tests. Given with --ctest-arg after the split's -R and -E, one would replace them
+// and undo the split; --filter is the way to select tests for a split gate.
+void refuse_selecting_ctest_args(const std::vector<std::string>& ctest_args) {
+  const std::set<std::string> selecting{"-R", "--tests-regex", "-E", "--exclude-regex", "-L", "--label-regex", "-LE",
+                                        "--label-exclude", "-I", "--tests-information", "-U", "--union", "-FA",
+                                        "--fixture-exclude-any"};
+  for (const std::string& arg : ctest_args) {
+    const std::string option = arg.substr(0, arg.find('='));
+    if (selecting.count(option) || (option.size() > 2 && selecting.count(option.substr(0, 2)) && option[1] != '-'))
+      throw Refusal("--ctest-arg " + arg + " selects tests, which would undo the split of --shard: select them with "
+                    "--filter, which every runner splits alike");
+  }
+}
+
 }  // namespace
 
-std::optional<ShardSelection> select_shard(const SuiteRun& run, const fs::path& build, const fs::path& baselines) {
+std::optional<ShardRequest> shard_request(const SuiteRun& run) {
   if (run.shard.empty()) return std::nullopt;
   std::string problem;
   const std::optional<g::ShardSpec> spec = g::parse_shard_spec(run.shard, problem);
   if (!spec) throw std::invalid_argument("--shard " + problem);  // the command line checked it already
+  refuse_selecting_ctest_args(run.ctest_args);
+  ShardRequest request{*spec, {}, ""};
+  if (run.shard_durations.empty()) return request;
+  try {
+    request.recorded = g::test_seconds_from_summary(run.shard_durations);
+  } catch (const g::ShardInputError& e) {
+    throw Refusal(std::string("--shard-durations: ") + e.what());
+  }
+  request.recorded_from = run.shard_durations.string();
+  return request;
+}
+
+ShardSelection select_shard(const ShardRequest& request, const SuiteRun& run, const fs::path& build, const fs::path& baselines) {
   GpuTests tests = list_gpu_tests(build);
   std::erase_if(tests.gated, [&](const g::ListedTest& t) { return !g::matches_filter(t.name, run.filter); });
   const std::vector<g::ShardUnit> units = g::shard_units(tests.gated);
@@ -114,9 +135,10 @@ std::optional<ShardSelection> select_shard(const SuiteRun& run, const fs::path& 
   for (const g::ShardUnit& unit : units) suites.insert(unit.suite);
   std::string source;
   const fs::path root = baselines.empty() ? configured_source_dir(build) / "baselines" : baselines;
-  const g::ShardPlan plan = g::plan_shards(units, recorded_costs(run, root, suites, source), spec->count);
+  const g::ShardPlan plan = g::plan_shards(units, costs(request, root, suites, source), request.spec.count);
+  const int index = request.spec.index;
   ShardSelection selection;
-  selection.record = {spec->index, spec->count, plan.parts[static_cast<std::size_t>(spec->index - 1)], plan.catalogue};
+  selection.record = {index, request.spec.count, plan.parts[static_cast<std::size_t>(index - 1)], plan.catalogue};
   // The measuring runs of programs none of whose tests are in this part: left out, not started to find nothing.
   std::set<std::string> busy;
   for (const g::ShardUnit& unit : units)
@@ -125,7 +147,7 @@ std::optional<ShardSelection> select_shard(const SuiteRun& run, const fs::path& 
   std::vector<std::string> idle;
   for (const auto& [program, names] : tests.measuring)
     if (!busy.count(program)) idle.insert(idle.end(), names.begin(), names.end());
-  selection.filter = g::shard_filter(run.filter, units, plan, spec->index, idle);
+  selection.filter = g::shard_filter(run.filter, units, plan, index, idle);
   show(selection.record, plan, source);
   return selection;
 }

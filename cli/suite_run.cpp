@@ -4,9 +4,9 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <optional>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -115,14 +115,17 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 // this runner's part of them: returned, and where it is empty nothing runs. `attribute`: with per-line figures.
 std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict,
                                          bool attribute, const fs::path& baselines) {
-  if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);  // refused before building or clearing
+  // Refused before building or clearing.
+  if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);
+  const std::optional<ShardRequest> split = shard_request(run);
   // Cleared first: a build that fails leaves no earlier run's reports behind for CI to keep as this run's.
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
   if (!run.no_build) build_project(build);
   SuiteRun part = run;
-  const std::optional<ShardSelection> shard = select_shard(run, build, baselines);
+  const std::optional<ShardSelection> shard =
+      split ? std::optional<ShardSelection>(select_shard(*split, run, build, baselines)) : std::nullopt;
   if (shard && shard->record.suites.empty()) return shard->record;
   if (shard) part.filter = shard->filter;
   const std::string log = console().quiet ? protocol::ctest_log(results).string() : "";

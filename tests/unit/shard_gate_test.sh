@@ -196,6 +196,12 @@ run "$tool" gate --shard 1/3 --shard-durations "$root/bad.json" --build "$build"
 expect_rc "an unreadable --shard-durations is refused (exit 3)" 3
 expect_in "it names the option and the file" "--shard-durations: $root/bad.json is not JSON" "$out"
 
+before=$(ls "$(gate_folder "$build")")
+run "$tool" gate --shard 1/3 --ctest-arg=-E --ctest-arg=Stride --build "$build" --no-build
+expect_rc "a --ctest-arg that selects tests is refused with --shard (exit 3)" 3
+expect_in "it says why" "--ctest-arg -E selects tests, which would undo the split of --shard" "$out"
+check "refusals come before the last run's reports are cleared" '[ "$(ls "$(gate_folder "$build")")" = "$before" ]'
+
 # 7. The command line.
 for value in 0/3 4/3 a/b 3; do
   run "$tool" gate --shard "$value" --build "$build" --no-build
