@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -181,6 +182,14 @@ TEST(ShardPlan, LeavesPartsBeyondTheCatalogueEmpty) {
             "runner matrix wider than the catalogue is a configuration mistake: make it at most 2 wide");
   EXPECT_NE(empty_part_problem(1, 2, 0).find("ctest lists no GPU test (after --filter)"), std::string::npos);
   EXPECT_THROW(plan_shards(units, {}, 0), std::invalid_argument);
+}
+
+TEST(ShardPlan, TakesAbsurdRecordedCostsWithoutOverflowing) {
+  const auto units = shard_units(joined({tests_of("A", 1, ""), tests_of("B", 1, ""), tests_of("C", 1, "")}));
+  const TestSeconds known{{"A.t0", 1e300}, {"B.t0", -5.0}, {"C.t0", std::nan("")}};
+  const ShardPlan plan = plan_shards(units, known, 2);
+  EXPECT_EQ(plan.parts[0], std::vector<std::string>{"A"});  // the longest, alone
+  EXPECT_EQ(plan.parts[1], (std::vector<std::string>{"B", "C"}));
 }
 
 TEST(ShardFilter, LeavesOtherPartsOutOfTheUsersFilter) {

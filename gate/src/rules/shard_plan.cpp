@@ -12,7 +12,11 @@ namespace {
 
 using Micros = std::int64_t;
 
-Micros micros(double seconds) { return std::max<Micros>(1, std::llround(seconds * 1e6)); }
+// At least 1: a suite of no recorded cost still counts. At most a year: a cost from a file is no reason to overflow.
+Micros micros(double seconds) {
+  constexpr double year = 365.0 * 24 * 3600;
+  return std::max<Micros>(1, std::llround((seconds > 0.0 ? std::min(seconds, year) : 0.0) * 1e6));
+}
 
 // A whole number from 1 to max_shards, all of `text`.
 std::optional<int> shard_number(const std::string& text) {
