@@ -1,4 +1,5 @@
-// review, promote, compare, summary, metrics, protocol: the subcommands that read and write files only.
+// review, promote, compare, metrics, protocol: the subcommands that read and write files only (summary has
+// summary_command.cpp).
 
 #include <unistd.h>
 
@@ -120,6 +121,8 @@ std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir,
   return baselines;
 }
 
+}  // namespace
+
 // "-" is standard output (the data alone there: main() sends the human text to standard error then).
 void write_text(const fs::path& path, const std::string& text) {
   if (path.empty()) return;
@@ -137,6 +140,8 @@ void write_text(const fs::path& path, const std::string& text) {
 void write_json(const fs::path& path, const nlohmann::json& data) {
   write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
+
+namespace {
 
 // The comparison's markdown summary: the gate's, headed as a comparison, with what base and head are and the
 // verdict the gate's summary has no word for (INCONCLUSIVE) under its heading.
@@ -461,47 +466,6 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file) {
   if (!o.html.empty() || !o.markdown.empty() || !summary_file.empty())
     write_comparison_reports(o, summary_file, summary, exit_code, source_url);
   return exit_code;
-}
-
-int summary(const SummaryOptions& o) {
-  // A malformed BANKGATE_SOURCE_URL is refused before any report is written, where the HTML report is asked for.
-  const std::string source_url = o.html.empty() ? "" : source_url_template(o.source_url);
-  g::GateInputs in;
-  in.junit = o.junit;
-  in.gtest_results = o.gtest_results;
-  in.candidates = o.candidates;
-  in.baselines = o.baselines;
-  in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
-  const g::GateSummary s = g::summarize(in);
-  std::cout << g::render_console(s, console().palette);
-  // Each report is written on its own: one that cannot be written (a full disk, a FIFO in its place) costs
-  // none of the others, and is named. Returns whether it was written.
-  std::vector<std::string> unwritten;
-  const auto write_report = [&](const std::string& what, const fs::path& path, auto&& write) {
-    if (path.empty()) return false;
-    try {
-      write();
-      return true;
-    } catch (const std::exception& e) {
-      unwritten.push_back(what + " was not written: " + e.what());
-      return false;
-    }
-  };
-  write_report("the JSON summary", o.json, [&] { write_json(o.json, g::to_json(s)); });
-  write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
-  const bool html = write_report("the HTML report", o.html, [&] {
-    write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources, "bankgate gate", source_url}));
-    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
-  });
-  std::string markdown = g::render_markdown(s);
-  if (html)
-    markdown += "\nThe full report, with per-line figures and duration plots: `" + o.html.filename().string() +
-                "` (beside this summary in the run's reports).\n";
-  write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
-  for (const std::string& problem : unwritten) std::cerr << "bankgate: " << problem << "\n";
-  if (unwritten.empty()) return s.exit_code();
-  // A report asked for and not written fails the run like an unreadable input; a regression still says 1.
-  return s.exit_code() == exit_regression ? exit_regression : exit_not_measured;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/source_url.hpp>
 
 #include <charconv>
@@ -60,6 +61,31 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   command.add_option("--parallel,-j", run.parallel, "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
       ->check(whole_number(0));
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
+}
+
+// --shard I/N, refused in words: "--shard: must be I/N, the I-th of N parts counted from 1 (...), got '0/3'".
+CLI::Validator shard_choice() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::string problem;
+        return gate::parse_shard_spec(text, problem) ? "" : problem;
+      },
+      "I/N");
+}
+
+// A gate split over runners: gate and record (refresh measures and promotes on one machine).
+void add_shard_options(CLI::App& command, SuiteRun& run) {
+  CLI::Option* shard = command.add_option(
+      "--shard", run.shard,
+      "run only part I of N of the GPU suites (counted from 1: 1/3, 2/3, 3/3), as one of N CI jobs: whole suites, "
+      "balanced by recorded costs, the same split on every runner; a part with no suite exits 2. `bankgate summary "
+      "--shards` merges the parts")
+      ->check(shard_choice());
+  command.add_option("--shard-durations", run.shard_durations,
+                     "with --shard: balance the parts by the costs an earlier gate's summary.json recorded (give every "
+                     "runner the same file; default: the committed baselines' timings)")
+      ->check(CLI::ExistingFile)
+      ->needs(shard);
 }
 
 // "<build>/bankgate/record/candidates", as the run protocol places it.
@@ -191,6 +217,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.gate_cmd = app.add_subcommand("gate", "build, run the GPU suites in strict mode against the baselines, print the "
                                                   "verdict and write JUnit, JSON and markdown reports");
   add_suite_run_options(*in.gate_cmd, in.gate.run);
+  add_shard_options(*in.gate_cmd, in.gate.run);
   in.gate_cmd->add_option("--baselines", in.gate.baselines, "baselines folder for every suite (default: each suite's own)");
   in.gate_cmd->add_option("--markdown", in.gate.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   in.gate_cmd->add_option("--junit", in.gate.junit, "also write the JUnit report here");
@@ -200,6 +227,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.record_cmd = app.add_subcommand("record", "build, run the GPU suites and keep what they measured as candidates, "
                                                       "shown against the baselines; writes no baseline");
   add_suite_run_options(*in.record_cmd, in.record.run);
+  add_shard_options(*in.record_cmd, in.record.run);
   in.record_cmd->add_option("--baselines", in.record.baselines, "baselines folder to compare with (default: each suite's own)");
 
   in.review_cmd = app.add_subcommand("review", "show candidates against the baselines: old, new, change, verdict");
@@ -260,11 +288,21 @@ void define_command_line(CLI::App& app, Invocation& in) {
       ->allow_extra_args(false);
   add_comparison_options(*in.compare_commits_cmd, commits.compare, "default: <work>/run/report.html");
 
-  in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left");
+  in.summary_cmd = app.add_subcommand("summary", "the gate's verdict and reports from the files a GPU run left, or from "
+                                                  "the report folders of a gate split over runners");
   in.summary_cmd->alias("gate-summary");
-  in.summary_cmd->add_option("--junit", in.summary.junit, "ctest's JUnit report (ctest --output-junit)")->required();
-  in.summary_cmd->add_option("--gtest-results", in.summary.gtest_results, "GoogleTest's per-test XML reports");
-  in.summary_cmd->add_option("--candidates", in.summary.candidates, "what the run measured");
+  CLI::Option* junit = in.summary_cmd->add_option("--junit", in.summary.junit, "ctest's JUnit report (ctest --output-junit)");
+  CLI::Option* gtest_results = in.summary_cmd->add_option("--gtest-results", in.summary.gtest_results, "GoogleTest's per-test XML reports");
+  CLI::Option* candidates = in.summary_cmd->add_option("--candidates", in.summary.candidates, "what the run measured");
+  in.summary_cmd->add_option("--shards", in.summary.shards,
+                             "instead of one run's files: merge the report folders of a gate split over runners (each "
+                             "`gate --shard I/N` job's " + gate::protocol::gate_run("<build>").string() + "), found at "
+                             "or below this folder; refused (exit 2, nothing written) unless they are every part once")
+      ->excludes(junit)->excludes(gtest_results)->excludes(candidates);
+  // One of the two inputs; CLI11 says "--junit or --shards is required" as a usage error.
+  in.summary_cmd->parse_complete_callback([&in] {
+    if (in.summary.junit.empty() && in.summary.shards.empty()) throw CLI::RequiredError("--junit or --shards");
+  });
   in.summary_cmd->add_option("--baselines", in.summary.baselines, "baselines folder (default: each suite's own)");
   in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name")
       ->check(names_a_folder());
@@ -272,6 +310,9 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.summary_cmd->add_option("--json", in.summary.json, "write the JSON summary here");
   in.summary_cmd->add_option("--junit-out", in.summary.junit_out, "write a JUnit report with failure reasons here");
   in.summary_cmd->add_option("--html", in.summary.html, "write the self-contained HTML report here");
+  in.summary_cmd->add_option("--reports", in.summary.reports,
+                             "write junit.xml, summary.json, summary.md and report.html into this folder, as a gate does "
+                             "(created where absent; --json, --junit-out and --html still name their own)");
   in.summary_cmd->add_option("--sources", in.summary.sources,
                              "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
   add_source_url_option(*in.summary_cmd, in.summary.source_url);

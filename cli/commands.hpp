@@ -3,10 +3,14 @@
 // is defined in command_line.cpp and dispatched in main.cpp; the rules they apply live in bankgate::gate.
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 
 namespace bankgate::cli {
@@ -39,6 +43,9 @@ struct SuiteRun {
   std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
   int parallel = 0;                   // ctest --parallel; 0: one at a time, or twice the GPUs of the resource spec
   std::vector<std::string> ctest_args;  // more ctest options, passed as they are
+  // A gate split over runners (shard_run.hpp): "I/N" runs part I of N; empty for all of it.
+  std::string shard;
+  std::filesystem::path shard_durations;  // a previous run's summary.json, for the costs the split balances
 };
 
 struct GateOptions {
@@ -109,6 +116,11 @@ struct SummaryOptions {
   std::filesystem::path html;     // the self-contained HTML report, when given
   std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
   std::string source_url;         // the report's source link template (default: the setting)
+  std::filesystem::path reports;  // a folder for junit.xml, summary.json, summary.md and report.html, as a gate writes
+  // The report folders of a split gate's parts, merged into one verdict (shard_merge.hpp) in place of --junit and
+  // the other files of one run.
+  std::filesystem::path shards;
+  std::optional<gate::ShardRecord> shard;  // set by the gate: the part of a split gate this run was
 };
 int summary(const SummaryOptions& options);
 
@@ -162,6 +174,11 @@ std::string source_url_template(const std::string& option);
 
 // The source folder `build` was configured from (its CMakeCache.txt); empty where unknown.
 std::filesystem::path configured_source_dir(const std::filesystem::path& build);
+
+// Writes `text` to `path` through a rename ("-": standard output); `data` as JSON text, any byte that is not UTF-8
+// replaced (names and messages come from outside).
+void write_text(const std::filesystem::path& path, const std::string& text);
+void write_json(const std::filesystem::path& path, const nlohmann::json& data);
 
 // The absolute path of this program, for commands the results name.
 std::string this_command();

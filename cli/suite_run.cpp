@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -13,11 +14,13 @@
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/test_filter.hpp>
 
 #include "commands.hpp"
 #include "console.hpp"
 #include "process.hpp"
+#include "shard_run.hpp"
 #include "source_checkout.hpp"
 
 namespace bankgate::cli {
@@ -109,17 +112,48 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   return run_program(ctest, log);
 }
 
-// Builds (unless asked not to), clears this run's folder and runs the GPU tests, measurements going to the
-// run's candidates and ctest's report to its ctest-junit.xml (its output to ctest.log with --quiet).
-// `attribute`: with per-line figures.
-int run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict, bool attribute) {
-  if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);  // refused before building or clearing
-  if (!run.no_build) build_project(build);
+// Clears this run's folder, builds (unless asked not to) and runs the GPU tests, measurements going to the run's
+// candidates and ctest's report to its ctest-junit.xml (its output to ctest.log with --quiet). With --shard, only
+// this runner's part of them: returned, and where it is empty nothing runs. `attribute`: with per-line figures.
+std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict,
+                                         bool attribute, const fs::path& baselines) {
+  // Refused before building or clearing.
+  if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);
+  const std::optional<ShardRequest> split = shard_request(run);
+  // Cleared first: a build that fails leaves no earlier run's reports behind for CI to keep as this run's.
   std::error_code ec;
   fs::remove_all(results, ec);
   fs::create_directories(results);
+  if (!run.no_build) build_project(build);
+  SuiteRun part = run;
+  const std::optional<ShardSelection> shard =
+      split ? std::optional<ShardSelection>(select_shard(*split, run, build, baselines)) : std::nullopt;
+  if (shard && shard->record.suites.empty()) return shard->record;
+  if (shard) part.filter = shard->filter;
   const std::string log = console().quiet ? protocol::ctest_log(results).string() : "";
-  return run_ctest(run, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, log, attribute);
+  run_ctest(part, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, log, attribute);
+  return shard ? std::optional<g::ShardRecord>(shard->record) : std::nullopt;
+}
+
+// Copies the run's GoogleTest reports into the gate's folder (protocol::run_gtest_results), so that the folder
+// alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
+// copy, or the originals where it could not be made.
+fs::path keep_gtest_reports(const fs::path& build, const fs::path& results) {
+  const fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    // One report per test; the claims and running files of the suites' processes (dot names) are no report.
+    std::error_code kind;
+    if (name.starts_with(".") || it->path().extension() != ".xml" || !it->is_regular_file(kind)) continue;
+    fs::copy_file(it->path(), to / name, fs::copy_options::overwrite_existing, ec);
+    if (ec) break;
+  }
+  if (!ec || ec == std::errc::no_such_file_or_directory) return to;
+  std::cerr << "bankgate: the GoogleTest reports were not copied into " << to.string() << " (" << ec.message()
+            << "); the reports read them from " << from.string() << "\n";
+  return from;
 }
 
 bool has_candidates(const fs::path& dir) {
@@ -148,11 +182,12 @@ int gate(const GateOptions& o) {
   const std::string source_url = source_url_template(o.source_url);  // refused before minutes of building
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = protocol::gate_run(build);
-  run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false);
-  progress("");  // apart from ctest's output
   SummaryOptions s;
+  s.shard = run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false, o.baselines);
+  progress("");  // apart from ctest's output
   s.junit = protocol::ctest_junit(results);
-  s.gtest_results = protocol::gtest_results(build);
+  const bool ran = !s.shard || !s.shard->suites.empty();  // an empty part runs nothing, and its summary reads nothing
+  s.gtest_results = ran ? keep_gtest_reports(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);
   s.baselines = o.baselines;
   s.build = build;
@@ -188,7 +223,8 @@ int record(const RecordOptions& o) {
   const fs::path results = protocol::record_run(build);
   const fs::path candidates = protocol::run_candidates(results);
   // Tests may fail here (that is why a refresh is wanted); their measurements are still written.
-  run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true);
+  const auto shard = run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true, o.baselines);
+  if (shard && shard->suites.empty()) throw std::runtime_error(g::empty_part_problem(shard->index, shard->count, shard->catalogue.size()));
   if (!has_candidates(candidates))
     throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
                              o.run.filter + "'); the test output " +

@@ -7,6 +7,9 @@ bankgate (examples/adopt/ci/) are held to the same fork guard and read-only toke
 a compare job for pull requests (bankgate compare-commits from the merge base, with the whole history), one
 run per pull request or branch, the GPU architecture from a variable, every GPU of the runner for the gate; the
 comment workflow runs on workflow_run alone, checks out and runs nothing, and may write pull requests only.
+The templates of a gate split over runners (bankgate-gate-sharded.yml, bankgate-sharded.gitlab-ci.yml): one part
+per matrix value or parallel job, given by the CI's own variable, every part's reports kept under a name of its
+own, and a merge job that waits for all of them, runs whatever they ended with and gives the verdict.
 
 Each rule is a function that returns the problems it finds; the tests run them on the committed files, which
 must have none, and on altered copies, each of which must be caught, so that the rules can fail.
@@ -457,6 +460,134 @@ def adopter_gitlab_problems(config):
     return problems
 
 
+SHARDED_GITHUB = ROOT / "examples" / "adopt" / "ci" / "bankgate-gate-sharded.yml"
+SHARDED_GITLAB = ROOT / "examples" / "adopt" / "ci" / "bankgate-sharded.gitlab-ci.yml"
+# The verdict job runs when a part failed too, and still only for this repository's branches.
+ALWAYS_GUARDED = tuple(f"always() && ({condition})" for condition in GUARDED_CONDITIONS)
+
+
+def gate_folder():
+    """A gate's report folder in the templates' build folder, where the command puts it."""
+    return layout_path("build", "gate")
+
+
+def node24_problems(steps):
+    problems = []
+    for step in steps:
+        action, _, version = str(step.get("uses", "")).partition("@")
+        wanted = NODE24_MAJORS.get(action)
+        if wanted and not (version.startswith("v") and version[1:].isdigit() and int(version[1:]) >= wanted):
+            problems.append(f"{action}@{version} runs on the deprecated Node.js 20; use v{wanted} or later")
+    return problems
+
+
+def sharded_gate_job_problems(job):
+    """The matrix job: one part per matrix value 1..N, none cancelled by another's failure, each part's reports
+    uploaded under a name of its own even when its gate fails."""
+    problems = []
+    strategy = job.get("strategy") or {}
+    shards = (strategy.get("matrix") or {}).get("shard")
+    if not isinstance(shards, list) or shards != list(range(1, len(shards) + 1)) or len(shards) < 2:
+        return [f"the gate job's matrix is {shards!r}, not shard: [1, 2, ..., N]"]
+    if strategy.get("fail-fast", True) is not False:
+        problems.append("the gate job's matrix stops the other parts when one fails (fail-fast: false is needed)")
+    steps = job.get("steps") or []
+    wanted = f" gate --shard ${{{{ matrix.shard }}}}/{len(shards)} "
+    if not any(wanted in f" {step.get('run', '')} " for step in steps):
+        problems.append(f"no step of the gate job runs `bankgate{wanted}` (the matrix variable over {len(shards)} parts)")
+    uploads = [step for step in steps if str(step.get("uses", "")).startswith("actions/upload-artifact@")]
+    if not any("${{ matrix.shard }}" in str((u.get("with") or {}).get("name", "")) and
+               str((u.get("with") or {}).get("path", "")).rstrip("/") == gate_folder() for u in uploads):
+        problems.append(f"the gate job does not upload {gate_folder()} under a name per part (${{{{ matrix.shard }}}})")
+    return problems
+
+
+def sharded_verdict_job_problems(job, gate_name):
+    """The merge: after every part, whatever their outcome, their reports downloaded and merged by the command."""
+    problems = []
+    needs = job.get("needs")
+    if gate_name not in ([needs] if isinstance(needs, str) else list(needs or [])):
+        problems.append(f"the verdict job does not need the {gate_name} job")
+    steps = job.get("steps") or []
+    downloads = [step for step in steps if str(step.get("uses", "")).startswith("actions/download-artifact@")]
+    if not any(str((d.get("with") or {}).get("pattern", "")).endswith("*") for d in downloads):
+        problems.append("the verdict job does not download every part's reports (download-artifact with a pattern)")
+    if not any(" summary --shards " in f" {step.get('run', '')} " for step in steps):
+        problems.append("the verdict job does not run `bankgate summary --shards`")
+    return problems
+
+
+def sharded_github_problems(workflow):
+    """The GitHub template of a gate split over runners."""
+    triggers = workflow.get("on", workflow.get(True))
+    triggers = set([triggers] if isinstance(triggers, str) else triggers or ())
+    problems = []
+    if "pull_request_target" in triggers:
+        problems.append("the workflow runs on pull_request_target")
+    if workflow.get("permissions") != {"contents": "read"}:
+        problems.append(f"the workflow's permissions are {workflow.get('permissions')!r}, not contents: read")
+    jobs = workflow.get("jobs") or {}
+    gate = next((name for name, job in jobs.items() if (job.get("strategy") or {}).get("matrix")), None)
+    if gate is None:
+        return problems + ["no job has a matrix of parts"]
+    problems += sharded_gate_job_problems(jobs[gate])
+    verdicts = [name for name, job in jobs.items() if name != gate]
+    if not verdicts:
+        return problems + ["there is no verdict job that merges the parts"]
+    for name in verdicts:
+        problems += sharded_verdict_job_problems(jobs[name], gate)
+    for name, job in jobs.items():
+        condition = normalize(job.get("if", ""))
+        if condition not in (GUARDED_CONDITIONS if name == gate else ALWAYS_GUARDED):
+            problems.append(f"job {name}'s condition is {condition!r}: " +
+                            ("no fork guard" if name == gate else "not always() && (the fork guard)"))
+        for step in job.get("steps") or []:
+            if str(step.get("uses", "")).startswith("actions/upload-artifact@") and normalize(step.get("if", "")) != "always()":
+                problems.append(f"job {name} uploads without if: always(), so a failed run keeps nothing")
+        problems += node24_problems(job.get("steps") or [])
+    return problems
+
+
+def sharded_gitlab_problems(config):
+    """The GitLab template of a gate split over runners: parallel parts numbered by CI_NODE_INDEX, each part's
+    folder kept under its number, and a merge job that needs them all and runs whatever they ended with."""
+    problems = []
+    jobs = {name: job for name, job in config.items() if isinstance(job, dict) and name not in GITLAB_KEYWORDS}
+    gate = next((name for name, job in jobs.items() if "parallel" in job), None)
+    if gate is None:
+        return ["no job runs in parallel parts"]
+    job = jobs[gate]
+    if not isinstance(job["parallel"], int) or job["parallel"] < 2:
+        problems.append(f"the gate job's parallel is {job['parallel']!r}, not a number of parts")
+    if not any('gate --shard "$CI_NODE_INDEX/$CI_NODE_TOTAL"' in str(line) for line in gitlab_commands(job.get("script"))):
+        problems.append('the gate job does not run `bankgate gate --shard "$CI_NODE_INDEX/$CI_NODE_TOTAL"`')
+    if not any("shards/$CI_NODE_INDEX" in str(line) and gate_folder() in str(line) for line in gitlab_commands(job.get("after_script"))):
+        problems.append(f"the gate job does not keep its part's reports ({gate_folder()}) under shards/$CI_NODE_INDEX "
+                        "in after_script")
+    artifacts = job.get("artifacts") or {}
+    if artifacts.get("when") != "always" or "shards/" not in (artifacts.get("paths") or []):
+        problems.append("the gate job does not keep shards/ as artifacts when it fails (when: always)")
+    merges = {name: j for name, j in jobs.items() if any(" summary --shards " in f" {line} " for line in gitlab_commands(j.get("script")))}
+    if not merges:
+        problems.append("no job runs `bankgate summary --shards`")
+    for name, merge in merges.items():
+        needed = [n if isinstance(n, str) else n.get("job") for n in merge.get("needs") or []]
+        if gate not in needed:
+            problems.append(f"{name} does not need {gate}")
+        if any(rule.get("when") not in ("always", "never") for rule in merge.get("rules") or []):
+            problems.append(f"{name} does not run when a part failed (its rules need when: always)")
+        if not (merge.get("artifacts") or {}).get("reports", {}).get("junit"):
+            problems.append(f"{name} does not report the merged junit.xml")
+    for name, j in jobs.items():
+        rules = j.get("rules") or []
+        first = rules[0] if rules else {}
+        if not (GITLAB_FORK_RULE in str(first.get("if", "")) and first.get("when") == "never"):
+            problems.append(f"{name}: its first rule must refuse merge requests from forks")
+        if "gpu" not in (j.get("tags") or []):
+            problems.append(f"{name} is not tagged gpu")
+    return problems
+
+
 class CommittedTemplatesTest(unittest.TestCase):
     def test_the_adopters_workflow_passes_every_rule(self):
         self.assertEqual(adopter_problems(load(ADOPTER)), [])
@@ -466,6 +597,15 @@ class CommittedTemplatesTest(unittest.TestCase):
 
     def test_the_adopters_gitlab_configuration_passes_every_rule(self):
         self.assertEqual(adopter_gitlab_problems(load(ADOPTER_GITLAB)), [])
+
+    def test_the_sharded_templates_pass_every_rule(self):
+        self.assertEqual(sharded_github_problems(load(SHARDED_GITHUB)), [])
+        self.assertEqual(sharded_gitlab_problems(load(SHARDED_GITLAB)), [])
+
+    def test_the_adopters_workflow_rules_catch_an_old_action(self):
+        workflow = load(ADOPTER)
+        workflow["jobs"]["gate"]["steps"][0]["uses"] = "actions/checkout@v4"
+        self.assertIn("actions/checkout@v4 runs on the deprecated Node.js 20; use v5 or later", adopter_problems(workflow))
 
     def test_github_workflow_passes_every_rule(self):
         self.assertEqual(github_problems(load(GITHUB)), [])
@@ -785,6 +925,100 @@ class BrokenGitlabConfigurationTest(unittest.TestCase):
     def test_gate_job_renamed(self):
         self.config["gate"] = self.config.pop("bankgate-gate")
         self.assertCaught("no GitLab job bankgate-gate")
+
+
+class BrokenShardedTemplatesTest(unittest.TestCase):
+    """Each alteration of the split gate's templates must be caught."""
+
+    def setUp(self):
+        self.github = load(SHARDED_GITHUB)
+        self.gate = self.github["jobs"]["gate"]
+        self.gitlab = load(SHARDED_GITLAB)
+
+    def assertCaught(self, reason, problems):
+        self.assertTrue(any(reason in problem for problem in problems), f"'{reason}' not in {problems}")
+
+    def gate_step(self):
+        return next(step for step in self.gate["steps"] if " gate --shard " in str(step.get("run", "")))
+
+    def test_no_matrix(self):
+        del self.gate["strategy"]
+        self.assertCaught("no job has a matrix of parts", sharded_github_problems(self.github))
+
+    def test_a_shard_argument_without_the_matrix_variable(self):
+        self.gate_step()["run"] = self.gate_step()["run"].replace("${{ matrix.shard }}/3", "1/3")
+        self.assertCaught("the matrix variable over 3 parts", sharded_github_problems(self.github))
+
+    def test_a_matrix_wider_than_its_shard_argument(self):
+        self.gate["strategy"]["matrix"]["shard"] = [1, 2, 3, 4]
+        self.assertCaught("the matrix variable over 4 parts", sharded_github_problems(self.github))
+
+    def test_parts_cancelled_by_a_failing_one(self):
+        del self.gate["strategy"]["fail-fast"]
+        self.assertCaught("fail-fast: false", sharded_github_problems(self.github))
+
+    def test_one_artifact_name_for_every_part(self):
+        upload = next(step for step in self.gate["steps"] if "upload-artifact" in str(step.get("uses", "")))
+        upload["with"]["name"] = "bankgate-gate-results"
+        self.assertCaught("under a name per part", sharded_github_problems(self.github))
+
+    def test_a_verdict_only_when_every_part_passed(self):
+        self.github["jobs"]["verdict"]["if"] = FORK_GUARD
+        self.assertCaught("not always() && (the fork guard)", sharded_github_problems(self.github))
+
+    def test_a_verdict_for_forks(self):
+        self.github["jobs"]["verdict"]["if"] = "always()"
+        self.assertCaught("not always() && (the fork guard)", sharded_github_problems(self.github))
+
+    def test_no_verdict_job(self):
+        del self.github["jobs"]["verdict"]
+        self.assertCaught("no verdict job", sharded_github_problems(self.github))
+
+    def test_a_verdict_that_does_not_wait_for_the_parts(self):
+        del self.github["jobs"]["verdict"]["needs"]
+        self.assertCaught("does not need the gate job", sharded_github_problems(self.github))
+
+    def test_a_verdict_that_merges_nothing(self):
+        for step in self.github["jobs"]["verdict"]["steps"]:
+            step.pop("run", None)
+        self.assertCaught("does not run `bankgate summary --shards`", sharded_github_problems(self.github))
+
+    def test_pull_request_target(self):
+        self.github[True]["pull_request_target"] = None
+        self.assertCaught("pull_request_target", sharded_github_problems(self.github))
+
+    def test_an_old_download_action(self):
+        step = next(s for s in self.github["jobs"]["verdict"]["steps"] if "download-artifact" in str(s.get("uses", "")))
+        step["uses"] = "actions/download-artifact@v4"
+        self.assertCaught("actions/download-artifact@v4 runs on the deprecated Node.js 20", sharded_github_problems(self.github))
+
+    def test_gitlab_without_parallel_parts(self):
+        del self.gitlab["bankgate-gate"]["parallel"]
+        self.assertCaught("no job runs in parallel parts", sharded_gitlab_problems(self.gitlab))
+
+    def test_gitlab_shard_argument_without_the_node_index(self):
+        job = self.gitlab["bankgate-gate"]
+        job["script"] = [line.replace("$CI_NODE_INDEX/$CI_NODE_TOTAL", "1/3") for line in job["script"]]
+        self.assertCaught("$CI_NODE_INDEX/$CI_NODE_TOTAL", sharded_gitlab_problems(self.gitlab))
+
+    def test_gitlab_parts_kept_in_one_folder(self):
+        self.gitlab["bankgate-gate"]["after_script"] = ["cp -R build/bankgate/gate shards/"]
+        self.assertCaught("under shards/$CI_NODE_INDEX", sharded_gitlab_problems(self.gitlab))
+        self.gitlab["bankgate-gate"]["after_script"] = ['mkdir -p "shards/$CI_NODE_INDEX" && cp -R build/gate/. "shards/$CI_NODE_INDEX/"']
+        self.assertCaught("(build/bankgate/gate) under shards/$CI_NODE_INDEX", sharded_gitlab_problems(self.gitlab))
+
+    def test_gitlab_merge_without_needs(self):
+        del self.gitlab["bankgate-verdict"]["needs"]
+        self.assertCaught("does not need bankgate-gate", sharded_gitlab_problems(self.gitlab))
+
+    def test_gitlab_merge_only_when_the_parts_passed(self):
+        for rule in self.gitlab["bankgate-verdict"]["rules"][1:]:
+            del rule["when"]
+        self.assertCaught("does not run when a part failed", sharded_gitlab_problems(self.gitlab))
+
+    def test_gitlab_fork_rule_missing(self):
+        self.gitlab["bankgate-verdict"]["rules"] = self.gitlab["bankgate-verdict"]["rules"][1:]
+        self.assertCaught("bankgate-verdict: its first rule must refuse merge requests from forks", sharded_gitlab_problems(self.gitlab))
 
 
 if __name__ == "__main__":

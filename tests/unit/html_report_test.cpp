@@ -87,7 +87,7 @@ TEST(HtmlReport, EachFailureIsShownOnceAsATableWithItsConsoleTextFolded) {
   EXPECT_LT(table, lines) << "the table, then the lines";
   EXPECT_LT(lines, plot) << "then the durations";
   EXPECT_LT(plot, folded) << "the console text last";
-  EXPECT_NE(html.find("<td>65536</td><td>2097152</td><td>+2031616 (+3100.0%)</td><td class=l>exact</td><td class=l>CHANGED</td>", section),
+  EXPECT_NE(html.find("<td>65536</td><td>2097152</td><td>+2031616 (+3100.0%)</td><td class=\"l tolerance\">exact</td><td class=l>CHANGED</td>", section),
             std::string::npos);
 }
 

@@ -16,11 +16,9 @@ import sys
 import tempfile
 import unittest
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from validate_output import problems
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SCHEMAS = ROOT / "schemas"
 FIXTURES = ROOT / "tests" / "unit" / "fixtures" / "gate_summary"
 TOOL = VERSION = None
 LOAD = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
@@ -29,17 +27,6 @@ PROVENANCE = {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": 
               "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
               "cupti_version": 130000, "git_commit": "0123abcd", "git_dirty": False, "date": "2026-11-21T23:59:00Z",
               "command": "fixture"}
-
-
-def validator(name):
-    registry = Registry()
-    for schema in SCHEMAS.glob("*.schema.json"):
-        registry = registry.with_resource(schema.name, Resource.from_contents(json.loads(schema.read_text())))
-    return Draft202012Validator(json.loads((SCHEMAS / name).read_text()), registry=registry)
-
-
-def problems(name, document):
-    return [f"{e.json_path}: {e.message[:300]}" for e in validator(name).iter_errors(document)]
 
 
 def timing(median):

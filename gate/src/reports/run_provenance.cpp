@@ -37,13 +37,13 @@ RunProvenance provenance_now() {
 }
 
 void note_measurement(RunProvenance& run, const Provenance& candidate) {
-  if (!candidate.git_commit.empty() && run.commit.find(candidate.git_commit) == std::string::npos)
-    run.commit += (run.commit.empty() ? "" : ", ") + candidate.git_commit;
-  run.dirty |= candidate.git_dirty;
-  // ISO 8601 dates in UTC order as text.
-  if (!candidate.date.empty() && (run.measured.empty() || candidate.date < run.measured)) run.measured = candidate.date;
-  const MeasuredGpu gpu{candidate.gpu_name, candidate.driver_release, candidate.driver_version, candidate.cuda_runtime_version};
-  if (!gpu.name.empty() && std::find(run.gpus.begin(), run.gpus.end(), gpu) == run.gpus.end()) run.gpus.push_back(gpu);
+  RunProvenance one;
+  one.commit = candidate.git_commit;
+  one.dirty = candidate.git_dirty;
+  one.measured = candidate.date;
+  if (!candidate.gpu_name.empty())
+    one.gpus.push_back({candidate.gpu_name, candidate.driver_release, candidate.driver_version, candidate.cuda_runtime_version});
+  merge_provenance(run, one);
 }
 
 void note_baseline(RunProvenance& run, const Provenance& baseline) {
@@ -52,6 +52,21 @@ void note_baseline(RunProvenance& run, const Provenance& baseline) {
   if (std::find(commits.begin(), commits.end(), commit) == commits.end()) {
     commits.push_back(commit);
     std::sort(commits.begin(), commits.end());
+  }
+}
+
+void merge_provenance(RunProvenance& merged, const RunProvenance& part) {
+  for (const MeasuredGpu& gpu : part.gpus)
+    if (std::find(merged.gpus.begin(), merged.gpus.end(), gpu) == merged.gpus.end()) merged.gpus.push_back(gpu);
+  if (!part.commit.empty() && merged.commit.find(part.commit) == std::string::npos)
+    merged.commit += (merged.commit.empty() ? "" : ", ") + part.commit;
+  merged.dirty |= part.dirty;
+  // ISO 8601 dates in UTC order as text.
+  if (!part.measured.empty() && (merged.measured.empty() || part.measured < merged.measured)) merged.measured = part.measured;
+  for (const std::string& commit : part.baseline_commits) {
+    Provenance baseline;
+    baseline.git_commit = commit;
+    note_baseline(merged, baseline);
   }
 }
 

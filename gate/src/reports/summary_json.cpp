@@ -62,6 +62,8 @@ nlohmann::json to_json(const GateSummary& s) {
   document["verdict"] = exit_verdict_id(s.exit_code());
   document["problems"] = s.problems;
   document["tests"] = std::move(tests);
+  if (s.shard) document["shard"] = to_json(*s.shard);  // shard_merge.cpp
+  if (s.merged_shards > 0) document["merged_shards"] = s.merged_shards;
   return document;
 }
 

@@ -63,6 +63,20 @@ void add_provenance(pugi::xml_node suite, const RunProvenance& p) {
   add_property(properties, "bankgate.baseline_commits", baselines);
 }
 
+// Which part of a split gate the report is, or how many parts it merges (shard_merge.hpp), beside the provenance
+// in the test suite's properties (JUnit's place for facts about a whole run).
+void add_split_properties(pugi::xml_node suite, const GateSummary& s) {
+  if (!s.shard && s.merged_shards == 0) return;
+  pugi::xml_node properties = suite.child("properties");
+  if (!properties) properties = suite.append_child("properties");
+  if (s.merged_shards > 0) add_property(properties, "bankgate.merged_shards", std::to_string(s.merged_shards));
+  if (!s.shard) return;
+  add_property(properties, "bankgate.shard", std::to_string(s.shard->index) + "/" + std::to_string(s.shard->count));
+  std::string suites;
+  for (const std::string& name : s.shard->suites) suites += (suites.empty() ? "" : " ") + name;
+  add_property(properties, "bankgate.shard.suites", suites);
+}
+
 struct Counts {
   std::size_t tests = 0, failures = 0, errors = 0;
   double seconds = 0.0;
@@ -122,6 +136,7 @@ std::string render_junit(const GateSummary& s) {
   suite.append_attribute("name") = "bankgate";
   suite.append_attribute("hostname") = s.provenance.host.empty() ? "unknown" : s.provenance.host.c_str();
   add_provenance(suite, s.provenance);
+  add_split_properties(suite, s);
   Counts counts;
   for (const TestResult& t : s.tests) add_testcase(suite, t, counts);
   add_problems(suite, s.problems, counts);

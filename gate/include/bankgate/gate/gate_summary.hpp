@@ -69,10 +69,21 @@ struct TestResult {
   std::optional<TestRecord> baseline;
 };
 
+// Which part of a gate split over several runners (`bankgate gate --shard I/N`) a summary covers, so that the
+// merge of the parts (shard_merge.hpp) can tell a missing or doubled part.
+struct ShardRecord {
+  int index = 0;  // from 1
+  int count = 0;
+  std::vector<std::string> suites;     // the suites this part ran, sorted
+  std::vector<std::string> catalogue;  // every suite of the split, sorted: the same in every part
+};
+
 struct GateSummary {
   std::vector<TestResult> tests;   // in ctest's order
   std::vector<std::string> problems;  // about the inputs as a whole: no test ran, an unreadable file
   RunProvenance provenance;           // what was measured and judged against what, by which bankgate
+  std::optional<ShardRecord> shard;   // the part of a split gate this is; none for a whole gate
+  int merged_shards = 0;              // a merge of that many parts' reports; 0 for a single run
   int exit_code() const;              // 0, 1 or 2 as above
 };
 
@@ -97,8 +108,13 @@ std::string to_string(Outcome outcome);  // as the tables show it: "passed", "RE
 std::string outcome_id(Outcome outcome);  // as the JSON models write it, never to change: "not_measured", ...
 
 // The same summary for tools (output_json.hpp; schemas/summary.schema.json): the head, then "exit_code",
-// "verdict", "problems", "tests": [{name, outcome, changes, ...}].
+// "verdict", "problems", "tests": [{name, outcome, changes, ...}], and for a part of a split gate "shard":
+// {"index", "count", "suites", "catalogue"}, for a merge "merged_shards": N.
 nlohmann::json to_json(const GateSummary& summary);
+nlohmann::json to_json(const ShardRecord& shard);
+// The "shard" object of a summary.json as to_json wrote it; throws std::runtime_error naming `origin` and the field
+// where it is not.
+ShardRecord shard_record_from_json(const nlohmann::json& shard, const std::string& origin);
 // A JUnit report with one testcase per test: a regression a <failure>, a test not measured or skipped an
 // <error>, so that its counts agree with exit_code() (summary_junit.cpp); a failure's message is its reason's
 // first line (what CI front ends show), its text the whole reason and, where it is the remedy, the refresh.

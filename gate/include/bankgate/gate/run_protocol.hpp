@@ -154,6 +154,9 @@ inline Path compare_run(const Path& head_build) { return results_root(head_build
 inline Path run_candidates(const Path& run) { return run / "candidates"; }  // BANKGATE_CANDIDATE_DIR of the run
 inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; summary reads it
 inline Path ctest_log(const Path& run) { return run / "ctest.log"; }  // ctest's output, with --quiet
+// A gate's copy of the run's GoogleTest reports (gtest_results), so that its folder alone holds every file its
+// summary was made from: a merge of a split gate's parts reads each part's folder (shard_merge.hpp).
+inline Path run_gtest_results(const Path& run) { return run / "gtest-results"; }
 // The reports of a gate (ci/gate.sh and the CI templates keep them), and compare's.
 inline Path junit_report(const Path& run) { return run / "junit.xml"; }
 inline Path summary_json(const Path& run) { return run / "summary.json"; }
@@ -194,6 +197,7 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
           {"gate_candidates", run_candidates(gate)},
           {"gate_ctest_junit", ctest_junit(gate)},
           {"gate_ctest_log", ctest_log(gate)},
+          {"gate_gtest_results", run_gtest_results(gate)},
           {"gate_junit", junit_report(gate)},
           {"gate_summary_json", summary_json(gate)},
           {"gate_summary_markdown", summary_markdown(gate)},

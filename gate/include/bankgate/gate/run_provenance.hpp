@@ -41,5 +41,7 @@ RunProvenance provenance_now();
 // What one candidate file (of the measured build) and one baseline file add to it.
 void note_measurement(RunProvenance& run, const Provenance& candidate);
 void note_baseline(RunProvenance& run, const Provenance& baseline);
+// What a part's provenance adds to a merge of several runs' reports (a gate split over runners).
+void merge_provenance(RunProvenance& merged, const RunProvenance& part);
 
 }  // namespace bankgate::gate

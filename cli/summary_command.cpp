@@ -1,0 +1,115 @@
+// summary: the gate's verdict and reports from the files a GPU run left, or from the report folders of a gate split
+// over runners (--shards: one verdict from every part's, shard_merge.hpp). `bankgate gate` ends with it.
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/shard_merge.hpp>
+#include <bankgate/gate/shard_plan.hpp>
+#include <bankgate/gate/text.hpp>
+
+#include "commands.hpp"
+#include "console.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = bankgate::gate;
+namespace protocol = bankgate::gate::protocol;
+
+std::string names(const std::vector<std::string>& list) {
+  std::string out;
+  for (const std::string& name : list) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "none" : out;
+}
+
+// Read, then classify: one run's files, a part of a split gate that had nothing to run, or every part's reports.
+g::GateSummary summarize_run(const SummaryOptions& o) {
+  g::GateInputs in;
+  in.junit = o.junit;
+  in.gtest_results = o.gtest_results;
+  in.candidates = o.candidates;
+  in.baselines = o.baselines;
+  in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
+  if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
+  g::GateSummary s;
+  if (o.shard && o.shard->suites.empty())
+    s.problems.push_back(g::empty_part_problem(o.shard->index, o.shard->count, o.shard->catalogue.size()));
+  else
+    s = g::summarize(in);
+  s.shard = o.shard;
+  return s;
+}
+
+// What part of a split gate the reports cover, for the console and the markdown; empty for a whole gate.
+std::string split_note(const g::GateSummary& s) {
+  if (s.merged_shards > 0)
+    return "Merged from the reports of all " + std::to_string(s.merged_shards) + " shards of a split gate.";
+  if (!s.shard) return "";
+  return "Shard " + std::to_string(s.shard->index) + " of " + std::to_string(s.shard->count) + " of a split gate, suites: " +
+         names(s.shard->suites) + ". The gate's verdict is the merge of every shard's reports (`bankgate summary --shards`).";
+}
+
+// --reports DIR: every report a gate writes, under its names, where not named one by one.
+SummaryOptions with_report_folder(SummaryOptions o) {
+  if (o.reports.empty()) return o;
+  fs::create_directories(o.reports);
+  if (o.json.empty()) o.json = protocol::summary_json(o.reports);
+  if (o.junit_out.empty()) o.junit_out = protocol::junit_report(o.reports);
+  if (o.html.empty()) o.html = protocol::html_report(o.reports);
+  return o;
+}
+
+// Writes every report asked for, each on its own: one that cannot be written (a full disk, a FIFO in its place)
+// costs none of the others, and is named. Returns what the summary's verdict and the unwritten reports make.
+int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::string& source_url) {
+  std::vector<std::string> unwritten;
+  const auto write_report = [&](const std::string& what, const fs::path& path, auto&& write) {
+    if (path.empty()) return false;
+    try {
+      write();
+      return true;
+    } catch (const std::exception& e) {
+      unwritten.push_back(what + " was not written: " + e.what());
+      return false;
+    }
+  };
+  write_report("the JSON summary", o.json, [&] { write_json(o.json, g::to_json(s)); });
+  write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
+  const bool html = write_report("the HTML report", o.html, [&] {
+    write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources, "bankgate gate", source_url}));
+    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+  });
+  std::string markdown = g::render_markdown(s);
+  if (const std::string note = split_note(s); !note.empty()) markdown += "\n" + note + "\n";
+  if (html)
+    markdown += "\nThe full report, with per-line figures and duration plots: `" + o.html.filename().string() +
+                "` (beside this summary in the run's reports).\n";
+  write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
+  const fs::path folder_markdown = o.reports.empty() ? fs::path() : protocol::summary_markdown(o.reports);
+  write_report("the markdown summary", folder_markdown, [&] { write_text(folder_markdown, markdown); });
+  for (const std::string& problem : unwritten) std::cerr << "bankgate: " << problem << "\n";
+  if (unwritten.empty()) return s.exit_code();
+  // A report asked for and not written fails the run like an unreadable input; a regression still says 1.
+  return s.exit_code() == exit_regression ? exit_regression : exit_not_measured;
+}
+
+}  // namespace
+
+int summary(const SummaryOptions& options) {
+  // A malformed BANKGATE_SOURCE_URL is refused before any report is written, where the HTML report is asked for.
+  const std::string source_url = options.html.empty() && options.reports.empty() ? "" : source_url_template(options.source_url);
+  // A merge that is refused throws before anything is written or printed.
+  const g::GateSummary s = summarize_run(options);
+  const SummaryOptions o = with_report_folder(options);
+  std::cout << g::render_console(s, console().palette);
+  if (const std::string note = split_note(s); !note.empty()) std::cout << g::terminal_safe(note) << "\n";
+  return write_reports(s, o, source_url);
+}
+
+}  // namespace bankgate::cli

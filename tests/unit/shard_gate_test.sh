@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# A gate split over runners, without a GPU: `bankgate gate --shard I/N` on a stand-in project whose GPU tests are
+# shell commands laid out as bankgate_add_gpu_suite() lays out a suite (a measuring run per suite program, a
+# ctest fixture, one entry per test), then `bankgate summary --shards` over the parts' report folders.
+#
+#   tests/unit/shard_gate_test.sh PATH/TO/bankgate CMAKE CTEST FIXTURE_DIR
+#
+# FIXTURE_DIR is tests/unit/fixtures/gate_summary (GoogleTest reports). Checks: each part runs its own suites and
+# only their programs' measuring runs; the parts cover the catalogue once; the plan is the same whatever order the
+# tests are declared in, and follows --shard-durations; an empty part exits 2 and says why; the reports say which
+# part they are; the merge gives the whole gate's verdict and reports and refuses a missing, doubled or foreign
+# part (exit 2, nothing written). Prints "N passed, M failed"; exits non-zero if any check failed.
+set -uo pipefail
+
+usage="usage: shard_gate_test.sh PATH/TO/bankgate CMAKE CTEST FIXTURE_DIR"
+tool=${1:?$usage}
+cmake=${2:?$usage}
+ctest=${3:?$usage}
+fixtures=${4:?$usage}
+[ -x "$tool" ] || { echo "not an executable: $tool" >&2; exit 2; }
+fixtures=$(cd "$fixtures" && pwd)
+python=$(command -v python3)  # the one found first, before ctest's folder goes ahead of it
+PATH="$(dirname "$ctest"):$PATH"  # the command runs ctest
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-shard-gate.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+. "$(dirname "$0")/test_lib.sh"
+
+# The stand-in catalogue: "program suite.test exit-code", three programs, five suites, nine tests. The one failing
+# test has a candidate that differs from its baseline: a regression.
+catalogue="A SquareTile.setRowReadColIpad 1
+A SquareTile.setRowReadRow 0
+A Reverse.a 0
+A Reverse.b 0
+B Stride.s1 0
+B Stride.s2 0
+B Stride.s3 0
+B Wide.w1 0
+C Lone.x 0"
+program_of() { case $1 in SquareTile|Reverse) echo A ;; Stride|Wide) echo B ;; Lone) echo C ;; esac; }
+suite_file "$root/measured/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
+suite_file "$root/baselines/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
+ran="$root/ran"
+
+# standin DIR ORDER: the project, its tests declared in catalogue order (forward) or reversed (reverse).
+standin() {
+  mkdir -p "$1"
+  cat >"$1/measure.sh" <<'SH'
+#!/bin/sh
+# A suite program's measuring run: marks that it ran and leaves what a suite process would (candidates, reports).
+touch "$2/bankgate.measure.$1"
+mkdir -p "$BANKGATE_CANDIDATE_DIR" "$4" && cp -R "$3/." "$BANKGATE_CANDIDATE_DIR" && cp "$5"/*.xml "$4"
+SH
+  {
+    printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
+    for program in A B C; do
+      printf 'add_test(NAME bankgate.measure.%s COMMAND sh %s %s %s %s %s %s)\n' "$program" "$1/measure.sh" "$program" "$ran" \
+        "$root/measured" "\${CMAKE_BINARY_DIR}/bankgate/gtest-results" "$fixtures/gtest-results"
+      printf 'set_tests_properties(bankgate.measure.%s PROPERTIES FIXTURES_SETUP bankgate.%s LABELS gpu)\n' "$program" "$program"
+    done
+    if [ "$2" = reverse ]; then tac; else cat; fi <<<"$catalogue" | while read -r program name rc; do
+      printf 'add_test(NAME %s COMMAND sh -c "touch %s/%s && exit %s")\n' "$name" "$ran" "$name" "$rc"
+      printf 'set_tests_properties(%s PROPERTIES FIXTURES_REQUIRED bankgate.%s LABELS gpu)\n' "$name" "$program"
+    done
+  } >"$1/CMakeLists.txt"
+  "$cmake" -S "$1" -B "$1/build" >"$1/configure.log" 2>&1 || fail "the stand-in project $1 configures" "$(cat "$1/configure.log")"
+}
+standin "$root/forward" forward
+standin "$root/reverse" reverse
+build="$root/forward/build"
+gate_folder() { echo "$1/bankgate/gate"; }
+
+json() {  # json FILE PYTHON-EXPRESSION-OF-d
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>&1
+}
+
+# shard I N [ARGS...]: a gate of part I/N on the forward project, its folder kept as $root/shards-N/I, the measuring
+# runs it started in $measured_runs.
+shard() {
+  local index=$1 count=$2
+  shift 2
+  rm -rf "$ran" && mkdir -p "$ran"
+  run "$tool" gate --shard "$index/$count" --build "$build" --no-build --baselines "$root/baselines" "$@"
+  measured_runs=$(cd "$ran" && ls bankgate.measure.* 2>/dev/null | sed 's/bankgate.measure.//' | sort | tr '\n' ' ')
+  mkdir -p "$root/shards-$count" && rm -rf "$root/shards-$count/$index"
+  cp -R "$(gate_folder "$build")" "$root/shards-$count/$index"
+}
+
+# 1. Three parts: each runs its own suites and only their programs.
+all_tests="" all_suites="" codes=""
+for index in 1 2 3; do
+  shard "$index" 3
+  codes="$codes $rc"
+  summary="$root/shards-3/$index/summary.json"
+  expect_in "shard $index/3 says which part it runs" "bankgate: shard $index of 3: " "$out"
+  suites=$(json "$summary" '" ".join(d["shard"]["suites"])')
+  all_suites="$all_suites $suites"
+  all_tests="$all_tests $(json "$summary" '" ".join(t["name"] for t in d["tests"])')"
+  wanted=$(for suite in $suites; do program_of "$suite"; done | sort -u | tr '\n' ' ')
+  check "shard $index/3 started its suites' programs only ($suites)" '[ "$measured_runs" = "$wanted" ]' \
+    "started: '$measured_runs', its suites' programs: '$wanted'"
+  ran_tests=$(cd "$ran" && ls | grep -v '^bankgate\.' | sed 's/\..*//' | sort -u | tr '\n' ' ')
+  check "shard $index/3 ran the tests of its suites only" '[ "$ran_tests" = "$(tr " " "\n" <<<"$suites" | sort | tr "\n" " ")" ]' \
+    "ran: '$ran_tests', its suites: '$suites'"
+  expect_in "shard $index/3's JUnit report says which part it is" "name=\"bankgate.shard\" value=\"$index/3\"" \
+    "$(cat "$root/shards-3/$index/junit.xml")"
+  expect_in "shard $index/3's markdown says which part it is" "Shard $index of 3 of a split gate" "$(cat "$root/shards-3/$index/summary.md")"
+done
+check "the parts' suites cover the catalogue once" \
+  '[ "$(tr " " "\n" <<<"$all_suites" | grep . | sort | tr "\n" " ")" = "Lone Reverse SquareTile Stride Wide " ]' "$all_suites"
+check "the parts' tests cover the catalogue once" '[ "$(tr " " "\n" <<<"$all_tests" | grep -c .)" = 9 ] &&
+  [ "$(tr " " "\n" <<<"$all_tests" | grep . | sort -u | wc -l)" = 9 ]' "$all_tests"
+check "the part with the regression exits 1, the others 0" '[ "$(tr " " "\n" <<<"$codes" | grep . | sort | tr "\n" " ")" = "0 0 1 " ]' "$codes"
+regressed=$(grep -l setRowReadColIpad "$root"/shards-3/*/summary.json | head -n 1)
+check "a part keeps its GoogleTest reports in its folder" \
+  '[ -f "$(dirname "$regressed")/gtest-results/SquareTile.setRowReadColIpad.xml" ]' "$(ls -R "$(dirname "$regressed")")"
+
+# 2. The same plan whatever order ctest lists the tests in.
+for index in 1 2 3; do
+  run "$tool" gate --shard "$index/3" --build "$root/reverse/build" --no-build --baselines "$root/baselines"
+  check "shard $index/3 is the same part when the tests are declared in reverse" \
+    '[ "$(json "$(gate_folder "$root/reverse/build")/summary.json" "d[\"shard\"]")" = "$(json "$root/shards-3/$index/summary.json" "d[\"shard\"]")" ]'
+done
+
+# 3. The merge: the whole gate's verdict and reports.
+echo "earlier step's summary" >"$root/step.md"
+run "$tool" summary --shards "$root/shards-3" --baselines "$root/baselines" --reports "$root/merged" --markdown "$root/step.md"
+expect_rc "the merge of the three parts exits 1 (the regression one part found)" 1
+expect_in "the merge says what it merged" "Merged from the reports of all 3 shards" "$out"
+verdict=$(json "$root/merged/summary.json" '(d["exit_code"], d["merged_shards"], len(d["tests"]),
+  [(t["outcome"], t["changes"][0]["measured"], t["device"]) for t in d["tests"] if t["name"] == "SquareTile.setRowReadColIpad"])')
+expect_in "the merged summary.json holds every test, the regression read from its part's files" \
+  "(1, 3, 9, [('regressed', 1024, '1 (0000:3B:00.0)')])" "$verdict"
+check "every part's and the merged summary.json validate against schemas/summary.schema.json" \
+  '"$python" -B "$(dirname "$0")/validate_output.py" summary.schema.json "$root"/shards-3/*/summary.json "$root/merged/summary.json"'
+for report in junit.xml summary.md report.html; do
+  check "the merge writes $report" '[ -s "$root/merged/$report" ]'
+done
+expect_in "the merged JUnit report says it merges 3 parts" 'name="bankgate.merged_shards" value="3"' "$(cat "$root/merged/junit.xml")"
+expect_in "the merged JUnit report names the regressed counter" "shared load transactions CHANGED: 1024 (baseline 32" \
+  "$(cat "$root/merged/junit.xml")"
+[ "$(head -n 1 "$root/step.md")" = "earlier step's summary" ] && pass "--markdown is appended to" || fail "--markdown is appended to"
+expect_in "--markdown gets the merged summary" "Merged from the reports of all 3 shards" "$(cat "$root/step.md")"
+
+# 4. Merges refused: exit 2, what is wrong named, nothing written.
+refused() {  # refused NAME FOLDER TEXT
+  rm -rf "$root/refused-reports"
+  run "$tool" summary --shards "$2" --baselines "$root/baselines" --reports "$root/refused-reports"
+  expect_rc "$1: refused (exit 2)" 2
+  expect_in "$1: says why" "$3" "$out"
+  check "$1: writes nothing" '[ ! -e "$root/refused-reports" ]' "$(ls -R "$root/refused-reports" 2>&1)"
+}
+variant() { rm -rf "$root/variant" && cp -R "$root/shards-3" "$root/variant"; }
+variant && rm -rf "$root/variant/2"
+refused "a missing part" "$root/variant" "shard 2 of 3 is missing"
+variant && cp -R "$root/variant/1" "$root/variant/1-again"
+refused "a part present twice" "$root/variant" "shard 1 of 3 is present 2 times: $root/variant/1, $root/variant/1-again"
+variant && python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["shard"]["count"] = 4; json.dump(d, open(p, "w"))' \
+  "$root/variant/3/summary.json"
+refused "parts of different N" "$root/variant" "the shards disagree on their number N: N = 3 in"
+variant && cp "$root/variant/1/ctest-junit.xml" "$root/variant/2/ctest-junit.xml"
+refused "a test in two parts" "$root/variant" "tests reported by two shards"
+variant && rm -rf "$root/variant/3" && run "$tool" gate --build "$build" --no-build --baselines "$root/baselines" &&
+  cp -R "$(gate_folder "$build")" "$root/variant/3"
+refused "a whole gate's report among the parts" "$root/variant" "the summary of a gate run without --shard I/N"
+variant && rm -rf "$root/variant/3" && shard 3 3 --filter 'Stride.*:Wide.*:Lone.*' && cp -R "$root/shards-3/3" "$root/variant/3"
+refused "a part of another split" "$root/variant" "are parts of different splits"
+shard 3 3  # back to the part of the whole catalogue
+refused "an empty folder" "$root/ran" "no gate report (a folder with summary.json) at or below"
+
+# 5. More runners than suites: the idle ones exit 2 and say why, and so does the merge.
+for index in 1 2 3 4 5 6; do shard "$index" 6; done
+expect_rc "shard 6 of 6 of five suites exits 2" 2
+expect_in "it says the runner matrix is wider than the catalogue" "make it at most 5 wide" "$out"
+check "it starts no measuring run" '[ -z "$measured_runs" ]' "$measured_runs"
+expect_in "its summary.json says it had no suite" "([], 6, 6)" "$(json "$root/shards-6/6/summary.json" 'd["shard"]["suites"], d["shard"]["index"], d["shard"]["count"]')"
+run "$tool" summary --shards "$root/shards-6" --baselines "$root/baselines"
+expect_rc "the merge of six parts, one idle, exits 1 for the regression" 1
+expect_in "the merge names the idle part" "shard 6 of 6 has no suite to run" "$out"
+run "$tool" gate --shard 2/2 --filter 'Stride.*' --build "$build" --no-build
+expect_rc "a filter that leaves one suite for two runners: the second exits 2" 2
+expect_in "it says so" "the gate's 1 suite(s) (after --filter) leave 1 of its 2 runners idle" "$out"
+run "$tool" record --shard 6/6 --build "$build" --no-build
+expect_rc "record of an idle part exits 2" 2
+expect_in "record says why" "shard 6 of 6 has no suite to run" "$out"
+
+# 6. Recorded durations decide the split; a file that cannot be read is refused.
+printf '{"tests": [{"name": "Lone.x", "seconds": 100, "properties": {}}]}\n' >"$root/durations.json"
+for index in 1 2 3; do
+  shard "$index" 3 --shard-durations "$root/durations.json"
+  case $(json "$root/shards-3/$index/summary.json" '" ".join(d["shard"]["suites"])') in
+    *Lone*) lone=$(json "$root/shards-3/$index/summary.json" '" ".join(d["shard"]["suites"])') ;;
+  esac
+done
+expect_in "the plan says where its costs come from" "costs from the durations in $root/durations.json" "$out"
+check "a suite recorded as long runs alone" '[ "$lone" = "Lone" ]' "the part with Lone: '$lone'"
+echo 'not json' >"$root/bad.json"
+run "$tool" gate --shard 1/3 --shard-durations "$root/bad.json" --build "$build" --no-build
+expect_rc "an unreadable --shard-durations is refused (exit 3)" 3
+expect_in "it names the option and the file" "--shard-durations: $root/bad.json is not JSON" "$out"
+
+before=$(ls "$(gate_folder "$build")")
+run "$tool" gate --shard 1/3 --ctest-arg=-E --ctest-arg=Stride --build "$build" --no-build
+expect_rc "a --ctest-arg that selects tests is refused with --shard (exit 3)" 3
+expect_in "it says why" "--ctest-arg -E selects tests, which would undo the split of --shard" "$out"
+check "refusals come before the last run's reports are cleared" '[ "$(ls "$(gate_folder "$build")")" = "$before" ]'
+
+# 7. The command line.
+for value in 0/3 4/3 a/b 3; do
+  run "$tool" gate --shard "$value" --build "$build" --no-build
+  expect_rc "--shard $value is a usage error (64)" 64
+  expect_in "--shard $value: says what it takes" "got '$value'" "$out"
+done
+run "$tool" gate --shard-durations "$root/durations.json" --build "$build" --no-build
+expect_rc "--shard-durations without --shard is a usage error" 64
+run "$tool" summary --baselines "$root/baselines"
+expect_rc "summary without --junit or --shards is a usage error" 64
+expect_in "it names both" "--junit or --shards is required" "$out"
+run "$tool" summary --shards "$root/shards-3" --junit "$root/x.xml"
+expect_rc "summary with --junit and --shards is a usage error" 64
+
+finish
