@@ -26,6 +26,8 @@
 #                     round candidates kept: A/A compares are drawn from them afterwards, without the GPU
 #   commits           bankgate compare-commits in an outside project (examples/adopt in a git repository of its
 #                     own): head with a bank conflict planted against base (1 expected), base against itself (0)
+#   shards=N          the catalogue's gate in N parts (--shard I/N, one after another on this GPU), then the parts
+#                     merged by bankgate summary --shards: the merged verdict and test count against the whole gate's
 #   aa=N              N same-runner compares of the catalogue's build against itself (bankgate compare, its
 #                     default rounds): every verdict but ok is a false alarm or an inconclusive test, with the
 #                     round-to-round noise each test showed
@@ -290,6 +292,18 @@ PY
       timed env -u BANKGATE_GIT_COMMIT -u BANKGATE_GIT_DIRTY "$bankgate" compare-commits "${commit_args[@]}" --json "$out/commits-same.json" HEAD~1 HEAD~1 >"$out/commits-same.log" 2>&1
       row "compare-commits HEAD~1 HEAD~1 (unchanged)" "exit $? (${elapsed}s; 0 expected)"
       tail -n 25 "$out/commits.log" ;;
+    shards=*)
+      # The gate split in N parts, run one after another on this GPU as N runners would run them, then merged:
+      # every test must be in exactly one part and the merged verdict must be the whole gate's.
+      n=${step#shards=}; sd=/tmp/bankgate-shards
+      built; rm -rf "$sd" && mkdir -p "$sd"
+      for i in $(seq 1 "$n"); do
+        timed "$bankgate" gate --build build/gate --no-build --shard "$i/$n" >"$out/shard-$i.log" 2>&1
+        row "gate --shard $i/$n" "exit $? (${elapsed}s): $(grep -m1 -o 'shard [0-9]* of [0-9]*: [^(]*' "$out/shard-$i.log")"
+        cp -r "$(result gate)" "$sd/$i"
+      done
+      "$bankgate" summary --shards "$sd" --baselines baselines --sources . --reports "$out/shards-merged" >"$out/shards-merge.log" 2>&1
+      row "summary --shards (merged $n parts)" "exit $? ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]), "tests,", d["verdict"])' "$out/shards-merged/summary.json"))" ;;
     *) echo "unknown step '$step'" >&2; exit 64 ;;
   esac
 done
