@@ -40,12 +40,15 @@ def sentence(text):
 def subcommand_section(entry, binary):
     """One subcommand: its heading, aliases, summary and its help from the usage line on."""
     name, aliases = entry["names"][0], entry["names"][1:]
-    body, _ = split_footer(bankgate_command.help_text([name], binary))
+    body, footer = split_footer(bankgate_command.help_text([name], binary))
     usage = body[body.index("Usage: "):]
     lines = [f"## bankgate {name}", ""]
     if aliases:
         lines += [f"Also spelt {', '.join(f'`{alias}`' for alias in aliases)}.", ""]
-    return lines + [sentence(entry["summary"]), "", "```text", usage, "```", ""]
+    lines += [sentence(entry["summary"]), "", "```text", usage, "```", ""]
+    if footer:  # the exit codes this subcommand can return, as its --help ends
+        lines += ["Exit codes:", "", *exit_code_items(footer), ""]
+    return lines
 
 
 def render(binary):
@@ -72,7 +75,7 @@ def render(binary):
         lines += [f"{group}:", "", "| subcommand | what it does |", "| --- | --- |"]
         lines += [f"| [`{e['names'][0]}`](#bankgate-{e['names'][0]}) | {cell(e['summary'])} |" for e in entries if e["group"] == group]
         lines.append("")
-    lines += ["## Exit codes", "", "The same for every subcommand:", "", *exit_code_items(footer), ""]
+    lines += ["## Exit codes", "", "All of them; each subcommand's section lists those it can return:", "", *exit_code_items(footer), ""]
     for entry in entries:
         lines += subcommand_section(entry, binary)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -257,6 +257,14 @@ int refresh(const RefreshOptions& o) {
   return promote(p);
 }
 
+// A comparison needs both sides measured; one that measured nothing (no GPU, no permission, a filter that
+// matches nothing) ends it there, naming the logs.
+void require_measured(const fs::path& candidates, const std::string& who, const fs::path& logs) {
+  if (!has_candidates(candidates))
+    throw std::runtime_error(who + " measured nothing (no GPU, no counter permission, or no test matches the filter); "
+                             "logs in " + logs.string());
+}
+
 int compare(const CompareOptions& o) {
   const std::string source_url = source_url_template(o.source_url);  // refused before minutes of measuring
   const bool builds = fs::exists(o.base / "CTestTestfile.cmake") && fs::exists(o.head / "CTestTestfile.cmake");
@@ -275,7 +283,8 @@ int compare(const CompareOptions& o) {
   const fs::path scratch = work / "baselines";
   setenv(env::baseline_dir, scratch.c_str(), 1);
   run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (logs / "base-round0.log").string());
-  if (has_candidates(work / "round-0")) {
+  require_measured(work / "round-0", "the base build", logs);  // in its warm-up round: not minutes of rounds for nothing
+  {
     PromoteOptions fix;
     fix.candidates = work / "round-0";
     fix.baselines = scratch;
@@ -304,9 +313,7 @@ int compare(const CompareOptions& o) {
   }
   unsetenv(env::baseline_dir);
   for (const char* side : {"base", "head"})
-    if (!has_candidates(protocol::compare_side(work, side)))
-      throw std::runtime_error(std::string("the ") + side + " build measured nothing (no GPU, no counter permission, or no "
-                               "test matches the filter); logs in " + logs.string());
+    require_measured(protocol::compare_side(work, side), (std::string("the ") + side + " build").c_str(), logs);
   CompareOptions pooled = o;
   pooled.base = protocol::compare_side(work, "base");
   pooled.head = protocol::compare_side(work, "head");
