@@ -163,6 +163,13 @@ refused "a test in two parts" "$root/variant" "tests reported by two shards"
 variant && rm -rf "$root/variant/3" && run "$tool" gate --build "$build" --no-build --baselines "$root/baselines" &&
   cp -R "$(gate_folder "$build")" "$root/variant/3"
 refused "a whole gate's report among the parts" "$root/variant" "the summary of a gate run without --shard I/N"
+# A part's files come from a CI artifact: a link out of its folder is refused, even to a well-formed report.
+variant && mv "$root/variant/2/summary.json" "$root/outside-summary.json" &&
+  ln -s "$root/outside-summary.json" "$root/variant/2/summary.json"
+refused "a part's summary.json linked outside its folder" "$root/variant" "leads outside the shard's report folder"
+variant && mv "$root/variant/1/ctest-junit.xml" "$root/outside-junit.xml" &&
+  ln -s "$root/outside-junit.xml" "$root/variant/1/ctest-junit.xml"
+refused "a part's JUnit report linked outside its folder" "$root/variant" "leads outside the shard's report folder"
 variant && rm -rf "$root/variant/3" && shard 3 3 --filter 'Stride.*:Wide.*:Lone.*' && cp -R "$root/shards-3/3" "$root/variant/3"
 refused "a part of another split" "$root/variant" "are parts of different splits"
 shard 3 3  # back to the part of the whole catalogue

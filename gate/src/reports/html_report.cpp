@@ -4,6 +4,7 @@
 #include <bankgate/gate/html_report.hpp>
 
 #include <cctype>
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -45,14 +46,11 @@ std::string anchor(const TestResult& t) {
   return id;
 }
 
+// The outcome's id as a CSS class: "not-measured" for not_measured.
 std::string outcome_class(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::passed: return "passed";
-    case Outcome::regressed: return "regressed";
-    case Outcome::not_measured: return "not-measured";
-    case Outcome::skipped: return "skipped";
-  }
-  return "";
+  std::string id = outcome_id(outcome);
+  std::replace(id.begin(), id.end(), '_', '-');
+  return id;
 }
 
 }  // namespace html

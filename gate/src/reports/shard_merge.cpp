@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <bankgate/gate/confined_folder.hpp>
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/shard_plan.hpp>
@@ -43,8 +44,15 @@ ShardReport read_report(const fs::path& folder) {
   const fs::path file = protocol::summary_json(folder);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(read_input_file(file));
+    // A part's folder comes from a CI artifact: what it holds is read inside it, and a link out of it (its
+    // summary, its JUnit report, its GoogleTest reports or candidates) is refused, never followed.
+    const ConfinedFolder part(folder, "the shard's report folder");
+    for (const fs::path& entry : {protocol::ctest_junit(""), protocol::run_gtest_results(""), protocol::run_candidates("")})
+      part.locate(entry);
+    doc = nlohmann::json::parse(part.read(file.filename()));
   } catch (const InputFileError& e) {
+    throw ShardMergeError(e.what());
+  } catch (const ConfinementError& e) {
     throw ShardMergeError(e.what());
   } catch (const nlohmann::json::exception& e) {
     throw ShardMergeError(file.string() + " is not JSON (" + e.what() + ")");
