@@ -22,6 +22,8 @@
 #   machine           which GPU this is (UUID, serial, PCI bus) and its clocks, power and memory as found, so runs
 #                     from several lent machines can be told apart and their differences explained
 #   build             the catalogue's build alone, timed
+#   hopper            the Hopper kernels (TMA, wgmma, clusters): their SASS opcodes per kernel, one run of their
+#                     tests with output checks, and the chip's per-instruction (SASS Metrics API) metric names
 #   pool=R            one same-runner compare of the catalogue's build against itself with R rounds per side, its
 #                     round candidates kept: A/A compares are drawn from them afterwards, without the GPU
 #   commits           bankgate compare-commits in an outside project (examples/adopt in a git repository of its
@@ -229,6 +231,20 @@ PY
     build)
       timed built
       row "build" "exit $? (${elapsed}s)" ;;
+    hopper)
+      built
+      suite=build/gate/tests/suites/catalogue_suite
+      cuobjdump -sass "$suite" >"$out/catalogue.sass" 2>&1
+      awk '/Function :/ { f = $3 } match($0, /(UTMALDG|UTMASTG|UTMAPF|UBLKCP|UBLKRED|HGMMA|SYNCS\.[A-Z.0-9]+|LDSM[.A-Z0-9]*|STSM[.A-Z0-9]*|LD\.E[.A-Z0-9]*|STS\.64)/) {
+             n[f " " substr($0, RSTART, RLENGTH)]++ } END { for (k in n) print k, n[k] }' "$out/catalogue.sass" |
+        grep -iE 'tma|wgmma|cluster' | sort >"$out/hopper-sass.txt"
+      cat "$out/hopper-sass.txt"
+      timed timeout 300 "$suite" --gtest_filter='TmaTile.*:WgmmaGemm.*:ClusterMulticast.*' >"$out/hopper-suite.log" 2>&1
+      row "hopper: suite run (output checks)" "exit $? (${elapsed}s)"
+      grep -E '^\[ +(OK|FAILED|SKIPPED) +\]|wrong output|failed' "$out/hopper-suite.log" | head -n 20
+      bash ci/sass-metric-names.sh >"$out/sass-metric-names.txt" 2>&1
+      row "hopper: per-instruction metrics of the chip" "$(grep -cE 'tma|gmma|dshared' "$out/sass-metric-names.txt") of TMA/wgmma/cluster kind"
+      grep -E 'tma|gmma|dshared' "$out/sass-metric-names.txt" | head -n 20 ;;
     pool=*)
       rounds=${step#pool=}
       built

@@ -482,7 +482,9 @@ void metrics_markdown(std::span<const bankgate::MetricTraits> table) {
     std::cout << "| " << m.display << " (" << bankgate::to_string(m.group) << ") | `" << m.name << "`"
               << (m.name == bankgate::metric::resident_blocks_per_sm ? " (ours: the least of Nsight Compute's `launch__occupancy_limit_*`)"
                   : m.name == bankgate::metric::local_memory_per_thread ? " (ours: the driver's figure; Nsight Compute has none)"
-                  : m.source == bankgate::CounterSource::launch ? " (from the driver, no counter)" : "") << " | "
+                  : m.source == bankgate::CounterSource::launch ? " (from the driver, no counter)"
+                  : m.source == bankgate::CounterSource::tma_traffic ? " (hardware: a further run, for kernels with TMA instructions only)"
+                                                                      : "") << " | "
               << (m.nvprof.empty() ? "—" : "`" + std::string(m.nvprof) + "`") << " | " << tolerance_text(m) << " |\n";
   std::cout << "\n| ratio | from | nvprof-era name |\n| --- | --- | --- |\n";
   for (const bankgate::RatioTraits& r : bankgate::ratio_table())
@@ -499,7 +501,9 @@ int metrics(MetricsFormat format, bool hardware) {
     for (const bankgate::MetricTraits& m : table)
       list.push_back({{"name", m.name}, {"display_name", m.display}, {"nvprof_name", m.nvprof},
                       {"group", bankgate::to_string(m.group)},
-                      {"source", m.source == bankgate::CounterSource::launch ? "launch" : "sass"},
+                      {"source", m.source == bankgate::CounterSource::launch        ? "launch"
+                                 : m.source == bankgate::CounterSource::tma_traffic ? "tma_traffic"
+                                                                                    : "sass"},
                       {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
                       {"explained_by_lines_of_kind", m.kind}});
     std::cout << list.dump(2) << "\n";
@@ -509,8 +513,10 @@ int metrics(MetricsFormat format, bool hardware) {
     metrics_markdown(table);
     return exit_ok;
   }
-  // The range profiler's metrics only: the list ncu --metrics takes.
-  const auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
+  // The range profiler's metrics only (with the TMA traffic pass's): the list ncu --metrics takes.
+  auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
+  if (!hardware)
+    for (const std::string& name : bankgate::metric_names(bankgate::CounterSet::tma_traffic)) names.push_back(name);
   for (std::size_t i = 0; i < names.size(); ++i) std::cout << (i ? "," : "") << names[i];
   std::cout << "\n";
   return exit_ok;

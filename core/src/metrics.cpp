@@ -18,6 +18,7 @@ constexpr DefaultTolerance register_tolerance{
 
 using G = CounterGroup;
 constexpr auto L = CounterSource::launch;
+constexpr auto T = CounterSource::tma_traffic;
 
 // Shared memory by instruction kind (requests = warp-level instructions executed; wavefronts = the L1 data
 // stage's transactions; bank conflicts = wavefronts above the ideal); global and local memory by request and
@@ -51,6 +52,22 @@ constexpr std::array counters{
     MetricTraits{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum", "local load sectors", "local_load_transactions", G::local, "local_load"},
     MetricTraits{"smsp__sass_inst_executed_op_local_st.sum", "local store requests", "local_store", G::local, "local_store"},
     MetricTraits{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum", "local store sectors", "local_store_transactions", G::local, "local_store"},
+    MetricTraits{"smsp__sass_inst_executed_op_tma_ld.sum", "TMA load instructions", "", G::tma, "tma_load"},
+    MetricTraits{"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "TMA load bytes from global", "", G::tma, "tma_load", T},
+    MetricTraits{"l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_dest_multicast.sum", "TMA load bytes multicast to the cluster", "", G::tma, "tma_load", T},
+    MetricTraits{"smsp__sass_inst_executed_op_tma_st.sum", "TMA store instructions", "", G::tma, "tma_store"},
+    MetricTraits{"l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", "TMA store bytes to global", "", G::tma, "tma_store", T},
+    MetricTraits{"smsp__sass_inst_executed_op_tma_red.sum", "TMA reduction instructions", "", G::tma, "tma_reduction"},
+    MetricTraits{metric::tma_instructions, "TMA instructions (all kinds)", "", G::tma, "tma_load"},
+    MetricTraits{"smsp__sass_inst_executed_op_shared_gmma.sum", "wgmma instructions", "", G::wgmma, "wgmma"},
+    MetricTraits{"smsp__sass_data_bytes_mem_shared_op_gmma.sum", "wgmma shared operand bytes", "", G::wgmma, "wgmma"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_ld.sum", "distributed shared load requests", "", G::cluster, "dshared_load"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_st.sum", "distributed shared store requests", "", G::cluster, "dshared_store"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_atom.sum", "distributed shared atomic requests", "", G::cluster, "dshared_atomic"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_redas.sum", "distributed shared red.async requests", "", G::cluster, "dshared_atomic"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_stas.sum", "distributed shared st.async requests", "", G::cluster, "dshared_store"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_tma_st.sum", "TMA stores to a cluster peer", "", G::cluster, "tma_store"},
+    MetricTraits{"smsp__sass_inst_executed_op_dshared_tma_red.sum", "TMA reductions to a cluster peer", "", G::cluster, "tma_reduction"},
     MetricTraits{metric::instructions, "instructions executed", "inst_executed", G::instructions, "instructions", CounterSource::sass, instruction_tolerance},
     MetricTraits{metric::thread_instructions, "thread instructions executed", "thread_inst_executed", G::instructions, "instructions", CounterSource::sass, instruction_tolerance},
     MetricTraits{"smsp__sass_branch_targets_threads_divergent.sum", "divergent branch targets", "divergent_branch", G::instructions, "instructions", CounterSource::sass, instruction_tolerance},
@@ -84,6 +101,9 @@ constexpr std::array ratios{
     RatioTraits{ratio::global_reduction_sectors, "global reduction sectors per request", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_red.sum", "smsp__sass_inst_executed_op_global_red.sum", ""},
     RatioTraits{ratio::local_load_sectors, "local load sectors per request", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_ld.sum", "smsp__sass_inst_executed_op_local_ld.sum", "local_load_transactions_per_request"},
     RatioTraits{ratio::local_store_sectors, "local store sectors per request", "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_local_op_st.sum", "smsp__sass_inst_executed_op_local_st.sum", "local_store_transactions_per_request"},
+    RatioTraits{ratio::tma_load_bytes, "TMA load bytes per instruction", "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "smsp__sass_inst_executed_op_tma_ld.sum", ""},
+    RatioTraits{ratio::tma_store_bytes, "TMA store bytes per instruction", "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", "smsp__sass_inst_executed_op_tma_st.sum", ""},
+    RatioTraits{ratio::wgmma_shared_bytes, "wgmma shared operand bytes per instruction", "smsp__sass_data_bytes_mem_shared_op_gmma.sum", "smsp__sass_inst_executed_op_shared_gmma.sum", ""},
     RatioTraits{ratio::threads_per_instruction, "active threads per instruction (of 32)", metric::thread_instructions, metric::instructions, "warp_execution_efficiency x 32"},
 };
 
@@ -102,6 +122,13 @@ constexpr std::array kinds{
     InstructionKindTraits{"global_reduction", "global reduction", "smsp__sass_inst_executed_op_global_red", false, true, false},
     InstructionKindTraits{"local_load", "local load", "smsp__sass_inst_executed_op_local_ld", false, false, true},
     InstructionKindTraits{"local_store", "local store", "smsp__sass_inst_executed_op_local_st", false, false, true},
+    InstructionKindTraits{"tma_load", "TMA load", "smsp__sass_inst_executed_op_tma_ld", false, false, false},
+    InstructionKindTraits{"tma_store", "TMA store", "smsp__sass_inst_executed_op_tma_st", false, false, false},
+    InstructionKindTraits{"tma_reduction", "TMA reduction", "smsp__sass_inst_executed_op_tma_red", false, false, false},
+    InstructionKindTraits{"wgmma", "wgmma", "smsp__sass_inst_executed_op_shared_gmma", false, false, false},
+    InstructionKindTraits{"dshared_load", "distributed shared load", "smsp__sass_inst_executed_op_dshared_ld", false, false, false},
+    InstructionKindTraits{"dshared_store", "distributed shared store", "smsp__sass_inst_executed_op_dshared_st", false, false, false},
+    InstructionKindTraits{"dshared_atomic", "distributed shared atomic", "smsp__sass_inst_executed_op_dshared_atom", false, false, false},
     InstructionKindTraits{all_instructions_kind, "instructions", "smsp__sass_inst_executed", false, false, false},
 };
 
@@ -112,6 +139,9 @@ std::string_view to_string(CounterGroup group) {
     case CounterGroup::shared: return "shared memory";
     case CounterGroup::global: return "global memory";
     case CounterGroup::local: return "local memory";
+    case CounterGroup::tma: return "TMA (bulk copies)";
+    case CounterGroup::wgmma: return "wgmma (tensor cores)";
+    case CounterGroup::cluster: return "cluster (distributed shared memory)";
     case CounterGroup::instructions: return "instructions";
     case CounterGroup::launch: return "launch";
   }
@@ -129,10 +159,20 @@ const MetricTraits* find_metric(std::string_view name) {
   return nullptr;
 }
 
+bool of_hopper_unit(const MetricTraits& m) {
+  return m.group == CounterGroup::tma || m.group == CounterGroup::wgmma || m.group == CounterGroup::cluster;
+}
+
 std::vector<std::string> metric_names(CounterSet set) {
   std::vector<std::string> names;
-  for (const MetricTraits& m : set == CounterSet::hardware ? hardware_counter_table() : counter_table())
-    if (m.source == CounterSource::sass) names.emplace_back(m.name);
+  if (set == CounterSet::hardware) {
+    for (const MetricTraits& m : hardware_counter_table()) names.emplace_back(m.name);
+    return names;
+  }
+  for (const MetricTraits& m : counter_table()) {
+    const CounterSource wanted = set == CounterSet::tma_traffic ? CounterSource::tma_traffic : CounterSource::sass;
+    if (m.source == wanted) names.emplace_back(m.name);
+  }
   return names;
 }
 

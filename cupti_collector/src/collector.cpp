@@ -2,7 +2,9 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <nvtx3/nvToolsExt.h>
 
 #include "activity_timer.hpp"
@@ -38,8 +40,62 @@ struct Collector::Impl {
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
   std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
+  std::optional<std::size_t> traffic_set;  // the profiler's set for the TMA traffic (a second run)
   SetupPhases setup;
+
+  std::optional<std::size_t> add_optional_set(CounterSet set);
+  void add_tma_traffic(const std::function<void()>& launch, const CounterOptions& counter_options,
+                        std::vector<KernelCounters>& counters);
+  std::vector<KernelCounters> run_again(const std::function<void()>& launch, const CounterOptions& counter_options,
+                                        std::size_t set, std::size_t kernels);
 };
+
+// A set the chip may lack (no TMA or wgmma before Hopper): none there, and nothing of it to count.
+std::optional<std::size_t> Collector::Impl::add_optional_set(CounterSet set) {
+  try {
+    return profiler->add_metric_set(metric_names(set));
+  } catch (const CollectorError& e) {
+    if (e.kind() != ErrorKind::unknown_metric) throw;
+    return std::nullopt;
+  }
+}
+
+std::vector<KernelCounters> Collector::Impl::run_again(const std::function<void()>& launch,
+                                                       const CounterOptions& counter_options, std::size_t set,
+                                                       std::size_t kernels) {
+  if (counter_options.l2 == L2State::cold) {
+    flusher->enqueue();
+    BANKGATE_CUDA(cudaDeviceSynchronize());
+  }
+  std::vector<KernelCounters> again = profiler->collect(launch, set);
+  if (again.size() != kernels)
+    throw CollectorError(ErrorKind::cupti_failure,
+                         "a further counter pass saw " + std::to_string(again.size()) + " kernel launches where the "
+                         "first saw " + std::to_string(kernels) + ": a case's launch must launch the same kernels "
+                         "every time it is called");
+  return again;
+}
+
+// The TMA traffic (hardware counters of the L1's crossbar ports, which no instrumented metric has) in a second
+// run of the launch, only when a kernel executed TMA instructions: a kernel that executed none moved no byte
+// through the engine and gets 0 without the run.
+void Collector::Impl::add_tma_traffic(const std::function<void()>& launch, const CounterOptions& counter_options,
+                                      std::vector<KernelCounters>& counters) {
+  if (!traffic_set) return;
+  const std::string tma(metric::tma_instructions);
+  const bool moved = std::any_of(counters.begin(), counters.end(), [&](const KernelCounters& k) {
+    const auto found = k.values.find(tma);
+    return found != k.values.end() && found->second > 0.0;
+  });
+  if (!moved) {
+    for (KernelCounters& k : counters)
+      for (const std::string& name : metric_names(CounterSet::tma_traffic)) k.values[name] = 0.0;
+    return;
+  }
+  const std::vector<KernelCounters> again = run_again(launch, counter_options, *traffic_set, counters.size());
+  for (std::size_t i = 0; i < counters.size(); ++i)
+    for (const auto& [name, value] : again[i].values) counters[i].values[name] = value;
+}
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
@@ -56,6 +112,9 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
                                                             impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
+  const auto& metrics = impl_->options.metrics;
+  if (impl_->options.tma_traffic && std::find(metrics.begin(), metrics.end(), metric::tma_instructions) != metrics.end())
+    impl_->traffic_set = impl_->add_optional_set(CounterSet::tma_traffic);
   laps.add_lap(impl_->setup.profiler_ms);
   impl_->profiler->add_setup_parts(impl_->setup);
   impl_->flusher = std::make_unique<detail::L2Flusher>(impl_->options.device);
@@ -77,6 +136,11 @@ std::vector<KernelCounters> Collector::collect_counters(std::string_view label, 
   }
   const double flush_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::vector<KernelCounters> counters = impl_->profiler->collect(launch);
+  CounterPhases phases = impl_->profiler->last_phases();
+  const auto counted = std::chrono::steady_clock::now();
+  impl_->add_tma_traffic(launch, options, counters);
+  phases.tma_traffic_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
+  impl_->profiler->restore_phases(phases);
   impl_->profiler->note_flush(flush_ms);
   return counters;
 }

@@ -3,6 +3,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 
+#include <bankgate/metrics.hpp>
 #include <bankgate/preflight.hpp>
 
 #include "check.hpp"
@@ -26,14 +27,18 @@ void destroy_host(CUpti_Profiler_Host_Object* host) {
   cuptiProfilerHostDeinitialize(&p);  // nothing useful to do with a failure during teardown
 }
 
+bool known_metric(CUpti_Profiler_Host_Object* host, const std::string& name) {
+  CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+  p.pHostObject = host;
+  p.pMetricName = name.c_str();
+  return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+}
+
 // cuptiProfilerHostConfigAddMetrics accepts an unknown name and the failure surfaces later as
 // CUPTI_ERROR_UNKNOWN, so each name is looked up first and the error can name the bad one.
 void require_known_metrics(CUpti_Profiler_Host_Object* host, const std::string& chip, const std::vector<std::string>& metrics) {
   for (const auto& name : metrics) {
-    CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-    p.pHostObject = host;
-    p.pMetricName = name.c_str();
-    if (cuptiProfilerHostGetMetricProperties(&p) != CUPTI_SUCCESS)
+    if (!known_metric(host, name))
       throw CollectorError(ErrorKind::unknown_metric,
                            "unknown metric: '" + name + "' is not a metric of chip " + chip +
                                " (check the spelling and the rollup suffix such as .sum; ncu --query-metrics lists them)");
@@ -41,6 +46,18 @@ void require_known_metrics(CUpti_Profiler_Host_Object* host, const std::string& 
 }
 
 }  // namespace
+
+std::vector<std::string> without_absent_units(const std::string& chip_name, const std::vector<std::string>& metrics) {
+  CUpti_Profiler_Host_Object* host = make_host(chip_name, nullptr);
+  std::vector<std::string> kept;
+  for (const std::string& name : metrics) {
+    const MetricTraits* m = find_metric(name);
+    const bool optional = m != nullptr && of_hopper_unit(*m);
+    if (!optional || known_metric(host, name)) kept.push_back(name);
+  }
+  destroy_host(host);
+  return kept;
+}
 
 MetricConfig::MetricConfig(const std::string& chip_name, const std::vector<std::string>& metrics,
                            std::vector<std::uint8_t> counter_availability)

@@ -34,4 +34,8 @@ class MetricConfig {
   std::size_t passes_ = 0;
 };
 
+// `metrics` without the rows of Hopper's units (TMA, wgmma, cluster groups) that `chip_name` does not know: a
+// chip without those units has nothing to count there, and the rest of the list still applies to it.
+std::vector<std::string> without_absent_units(const std::string& chip_name, const std::vector<std::string>& metrics);
+
 }  // namespace bankgate::detail

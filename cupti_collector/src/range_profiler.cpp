@@ -51,7 +51,7 @@ CUcontext current_context() {
 
 RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
                              std::size_t max_kernels_per_call)
-    : context_(context), metrics_(metrics), max_kernels_(max_kernels_per_call) {
+    : context_(context), max_kernels_(max_kernels_per_call) {
   LapTimer laps;
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   BANKGATE_CUPTI(cuptiProfilerInitialize(&init));
@@ -62,28 +62,57 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   chip_name_ = chip.pChipName;
   laps.add_lap(initialize_ms_);
 
-  std::vector<std::uint8_t> availability;
-  if (!host_library_knows(chip_name_)) availability = counter_availability(context_);
+  if (!host_library_knows(chip_name_)) availability_ = counter_availability(context_);
   laps.add_lap(availability_ms_);
-  config_ = std::make_unique<MetricConfig>(chip_name_, metrics_, std::move(availability));
+  const std::vector<std::string> measurable = without_absent_units(chip_name_, metrics);
+  MetricSet first{std::make_unique<MetricConfig>(chip_name_, measurable, availability_), measurable, {}};
   laps.add_lap(metric_config_ms_);
 
   // Enabled once here, not per collect(): only kernels launched between Start and Stop are profiled, launches
   // outside (the timing phase) run as usual.
+  enable();
+  first.counter_data = counter_data_for(*first.config);
+  sets_.push_back(std::move(first));
+  laps.add_lap(enable_ms_);
+}
+
+// Also tells the profiler object which metrics the next counter-data image it initialises is for: the
+// initialisation takes no metric list of its own, so each set is sized again before its image is initialised.
+std::vector<std::uint8_t> RangeProfiler::counter_data_for(const MetricConfig& config) {
+  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pRangeProfilerObject = profiler_;
+  size.pMetricNames = const_cast<const char**>(config.metric_pointers().data());
+  size.numMetrics = config.metric_pointers().size();
+  size.maxNumOfRanges = max_kernels_;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+  return std::vector<std::uint8_t>(size.counterDataSize);
+}
+
+void RangeProfiler::enable() {
   CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   enable.ctx = context_;
   BANKGATE_CUPTI(cuptiRangeProfilerEnable(&enable));
   profiler_ = enable.pRangeProfilerObject;
+}
 
-  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-  size.pRangeProfilerObject = profiler_;
-  size.pMetricNames = const_cast<const char**>(config_->metric_pointers().data());
-  size.numMetrics = config_->metric_pointers().size();
-  size.maxNumOfRanges = max_kernels_;
-  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
-  BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
-  counter_data_.resize(size.counterDataSize);
-  laps.add_lap(enable_ms_);
+void RangeProfiler::disable() {
+  if (profiler_ == nullptr) return;
+  CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  disable.pRangeProfilerObject = profiler_;
+  cuptiRangeProfilerDisable(&disable);
+  profiler_ = nullptr;
+}
+
+std::size_t RangeProfiler::add_metric_set(const std::vector<std::string>& metrics) {
+  MetricSet set{std::make_unique<MetricConfig>(chip_name_, metrics, availability_), metrics, {}};
+  if (set.config->passes() != 1)
+    throw CollectorError(ErrorKind::unknown_metric, "an added metric set must need one replay pass; it needs " +
+                                                        std::to_string(set.config->passes()));
+  set.counter_data = counter_data_for(*set.config);
+  sets_.push_back(std::move(set));
+  sized_set_ = sets_.size() - 1;
+  return sized_set_;
 }
 
 void RangeProfiler::add_setup_parts(SetupPhases& setup) const {
@@ -94,53 +123,57 @@ void RangeProfiler::add_setup_parts(SetupPhases& setup) const {
 }
 
 RangeProfiler::~RangeProfiler() {
-  if (profiler_ != nullptr) {
-    CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    disable.pRangeProfilerObject = profiler_;
-    cuptiRangeProfilerDisable(&disable);
-  }
-  config_.reset();
+  disable();
+  sets_.clear();
   CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
   cuptiProfilerDeInitialize(&p);
 }
 
 // One profiled call of the callable, phase by phase; each phase's host time goes to last_phases().
-std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch) {
+std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index) {
+  MetricSet& set = sets_.at(set_index);
   phases_ = {};
   LapTimer laps;
-  initialize_counter_data();
+  if (sized_set_ != set_index) {
+    // A profiler object keeps the configuration it first ran with: another set needs a fresh object.
+    disable();
+    enable();
+    set.counter_data = counter_data_for(*set.config);
+    sized_set_ = set_index;
+  }
+  initialize_counter_data(set);
   laps.add_lap(phases_.image_ms);
-  set_config();
+  set_config(set);
   laps.add_lap(phases_.set_config_ms);
   profile(launch, laps);
   decode(laps);
-  std::vector<KernelCounters> kernels = evaluate();
+  std::vector<KernelCounters> kernels = evaluate(set);
   laps.add_lap(phases_.evaluate_ms);
   phases_.kernels = kernels.size();
   return kernels;
 }
 
-void RangeProfiler::initialize_counter_data() {
+void RangeProfiler::initialize_counter_data(MetricSet& set) {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = profiler_;
-  init.counterDataSize = counter_data_.size();
-  init.pCounterData = counter_data_.data();
+  init.counterDataSize = set.counter_data.size();
+  init.pCounterData = set.counter_data.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
 }
 
-void RangeProfiler::set_config() {
+void RangeProfiler::set_config(MetricSet& set) {
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
-  config.configSize = config_->config_image().size();
-  config.pConfig = config_->config_image().data();
-  config.counterDataImageSize = counter_data_.size();
-  config.pCounterDataImage = counter_data_.data();
+  config.configSize = set.config->config_image().size();
+  config.pConfig = set.config->config_image().data();
+  config.counterDataImageSize = set.counter_data.size();
+  config.pCounterDataImage = set.counter_data.data();
   config.range = CUPTI_AutoRange;
   // One pass (the default metric sets): the kernels' own run is the pass, with nothing saved or restored. Kernel
   // replay costs about 3.5 ms of host time per kernel on an H200 even then (bench/RESULTS-counters.md) and is
   // kept for metric lists that need several passes, where each kernel must be run again on restored memory.
-  config.replayMode = single_pass() ? CUPTI_UserReplay : CUPTI_KernelReplay;
+  config.replayMode = set.config->passes() == 1 ? CUPTI_UserReplay : CUPTI_KernelReplay;
   config.maxRangesPerPass = max_kernels_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
@@ -184,25 +217,25 @@ void RangeProfiler::decode(LapTimer& laps) {
 }
 
 // The metrics' values of each range (one a kernel launch) of the decoded counter data.
-std::vector<KernelCounters> RangeProfiler::evaluate() {
+std::vector<KernelCounters> RangeProfiler::evaluate(MetricSet& set) {
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-  info.pCounterDataImage = counter_data_.data();
-  info.counterDataImageSize = counter_data_.size();
+  info.pCounterDataImage = set.counter_data.data();
+  info.counterDataImageSize = set.counter_data.size();
   BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
 
   std::vector<KernelCounters> kernels(info.numTotalRanges);
-  std::vector<double> values(metrics_.size());
+  std::vector<double> values(set.metrics.size());
   for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
     CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    eval.pHostObject = config_->host();
-    eval.pCounterDataImage = counter_data_.data();
-    eval.counterDataImageSize = counter_data_.size();
+    eval.pHostObject = set.config->host();
+    eval.pCounterDataImage = set.counter_data.data();
+    eval.counterDataImageSize = set.counter_data.size();
     eval.rangeIndex = range;
-    eval.ppMetricNames = const_cast<const char**>(config_->metric_pointers().data());
-    eval.numMetrics = metrics_.size();
+    eval.ppMetricNames = const_cast<const char**>(set.config->metric_pointers().data());
+    eval.numMetrics = set.metrics.size();
     eval.pMetricValues = values.data();
     BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
-    for (std::size_t m = 0; m < metrics_.size(); ++m) kernels[range].values[metrics_[m]] = values[m];
+    for (std::size_t m = 0; m < set.metrics.size(); ++m) kernels[range].values[set.metrics[m]] = values[m];
   }
   return kernels;
 }

@@ -22,36 +22,50 @@ class LapTimer;
 
 class RangeProfiler {
  public:
+  // `metrics` is set 0, the one every collect() reads unless told otherwise; add_metric_set adds others.
   RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
                 std::size_t max_kernels_per_call);
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  std::vector<KernelCounters> collect(const std::function<void()>& launch);
+  // Another metric list read by collect(launch, index) with the index returned; it needs its own run of the
+  // kernels, so collect() of it is a second call of `launch`.
+  std::size_t add_metric_set(const std::vector<std::string>& metrics);
+  std::vector<KernelCounters> collect(const std::function<void()>& launch, std::size_t set = 0);
   const std::string& chip_name() const { return chip_name_; }
-  std::size_t passes() const { return config_->passes(); }
+  std::size_t passes() const { return sets_.front().config->passes(); }
   const CounterPhases& last_phases() const { return phases_; }
-  bool single_pass() const { return config_->passes() == 1; }
   void note_flush(double ms) { phases_.flush_ms = ms; }
+  void restore_phases(const CounterPhases& phases) { phases_ = phases; }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
 
  private:
+  // One metric list: its configuration and the counter data image CUPTI fills for it.
+  struct MetricSet {
+    std::unique_ptr<MetricConfig> config;
+    std::vector<std::string> metrics;
+    std::vector<std::uint8_t> counter_data;
+  };
+
   // collect()'s phases, in order.
-  void initialize_counter_data();
-  void set_config();
+  void initialize_counter_data(MetricSet& set);
+  void set_config(MetricSet& set);
   void profile(const std::function<void()>& launch, LapTimer& laps);
   void decode(LapTimer& laps);
-  std::vector<KernelCounters> evaluate();
+  std::vector<KernelCounters> evaluate(MetricSet& set);
+  std::vector<std::uint8_t> counter_data_for(const MetricConfig& config);
+  void enable();
+  void disable();
 
   CUcontext context_;
   CUpti_RangeProfiler_Object* profiler_ = nullptr;  // enabled for the object's lifetime
-  std::vector<std::uint8_t> counter_data_;
   std::string chip_name_;
-  std::vector<std::string> metrics_;
+  std::vector<std::uint8_t> availability_;
   std::size_t max_kernels_;
-  std::unique_ptr<MetricConfig> config_;
+  std::vector<MetricSet> sets_;
+  std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   CounterPhases phases_;
   double initialize_ms_ = 0.0, availability_ms_ = 0.0, metric_config_ms_ = 0.0, enable_ms_ = 0.0;
 };

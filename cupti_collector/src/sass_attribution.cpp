@@ -26,6 +26,16 @@ std::uint64_t metric_id(const std::string& chip, const char* name) {
   return p.metric.metricId;
 }
 
+// The kinds of a unit the chip lacks (TMA, wgmma, distributed shared memory before Hopper) have no
+// per-instruction metric there, and no instruction of that kind to name.
+std::optional<std::uint64_t> optional_metric_id(const std::string& chip, const char* name) {
+  CUpti_SassMetrics_GetProperties_Params p{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+  p.pChipName = chip.c_str();
+  p.pMetricName = name;
+  if (cuptiSassMetricsGetProperties(&p) != CUPTI_SUCCESS) return std::nullopt;
+  return p.metric.metricId;
+}
+
 // Enabled for one call; disabled on every way out, so a failure leaves no kernel patched for later launches.
 class PatchingScope {
  public:
@@ -93,7 +103,8 @@ void add_to_kernel(std::vector<KernelInstructions>& kernels, const std::string& 
 SassAttributor::SassAttributor(CUcontext context, int device_index, const std::string& chip_name, const ModuleCubins& cubins)
     : context_(context), device_(device_index), cubins_(cubins) {
   for (const InstructionKindTraits& kind : instruction_kind_table())
-    kinds_.push_back({std::string(kind.kind), metric_id(chip_name, std::string(kind.executions).c_str())});
+    if (const auto id = optional_metric_id(chip_name, std::string(kind.executions).c_str()))
+      kinds_.push_back({std::string(kind.kind), *id});
   wavefronts_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
   ideal_wavefronts_ = metric_id(chip_name, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
   global_sectors_ = metric_id(chip_name, "smsp__sass_sectors_mem_global");

@@ -17,11 +17,14 @@
 namespace bankgate {
 
 // Where a counter comes from: the range profiler (SASS-instrumented: CUPTI patches each instruction to count
-// what it does, so the sums depend only on the code and its inputs), or the launch itself (the driver's
-// figures for the compiled function and its launch configuration: no counter needed).
-enum class CounterSource { sass, launch };
+// what it does, so the sums depend only on the code and its inputs), the launch itself (the driver's figures
+// for the compiled function and its launch configuration: no counter needed), or the bulk copy engine's own
+// traffic counters (hardware counters of the L1's crossbar ports, which no instruction-level metric has):
+// they need a second replay pass, so they are read only for kernels that executed TMA instructions, and are 0
+// by definition for the others.
+enum class CounterSource { sass, launch, tma_traffic };
 
-enum class CounterGroup { shared, global, local, instructions, launch };
+enum class CounterGroup { shared, global, local, tma, wgmma, cluster, instructions, launch };
 std::string_view to_string(CounterGroup group);  // "shared memory", "global memory", ...
 
 // How a counter is gated unless a test says otherwise (KernelCase::counter_tolerances).
@@ -50,6 +53,9 @@ inline constexpr std::string_view thread_instructions = "smsp__sass_thread_inst_
 inline constexpr std::string_view registers_per_thread = "launch__registers_per_thread";
 inline constexpr std::string_view local_memory_per_thread = "launch__local_memory_per_thread";
 inline constexpr std::string_view resident_blocks_per_sm = "launch__resident_blocks_per_sm";
+// TMA instructions of every kind (loads, stores, reductions, prefetches): a kernel with any gets the
+// tma_traffic pass.
+inline constexpr std::string_view tma_instructions = "smsp__sass_inst_executed_op_tma.sum";
 
 // The hardware set: the L1's own counters. They also count wavefronts that L1 fills of global data cause when
 // they meet shared accesses in the data banks, so in kernels with many blocks they vary from run to run (up to
@@ -64,8 +70,13 @@ inline constexpr std::string_view shared_store_bank_conflicts = "l1tex__data_ban
 }  // namespace hardware
 }  // namespace metric
 
-// Which counters collect_counters reads. Both sets need one replay pass on GH100.
-enum class CounterSet { sass_instrumented, hardware };
+// Which counters collect_counters reads, each set one replay pass on GH100: the instrumented set of every
+// kernel (Hopper's units included, on chips that have them), the hardware set of the L1 (opt-in), and the
+// TMA traffic (a second run, for kernels that executed TMA instructions only).
+enum class CounterSet { sass_instrumented, hardware, tma_traffic };
+
+// Whether a metric counts a unit that chips before Hopper lack (the TMA, wgmma and cluster groups).
+bool of_hopper_unit(const MetricTraits& metric);
 
 // Every counter of the default set, in the order tables show them. Memory traffic is a property of the access
 // pattern: exact. Instruction counts move with any edit or compiler change, so they carry a default tolerance.

@@ -20,4 +20,7 @@ inline constexpr std::string_view global_reduction_sectors = "global_reduction_s
 inline constexpr std::string_view local_load_sectors = "local_load_sectors_per_request";
 inline constexpr std::string_view local_store_sectors = "local_store_sectors_per_request";
 inline constexpr std::string_view threads_per_instruction = "threads_per_instruction";
+inline constexpr std::string_view tma_load_bytes = "tma_load_bytes_per_instruction";       // global -> shared
+inline constexpr std::string_view tma_store_bytes = "tma_store_bytes_per_instruction";     // shared -> global
+inline constexpr std::string_view wgmma_shared_bytes = "wgmma_shared_bytes_per_instruction";  // operands read
 }  // namespace bankgate::ratio

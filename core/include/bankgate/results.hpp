@@ -98,7 +98,10 @@ struct CounterPhases {
   double stop_ms = 0.0;
   double decode_ms = 0.0;
   double evaluate_ms = 0.0;     // metric values of every range
-  double total_ms() const { return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms; }
+  double tma_traffic_ms = 0.0;  // the second run for the TMA traffic (kernels with TMA instructions only)
+  double total_ms() const {
+    return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms + tma_traffic_ms;
+  }
 };
 
 // Where the host time of making a Collector went, in milliseconds: the start-up a suite process pays once.

@@ -15,6 +15,9 @@ namespace bankgate {
 struct CollectorOptions {
   int device = 0;
   std::vector<std::string> metrics = default_metric_names();
+  // For kernels that executed TMA instructions, also read the TMA traffic (CounterSet::tma_traffic: hardware
+  // counters, which need a run of their own) in a second run of the launch.
+  bool tma_traffic = true;
   // Kernel launches one collect_counters call may profile; more fails with ErrorKind::too_many_kernels.
   std::size_t max_kernels_per_call = 64;
 };
