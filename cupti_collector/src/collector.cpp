@@ -41,6 +41,7 @@ struct Collector::Impl {
   std::unique_ptr<detail::ActivityTimer> timer;
   std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
   std::optional<std::size_t> traffic_set;  // the profiler's set for the TMA traffic (a second run)
+  std::vector<std::string> metrics;        // every metric a record of this collector can hold
   SetupPhases setup;
 
   std::optional<std::size_t> add_optional_set(CounterSet set);
@@ -115,6 +116,9 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   const auto& metrics = impl_->options.metrics;
   if (impl_->options.tma_traffic && std::find(metrics.begin(), metrics.end(), metric::tma_instructions) != metrics.end())
     impl_->traffic_set = impl_->add_optional_set(CounterSet::tma_traffic);
+  impl_->metrics = metrics;
+  if (impl_->traffic_set)
+    for (const std::string& name : metric_names(CounterSet::tma_traffic)) impl_->metrics.push_back(name);
   laps.add_lap(impl_->setup.profiler_ms);
   impl_->profiler->add_setup_parts(impl_->setup);
   impl_->flusher = std::make_unique<detail::L2Flusher>(impl_->options.device);
@@ -170,7 +174,7 @@ const CounterPhases& Collector::last_counter_phases() const { return impl_->prof
 const SetupPhases& Collector::setup_phases() const { return impl_->setup; }
 
 const DeviceInfo& Collector::device() const { return impl_->device; }
-const std::vector<std::string>& Collector::metrics() const { return impl_->options.metrics; }
+const std::vector<std::string>& Collector::metrics() const { return impl_->metrics; }
 std::size_t Collector::passes() const { return impl_->profiler->passes(); }
 
 }  // namespace bankgate

@@ -61,6 +61,7 @@ class Collector {
   const SetupPhases& setup_phases() const;
 
   const DeviceInfo& device() const;
+  // Every metric collect_counters may report: the configured ones and, where read, the TMA traffic.
   const std::vector<std::string>& metrics() const;
   std::size_t passes() const;  // replay passes per kernel for the configured metrics
 
