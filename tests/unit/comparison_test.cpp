@@ -119,6 +119,19 @@ TEST(CounterTolerance, CounterMissingFromTheBaselineIsAFailure) {
   EXPECT_TRUE(is_failure(f.verdict));
 }
 
+// A baseline recorded before bankgate counted TMA stays valid for a kernel that moves nothing through it.
+TEST(CounterTolerance, TableCounterTheBaselinePredatesReadingZeroPasses) {
+  const std::string tma_loads = "smsp__sass_inst_executed_op_tma_ld.sum";
+  const Finding zero = only_finding(compare(TestRecord{}, record_with(tma_loads, 0)));
+  EXPECT_EQ(zero.verdict, Verdict::pass);
+  EXPECT_NE(zero.tolerance.find("before this counter existed"), std::string::npos) << zero.tolerance;
+  const Finding used = only_finding(compare(TestRecord{}, record_with(tma_loads, 64)));
+  EXPECT_EQ(used.verdict, Verdict::not_in_baseline);
+  EXPECT_TRUE(is_failure(used.verdict));
+  // A zero of a counter outside the metric table is no reason to pass: nothing says the baseline predates it.
+  EXPECT_EQ(only_finding(compare(TestRecord{}, record_with("wavefronts", 0))).verdict, Verdict::not_in_baseline);
+}
+
 TEST(CounterTolerance, CounterMissingFromTheRunIsAFailure) {
   const Finding f = only_finding(compare(record_with("wavefronts", 1024), TestRecord{}));
   EXPECT_EQ(f.metric, "wavefronts");

@@ -20,6 +20,22 @@ TEST(MetricConfig, EachCounterSetNeedsOnePassButMixingThemTwo) {
   EXPECT_GT(bankgate::count_passes("GH100", mixed), 1u);
 }
 
+TEST(MetricConfig, HopperUnitsShareTheInstrumentedPassAndTheTmaTrafficNeedsItsOwn) {
+  // The TMA, wgmma and cluster rows are in the default list and cost no pass of their own; the TMA traffic is
+  // hardware counters, one pass alone and a second with the instrumented set, so it is read in a run of its
+  // own, for kernels with TMA instructions only.
+  std::size_t hopper_rows = 0;
+  for (const bankgate::MetricTraits& m : bankgate::counter_table())
+    if (m.source == bankgate::CounterSource::sass && bankgate::of_hopper_unit(m)) ++hopper_rows;
+  EXPECT_GE(hopper_rows, 10u);
+  const auto traffic = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
+  ASSERT_FALSE(traffic.empty());
+  EXPECT_EQ(bankgate::count_passes("GH100", traffic), 1u);
+  auto together = bankgate::default_metric_names();
+  together.insert(together.end(), traffic.begin(), traffic.end());
+  EXPECT_EQ(bankgate::count_passes("GH100", together), 2u);
+}
+
 TEST(MetricConfig, UnknownMetricIsNamedInTheError) {
   auto metrics = bankgate::default_metric_names();
   metrics.push_back("l1tex__data_pipe_lsu_wavefronts_mem_shard_op_ld.sum");
