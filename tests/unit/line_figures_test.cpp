@@ -81,6 +81,23 @@ TEST(LineFigures, OneStridedWarpStoreIsNamedInSectorsPerRequest) {
   EXPECT_EQ(format_line_change(naive[0]), "kernels/transpose.cu:71  STG.E  4.00 -> 32.00 sectors per request (ideal 4.00; +112 sectors)");
 }
 
+// A TMA box split in two: the line's TMA loads are counted in executions, with no sectors to speak of.
+TEST(LineFigures, TmaLoadLineIsNamedByItsExecutions) {
+  SourceLineFigures load;
+  load.file = "kernels/hopper/hopper_ptx.cuh";
+  load.line = 74;
+  load.kind = "tma_load";
+  load.opcode = "UTMALDG.2D";
+  load.executions = 4096;
+  SourceLineFigures split = load;
+  split.executions = 6144;
+  const std::vector<LineChange> changes = compare_lines({load}, {split});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].change(), 2048);
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/hopper/hopper_ptx.cuh:74  UTMALDG.2D  4096 -> 6144 instructions executed (+2048)");
+}
+
 // A line inserted above a loop moves every line below it: the same instructions one line further down are
 // not a change, and a line that moved and changed says where it was.
 TEST(LineFigures, ShiftedLinesAreNotReportedAsGoneAndNew) {

@@ -77,7 +77,9 @@ void pair_moved_lines(std::vector<LineChange>& unpaired) {
 LineUnit line_unit(const std::string& kind) {
   const InstructionKindTraits* traits = find_instruction_kind(kind);
   if (traits == nullptr || kind == all_instructions_kind) return LineUnit::instructions;
-  return traits->shared_wavefronts ? LineUnit::wavefronts : LineUnit::sectors;
+  if (traits->shared_wavefronts) return LineUnit::wavefronts;
+  // TMA, wgmma and cluster instructions have no per-instruction traffic metric: their executions tell.
+  return traits->global_sectors || traits->local_sectors ? LineUnit::sectors : LineUnit::instructions;
 }
 
 std::int64_t LineChange::change() const {
