@@ -24,6 +24,6 @@ for tree in /tmp/hopper-cost-base "$here"; do
     start=$(date +%s.%N)
     (cd "$tree" && build/gate/cli/bankgate gate --build build/gate --no-build >"$out/$name-gate-$i.log" 2>&1)
     rc=$?
-    echo "$name gate $i exit $rc wall $(echo "$(date +%s.%N) - $start" | bc) s, $(grep -c 'Passed\|Skipped' "$out/$name-gate-$i.log") lines"
+    echo "$name gate $i exit $rc wall $(python3 -c "import sys,time; print(round(time.time()-float(sys.argv[1]),2))" "$start") s, $(grep -c 'Passed\|Skipped' "$out/$name-gate-$i.log") lines"
   done
 done
