@@ -12,6 +12,7 @@ mkdir -p "$out"
 bankgate_ensure_dependencies
 here=$PWD
 rm -rf /tmp/hopper-cost-base
+git -c safe.directory='*' worktree prune
 git -c safe.directory='*' worktree add --detach /tmp/hopper-cost-base "$base" >"$out/worktree.log" 2>&1 || { cat "$out/worktree.log"; exit 3; }
 (cd /tmp/hopper-cost-base && mkdir -p build && bankgate_build build/gate >"$out/build-base.log" 2>&1) &
 mkdir -p build && bankgate_build build/gate >"$out/build-head.log" 2>&1
