@@ -23,6 +23,9 @@ case $mode in
     [ -x "$work/prefix/bin/bankgate" ] && pass "the prefix holds the bankgate command" || fail "the prefix holds the bankgate command"
     [ -x "$work/prefix/bin/bankgate-resource-spec" ] && pass "the prefix holds the resource spec writer beside the command" ||
       fail "the prefix holds the resource spec writer beside the command" "$(ls "$work/prefix/bin")"
+    [ -f "$work/prefix/share/doc/bankgate/LICENSE" ] && [ -f "$work/prefix/share/doc/bankgate/NOTICE" ] &&
+      cmp -s "$work/prefix/share/doc/bankgate/LICENSE" "$repo/LICENSE" && pass "the prefix holds the licence and its notice" ||
+      fail "the prefix holds the licence and its notice" "$(ls -R "$work/prefix/share" 2>&1)"
     [ -f "$work/prefix/lib/cmake/bankgate/bankgateConfig.cmake" ] && pass "the prefix holds bankgateConfig.cmake" ||
       fail "the prefix holds bankgateConfig.cmake" "$(find "$work/prefix" -name '*.cmake')"
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix${CMAKE_PREFIX_PATH:+;${CMAKE_PREFIX_PATH//:/;}}") ;;
