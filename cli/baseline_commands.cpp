@@ -30,6 +30,7 @@
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
+#include "cmake_cache.hpp"
 #include "commands.hpp"
 #include "console.hpp"
 
@@ -425,17 +426,11 @@ int recover(const fs::path& root) {
 
 fs::path configured_source_dir(const fs::path& build) {
   if (build.empty()) return {};
-  std::string cache = "\n";  // every line, the first too, starts after a newline
   try {
-    cache += g::read_input_file(build / "CMakeCache.txt");
+    return CMakeCache::of_build(build).found_value("CMAKE_HOME_DIRECTORY").value_or("");
   } catch (const g::InputFileError&) {
-    return {};  // not a configured build: nothing is known of its sources
+    return {};  // an unreadable cache says nothing of the sources
   }
-  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
-  const std::size_t at = cache.find(key);
-  if (at == std::string::npos) return {};
-  const std::size_t start = at + key.size();
-  return cache.substr(start, cache.find('\n', start) - start);
 }
 
 std::string source_url_template(const std::string& option) {

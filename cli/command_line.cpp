@@ -282,9 +282,14 @@ void define_command_line(CLI::App& app, Invocation& in) {
                                      "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
                                      "in run/ (default: <source>/build/bankgate-compare)")
       ->check(names_a_folder());
+  in.compare_commits_cmd->add_option("--build", commits.build,
+                                     "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
+                                     "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
+                                     "where configured)")
+      ->check(names_a_folder());
   in.compare_commits_cmd->add_option("--cmake-arg", commits.cmake_args,
-                                     "an extra argument for configuring both commits, e.g. --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 "
-                                     "(repeatable)")
+                                     "an extra argument for configuring both commits, after those of --build, e.g. "
+                                     "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
       ->allow_extra_args(false);
   add_comparison_options(*in.compare_commits_cmd, commits.compare, "default: <work>/run/report.html");
 
