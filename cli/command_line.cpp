@@ -51,8 +51,22 @@ CLI::Validator names_a_folder() {
       "");
 }
 
+// Without --build: "build", unless bankgate runs inside a build folder (its CMakeCache.txt here, no build/ in
+// it), where "build/build" would name nothing and the folder itself is the build meant.
+void default_build_here(CLI::App& command, const CLI::Option* option, std::filesystem::path& build) {
+  command.parse_complete_callback([option, &build] {
+    std::error_code ec;
+    if (option->count() == 0 && !std::filesystem::exists("build", ec) && std::filesystem::exists("CMakeCache.txt", ec))
+      build = ".";
+  });
+}
+
 void add_suite_run_options(CLI::App& command, SuiteRun& run) {
-  command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str()->check(names_a_folder());
+  const CLI::Option* build =
+      command.add_option("--build,-B", run.build, "the project's configured build folder (the current folder where it is one)")
+          ->capture_default_str()
+          ->check(names_a_folder());
+  default_build_here(command, build, run.build);
   command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
   command.add_flag("--no-build", run.no_build, "run what is built, without building first");
   command.add_option("--resource-spec", run.resource_spec,
@@ -96,7 +110,11 @@ std::string record_candidates_help() {
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {
-  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str()->check(names_a_folder());
+  const CLI::Option* build_option =
+      command.add_option("--build,-B", build, "build folder whose recorded candidates to use (the current folder where it is one)")
+          ->capture_default_str()
+          ->check(names_a_folder());
+  default_build_here(command, build_option, build);
   command.add_option("--candidates", candidates, "candidates folder (default: " + record_candidates_help() + ")");
   command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");

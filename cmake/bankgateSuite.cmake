@@ -10,6 +10,7 @@
 #
 # Listing (--gtest_list_tests, run at build time) never touches CUDA: device work starts in the fixture's
 # SetUp, and a test that cannot measure reports Skipped with its reason (ctest's Skipped).
+# SOURCES with .cu files need CUDA enabled in the project (LANGUAGES CXX CUDA); without it the suite is refused.
 #
 # Each suite's measuring run takes a whole GPU: RESOURCE_GROUPS "gpus:1". Given a resource spec listing the
 # machine's GPUs, `ctest --resource-spec-file FILE -j N` runs N suites at once, never two on one GPU, and tells
@@ -56,6 +57,16 @@ function(bankgate_add_gpu_suite name)
   endif()
   if(NOT arg_SHARDS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SHARDS '${arg_SHARDS}' is not a positive whole number")
+  endif()
+  # CMake passes over a .cu file without a word where the project has not enabled CUDA: the suite would be built
+  # without its kernels.
+  set(cuda_sources ${arg_SOURCES})
+  list(FILTER cuda_sources INCLUDE REGEX "\\.cu$")
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(cuda_sources AND NOT "CUDA" IN_LIST languages)
+    message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SOURCES holds CUDA files (${cuda_sources}), but this project has "
+                        "not enabled CUDA, so CMake would leave them out of the suite. Add CUDA to the project's languages "
+                        "(project(... LANGUAGES CXX CUDA)) or call enable_language(CUDA) before bankgate_add_gpu_suite().")
   endif()
   if(NOT arg_BASELINES)
     set(arg_BASELINES "${PROJECT_SOURCE_DIR}/baselines")

@@ -103,4 +103,19 @@ if [ "$mode" = package ]; then
     fail "a project with its suite two folders down configures and builds"
   fi
 fi
+# What adopters tripped on, in projects of their own shape (package mode only).
+if [ "$mode" = package ]; then
+  # A .cu file in SOURCES of a project that has not enabled CUDA is refused, not left out without a word.
+  cxx_only="$work/cxx-only"
+  mkdir -p "$cxx_only"
+  cp "$repo/examples/adopt"/*.cu* "$repo/examples/adopt"/*.cpp "$cxx_only/"
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(cxx_only LANGUAGES CXX)\nfind_package(bankgate CONFIG REQUIRED)\n%s\n' \
+    'bankgate_add_gpu_suite(transpose_gate SOURCES transpose.cu transpose_gate_test.cpp)' >"$cxx_only/CMakeLists.txt"
+  out=$(cmake -S "$cxx_only" -B "$cxx_only/build" "${args[@]}" 2>&1)
+  status=$?
+  [ "$status" -ne 0 ] && pass "a .cu source without CUDA enabled stops the configure" || fail "a .cu source without CUDA enabled stops the configure" "$out"
+  case $(printf '%s' "$out" | tr -s ' \n' ' ') in *"SOURCES holds CUDA files (transpose.cu), but this project has not enabled CUDA"*"enable_language(CUDA)"*)
+    pass "a .cu source without CUDA enabled: says how to enable CUDA" ;;
+    *) fail "a .cu source without CUDA enabled: says how to enable CUDA" "$out" ;; esac
+fi
 finish
