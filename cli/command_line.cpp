@@ -77,6 +77,10 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }
 
+constexpr char driver_stub_help[] =
+    "a folder holding the CUDA toolkit's stub driver as libcuda.so.1, which the suite is run with where the real driver "
+    "(libcuda.so.1) cannot be loaded, so that a suite linking it starts, lists its tests and skips them";
+
 // --shard I/N, refused in words: "--shard: must be I/N, the I-th of N parts counted from 1 (...), got '0/3'".
 CLI::Validator shard_choice() {
   return CLI::Validator(
@@ -361,6 +365,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.run_suite_cmd->add_option("--shards", in.run_suite.shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")
       ->check(whole_number(1, 1024));
   in.run_suite_cmd->add_option("--shard", in.run_suite.shard, "which of them this is, from 0")->check(whole_number(0));
+  in.run_suite_cmd->add_option("--driver-stub", in.run_suite.driver_stub, driver_stub_help);
   in.verdict_cmd = app.add_subcommand("verdict", "one test's result from its suite's run: exit 0 passed or skipped, 1 failed");
   in.verdict_cmd->add_option("--results", in.verdict.results, "folder of the per-test result files")->required();
   in.verdict_cmd->add_option("--test", in.verdict.test, "Suite.test")->required();
@@ -370,6 +375,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.discover_cmd->add_option("--out", in.discover.out, "the ctest file to write")->required();
   in.discover_cmd->add_option("--fixture", in.discover.fixture, "the ctest fixture of the suite's measuring test")->required();
   in.discover_cmd->add_option("--labels", in.discover.labels, "labels of every test")->delimiter(';');
+  in.discover_cmd->add_option("--driver-stub", in.discover.driver_stub, driver_stub_help);
   in.protocol_cmd = app.add_subcommand("protocol", "the names bankgate's processes share, for scripts: environment "
                                                     "variables, result layout, test properties, exit codes (JSON)");
   in.protocol_cmd->add_option("--build", in.protocol.build, "give the result layout under this build folder");

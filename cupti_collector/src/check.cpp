@@ -61,7 +61,7 @@ void throw_cupti_error(CUptiResult result, const char* call, const char* file, i
 
 void throw_cuda_error(cudaError_t result, const char* call, const char* file, int line) {
   const bool no_gpu = result == cudaErrorNoDevice || result == cudaErrorInsufficientDriver ||
-                      result == cudaErrorInvalidDevice;
+                      result == cudaErrorInvalidDevice || result == cudaErrorStubLibrary;
   const ErrorKind kind = no_gpu ? ErrorKind::no_gpu : ErrorKind::cuda_failure;
   throw CollectorError(kind, std::string(to_string(kind)) + ": " + cudaGetErrorString(result) + " [" + call +
                                  " returned " + cudaGetErrorName(result) + " (" +

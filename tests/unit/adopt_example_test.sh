@@ -103,8 +103,30 @@ if [ "$mode" = package ]; then
     fail "a project with its suite two folders down configures and builds"
   fi
 fi
-# What adopters tripped on, in projects of their own shape (package mode only).
+# What adopters tripped on, in projects of their own shape (tests/unit/fixtures/outside_projects/; package mode only).
 if [ "$mode" = package ]; then
+  outside="$repo/tests/unit/fixtures/outside_projects"
+  # A suite that links the CUDA driver library: it builds (its tests are listed after the build) where the driver
+  # is missing, and its test is Skipped there with the reason; on a machine with the driver it runs.
+  if out=$( (cmake -S "$outside/driver_suite" -B "$work/driver" "${args[@]}" && cmake --build "$work/driver") 2>&1); then
+    pass "a suite linking CUDA::cuda_driver builds"
+  else
+    fail "a suite linking CUDA::cuda_driver builds" "$(printf '%s\n' "$out" | tail -20)"
+  fi
+  run=$(ctest --test-dir "$work/driver" -V 2>&1)
+  status=$?
+  if [ -e /proc/driver/nvidia/version ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    [ "$status" -eq 0 ] && pass "with the driver, the suite linking it passes" || fail "with the driver, the suite linking it passes" "$run"
+  else
+    [ "$status" -eq 0 ] && pass "without the driver, the ctest of a suite linking it passes" ||
+      fail "without the driver, the ctest of a suite linking it passes" "$run"
+    # ctest's line for the test: "2/2 Test #2: Driver.Version ....***Skipped   0.01 sec"
+    verdict=$(printf '%s\n' "$run" | grep -E 'Test +#[0-9]+: Driver\.Version ')
+    case $verdict in *Skipped*) pass "without the driver, its GPU test reports Skipped (neither passed nor failed)" ;;
+      *) fail "without the driver, its GPU test reports Skipped (neither passed nor failed)" "$run" ;; esac
+    case $run in *"no GPU: no NVIDIA driver on this machine"*) pass "without the driver, the skip says the driver is missing" ;;
+      *) fail "without the driver, the skip says the driver is missing" "$run" ;; esac
+  fi
   # A .cu file in SOURCES of a project that has not enabled CUDA is refused, not left out without a word.
   cxx_only="$work/cxx-only"
   mkdir -p "$cxx_only"
