@@ -25,5 +25,5 @@ install(FILES LICENSE NOTICE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The JSON Schemas of the command's outputs, for tools that validate what they read (docs/outputs.md).
 install(DIRECTORY schemas/ DESTINATION ${CMAKE_INSTALL_DATADIR}/bankgate/schemas FILES_MATCHING PATTERN "*.schema.json")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfigVersion.cmake
-              cmake/bankgateDependencies.cmake cmake/bankgateSuite.cmake
+              cmake/bankgateDependencies.cmake cmake/bankgateSuite.cmake cmake/bankgateCudaCxx20.cmake
         DESTINATION ${bankgate_cmake_dir})

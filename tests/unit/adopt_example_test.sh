@@ -127,6 +127,12 @@ if [ "$mode" = package ]; then
     case $run in *"no GPU: no NVIDIA driver on this machine"*) pass "without the driver, the skip says the driver is missing" ;;
       *) fail "without the driver, the skip says the driver is missing" "$run" ;; esac
   fi
+  # CUDA sources that include bankgate's headers (C++20) build, also with CMake 3.25.
+  if out=$( (cmake -S "$outside/cuda_headers" -B "$work/headers" "${args[@]}" && cmake --build "$work/headers") 2>&1); then
+    pass "CUDA sources that include bankgate's headers build (CMake $(cmake --version | head -1 | awk '{print $3}'))"
+  else
+    fail "CUDA sources that include bankgate's headers build" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"
+  fi
   # A .cu file in SOURCES of a project that has not enabled CUDA is refused, not left out without a word.
   cxx_only="$work/cxx-only"
   mkdir -p "$cxx_only"
