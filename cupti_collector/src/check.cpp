@@ -18,9 +18,11 @@ Classified classify(CUptiResult result) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
       return {ErrorKind::insufficient_privileges,
-              "the NVIDIA driver lets only admin users read GPU performance counters. Run as root, or allow all "
-              "users with the driver option NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
-              "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, then reload the driver or reboot)"};
+              "the NVIDIA driver lets only admin users read GPU performance counters. Run as root or with "
+              "CAP_SYS_ADMIN (or CAP_PERFMON, driver R565 and newer), or allow all users with the driver option "
+              "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "
+              "in /etc/modprobe.d/, then reload the driver or reboot); a container takes the host's setting or "
+              "needs --cap-add=SYS_ADMIN"};
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
       return {ErrorKind::profiler_already_attached,

@@ -41,6 +41,8 @@ if out=$(cmake -S "$repo/examples/adopt" -B "$work/build" "${args[@]}" 2>&1); th
 else fail "the example configures ($mode)" "$out"; finish; fi
 if out=$(cmake --build "$work/build" 2>&1); then pass "the example builds ($mode)"
 else fail "the example builds ($mode)" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"; finish; fi
+case $out in *"old header"*) fail "the example includes the fixture's current header, not its old one" "$out" ;;
+  *) pass "the example includes the fixture's current header, not its old one" ;; esac
 
 listed=$(ctest --test-dir "$work/build" -N 2>&1)
 # Its one test, and its suite's measuring run (one process per suite), and none of bankgate's own tests.
@@ -132,6 +134,13 @@ if [ "$mode" = package ]; then
     pass "CUDA sources that include bankgate's headers build (CMake $(cmake --version | head -1 | awk '{print $3}'))"
   else
     fail "CUDA sources that include bankgate's headers build" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"
+  fi
+  # Its fixture allocates in SetUp after the base's, as docs/adopting.md shows: without a GPU it skips, not fails.
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    run=$(ctest --test-dir "$work/headers" -V 2>&1)
+    verdict=$(printf '%s\n' "$run" | grep -E 'Test +#[0-9]+: Scale\.Doubles ')
+    case $verdict in *Skipped*) pass "a fixture that allocates in SetUp after the base's is Skipped without a GPU" ;;
+      *) fail "a fixture that allocates in SetUp after the base's is Skipped without a GPU" "$run" ;; esac
   fi
   # A .cu file in SOURCES of a project that has not enabled CUDA is refused, not left out without a word.
   cxx_only="$work/cxx-only"
