@@ -30,8 +30,10 @@
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
+#include "cmake_cache.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "process.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -425,17 +427,11 @@ int recover(const fs::path& root) {
 
 fs::path configured_source_dir(const fs::path& build) {
   if (build.empty()) return {};
-  std::string cache = "\n";  // every line, the first too, starts after a newline
   try {
-    cache += g::read_input_file(build / "CMakeCache.txt");
+    return CMakeCache::of_build(build).found_value("CMAKE_HOME_DIRECTORY").value_or("");
   } catch (const g::InputFileError&) {
-    return {};  // not a configured build: nothing is known of its sources
+    return {};  // an unreadable cache says nothing of the sources
   }
-  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
-  const std::size_t at = cache.find(key);
-  if (at == std::string::npos) return {};
-  const std::size_t start = at + key.size();
-  return cache.substr(start, cache.find('\n', start) - start);
 }
 
 std::string source_url_template(const std::string& option) {
@@ -564,6 +560,14 @@ const nlohmann::json* find_entry(const nlohmann::json& document, const std::stri
   return value;
 }
 
+// How the first baselines of a folder are recorded, for a check before there are any.
+std::string first_baselines_advice(const fs::path& root) {
+  std::vector<std::string> refresh{this_command(), "refresh", "--build", "BUILD", "--new-gpu"};
+  if (root != "baselines") refresh.insert(refresh.end(), {"--baselines", root.string()});
+  return ": record the first ones on a machine with the GPU with `" + as_command_line(refresh) +
+         "` (BUILD: your build folder), review them and commit the folder";
+}
+
 }  // namespace
 
 int protocol(const ProtocolOptions& o) {
@@ -588,7 +592,10 @@ int protocol(const ProtocolOptions& o) {
 int check_baselines(const fs::path& root) {
   const auto known = known_metrics();
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
+  if (!fs::exists(fs::symlink_status(root, ec)))
+    throw std::runtime_error(root.string() + " does not exist: no baselines have been recorded there yet" +
+                             first_baselines_advice(root) + "; or give the folder that holds them with --baselines");
+  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines: give the folder that holds them with --baselines");
   const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const g::ConfinedFolder& folder = *baselines.folder();
   std::size_t files = 0, tests = 0;
@@ -614,6 +621,8 @@ int check_baselines(const fs::path& root) {
   for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
   std::cout << root.string() << ": " << files << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
+  if (files == 0 && problems.empty())
+    std::cerr << "bankgate: " << root.string() << " holds no baselines yet" << first_baselines_advice(root) << "\n";
   return problems.empty() && files > 0 ? exit_ok : exit_not_measured;
 }
 

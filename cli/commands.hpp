@@ -154,6 +154,7 @@ struct RunSuiteOptions {
   // there are GPUs (BANKGATE_GPUS), the rest have nothing to do.
   int shards = 1;
   int shard = 0;
+  std::filesystem::path driver_stub;  // a folder holding the toolkit's stub driver as libcuda.so.1 (driver_stub.hpp)
 };
 int run_suite(const RunSuiteOptions& options);
 struct VerdictOptions {
@@ -165,6 +166,7 @@ struct DiscoverOptions {
   std::filesystem::path binary, results, out;
   std::string fixture;              // the ctest fixture of the suite's measuring test
   std::vector<std::string> labels;  // for every per-test entry
+  std::filesystem::path driver_stub;  // as RunSuiteOptions::driver_stub
 };
 int discover(const DiscoverOptions& options);
 

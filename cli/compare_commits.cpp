@@ -1,11 +1,13 @@
 #include "compare_commits.hpp"
 
+#include <array>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/run_protocol.hpp>
 
+#include "cmake_cache.hpp"
 #include "console.hpp"
 #include "process.hpp"
 #include "source_checkout.hpp"
@@ -27,6 +29,33 @@ void build_tree(const SourceTree& tree, const std::string& side, const fs::path&
            build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
   run_step(configure, side, tree, "configure", logs);
   run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
+}
+
+// What both commits' builds take from the project's own build, so that they configure as it did: where packages
+// are found (a project on the package route finds bankgate there), the CUDA compiler and the GPU architectures.
+constexpr std::array<const char*, 4> shared_settings{"CMAKE_PREFIX_PATH", "bankgate_DIR", "CMAKE_CUDA_COMPILER",
+                                                     "CMAKE_CUDA_ARCHITECTURES"};
+
+// The shared settings of the project's build `build` as -D arguments (those it has set); none where `build` is
+// no configured build folder, unless it was named (--build), which is refused then.
+std::vector<std::string> settings_of_build(const fs::path& build, bool named) {
+  const CMakeCache cache = CMakeCache::of_build(build);
+  if (cache.empty()) {
+    if (named)
+      throw Refusal(build.string() + " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
+                    "own build folder with --build, or leave --build out");
+    return {};
+  }
+  std::vector<std::string> arguments;
+  std::string names;
+  for (const char* key : shared_settings) {
+    if (const auto value = cache.found_value(key)) {
+      arguments.push_back("-D" + std::string(key) + "=" + *value);
+      names += (names.empty() ? "" : ", ") + std::string(key);
+    }
+  }
+  if (!names.empty()) progress("bankgate compare-commits: both builds take " + names + " from the build folder " + build.string());
+  return arguments;
 }
 
 // The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
@@ -78,8 +107,12 @@ int compare_commits(const CompareCommitsOptions& o) {
   check_out(repository, base, "base", work / "src", logs);
   check_out(repository, head, "head", work / "src", logs);
   const fs::path base_build = work / "build" / base.key, head_build = work / "build" / head.key;
-  build_tree(base, "base", base_build, o.cmake_args, logs);
-  if (head.key != base.key) build_tree(head, "head", head_build, o.cmake_args, logs);  // one commit is built once
+  // The project's build's settings first: an explicit --cmake-arg of the same name comes later and wins.
+  std::vector<std::string> cmake_args =
+      settings_of_build(fs::absolute(o.build.empty() ? repository.top / repository.prefix / "build" : o.build), !o.build.empty());
+  cmake_args.insert(cmake_args.end(), o.cmake_args.begin(), o.cmake_args.end());
+  build_tree(base, "base", base_build, cmake_args, logs);
+  if (head.key != base.key) build_tree(head, "head", head_build, cmake_args, logs);  // one commit is built once
   if (gpu_tests(head_build) == 0)
     throw Refusal("the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " + head_build.string() +
                   "; gate kernels with bankgate_add_gpu_suite() (docs/adopting.md), or check that this is the commit meant");

@@ -13,6 +13,7 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/test_filter.hpp>
@@ -31,12 +32,24 @@ namespace g = bankgate::gate;
 namespace protocol = bankgate::gate::protocol;
 namespace env = bankgate::gate::protocol::env;
 
+// The build folder, made absolute; refused where it holds no tests, with the advice that fits where bankgate runs.
 fs::path absolute_build(const fs::path& build) {
-  const fs::path dir = fs::absolute(build).lexically_normal();
-  if (!fs::exists(dir / "CTestTestfile.cmake"))
-    throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first "
-                  "(cmake -S . -B " + build.string() + ") and give that folder with --build");
-  return dir;
+  fs::path dir = fs::absolute(build).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "." gives "/project/build/": no trailing separator in messages
+  if (fs::exists(dir / "CTestTestfile.cmake")) return dir;
+  if (fs::exists(dir / "CMakeCache.txt")) {
+    const fs::path source = configured_source_dir(dir);
+    throw Refusal(dir.string() + " is a build folder, but its project registers no tests: gate kernels with "
+                  "bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (cmake -S " +
+                  (source.empty() ? "<your project>" : g::shell_quote(source.string())) + " -B " + g::shell_quote(dir.string()) + ")");
+  }
+  const fs::path here = fs::current_path();
+  if (fs::exists(here / "CMakeCache.txt"))
+    throw Refusal(dir.string() + " is not a configured build folder, and bankgate runs inside one (" + here.string() +
+                  "): give that folder with --build . or leave --build out");
+  const bool in_project = fs::exists(here / "CMakeLists.txt");
+  throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first (cmake -S " +
+                (in_project ? "." : "<your project>") + " -B " + g::shell_quote(build.string()) + ") and give that folder with --build");
 }
 
 // Builds the project, its output shown as it comes; with --quiet kept in a log, and shown only where the build

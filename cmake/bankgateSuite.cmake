@@ -9,7 +9,9 @@
 # BASELINES is the folder of committed baselines, by default <the calling project's source folder>/baselines.
 #
 # Listing (--gtest_list_tests, run at build time) never touches CUDA: device work starts in the fixture's
-# SetUp, and a test that cannot measure reports Skipped with its reason (ctest's Skipped).
+# SetUp, and a test that cannot measure reports Skipped with its reason (ctest's Skipped). A suite that links the
+# CUDA driver library is listed and run with the toolkit's stub driver where the driver is missing (below).
+# SOURCES with .cu files need CUDA enabled in the project (LANGUAGES CXX CUDA); without it the suite is refused.
 #
 # Each suite's measuring run takes a whole GPU: RESOURCE_GROUPS "gpus:1". Given a resource spec listing the
 # machine's GPUs, `ctest --resource-spec-file FILE -j N` runs N suites at once, never two on one GPU, and tells
@@ -41,6 +43,27 @@ macro(_bankgate_run_protocol)
   set(_bankgate_measure_test_prefix "bankgate.measure.")
 endmacro()
 
+# A suite that links the CUDA driver library (CUDA::cuda_driver, for cuTensorMapEncodeTiled and other driver-API
+# code) cannot start where the driver is missing, as on a CI machine without a GPU: listing its tests after the
+# build would fail, and with it the build. The CUDA toolkit ships a stub of the driver (stubs/libcuda.so, whose
+# every call fails with CUDA_ERROR_STUB_LIBRARY). This sets `out` to a folder of this build holding it as
+# libcuda.so.1, which the command puts first on the suite's library path only where the real driver cannot be
+# loaded (cli/driver_stub.hpp): the tests are listed and report Skipped there, and a real driver is never
+# shadowed. Empty where the toolkit has no stub.
+function(_bankgate_driver_stub_folder out)
+  find_file(BANKGATE_CUDA_DRIVER_STUB libcuda.so
+            PATHS "${CUDAToolkit_LIBRARY_DIR}/stubs" "${CUDAToolkit_TARGET_DIR}/lib/stubs" "${CUDAToolkit_TARGET_DIR}/lib64/stubs"
+            NO_DEFAULT_PATH DOC "The CUDA toolkit's stub driver, which GPU suites start with where the driver is missing")
+  if(NOT BANKGATE_CUDA_DRIVER_STUB)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(folder "${CMAKE_BINARY_DIR}/bankgate-cuda-driver-stub")
+  file(MAKE_DIRECTORY "${folder}")
+  file(CREATE_LINK "${BANKGATE_CUDA_DRIVER_STUB}" "${folder}/libcuda.so.1" SYMBOLIC)
+  set(${out} "${folder}" PARENT_SCOPE)
+endfunction()
+
 function(bankgate_add_gpu_suite name)
   _bankgate_run_protocol()
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT;SHARDS" "SOURCES;LABELS")
@@ -56,6 +79,16 @@ function(bankgate_add_gpu_suite name)
   endif()
   if(NOT arg_SHARDS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SHARDS '${arg_SHARDS}' is not a positive whole number")
+  endif()
+  # CMake passes over a .cu file without a word where the project has not enabled CUDA: the suite would be built
+  # without its kernels.
+  set(cuda_sources ${arg_SOURCES})
+  list(FILTER cuda_sources INCLUDE REGEX "\\.cu$")
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(cuda_sources AND NOT "CUDA" IN_LIST languages)
+    message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SOURCES holds CUDA files (${cuda_sources}), but this project has "
+                        "not enabled CUDA, so CMake would leave them out of the suite. Add CUDA to the project's languages "
+                        "(project(... LANGUAGES CXX CUDA)) or call enable_language(CUDA) before bankgate_add_gpu_suite().")
   endif()
   if(NOT arg_BASELINES)
     set(arg_BASELINES "${PROJECT_SOURCE_DIR}/baselines")
@@ -96,6 +129,11 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
     set(arg_TIMEOUT 600)
   endif()
   set(fixture "bankgate.${name}")
+  _bankgate_driver_stub_folder(driver_stub)
+  set(stub_args)
+  if(driver_stub)
+    set(stub_args --driver-stub "${driver_stub}")
+  endif()
   set(labels gpu ${arg_LABELS})
   math(EXPR last_shard "${arg_SHARDS} - 1")
   foreach(shard RANGE ${last_shard})
@@ -105,7 +143,7 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
     endif()
     add_test(NAME "${measure}"
              COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
-                     --results "${results}/${_bankgate_gtest_results}" --shards ${arg_SHARDS} --shard ${shard})
+                     --results "${results}/${_bankgate_gtest_results}" --shards ${arg_SHARDS} --shard ${shard} ${stub_args})
     set_tests_properties("${measure}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
                          LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
   endforeach()
@@ -119,6 +157,7 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND "$<TARGET_FILE:bankgate::bankgate>" discover --binary "$<TARGET_FILE:${name}>"
             --results "${results}/${_bankgate_gtest_results}" --out "${tests_file}" --fixture "${fixture}" ${label_args}
+            ${stub_args}
     COMMENT "bankgate: listing the tests of ${name}" VERBATIM)
   get_target_property(command_imported bankgate::bankgate IMPORTED)
   if(NOT command_imported)
