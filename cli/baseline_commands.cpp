@@ -59,33 +59,15 @@ g::GpuKey candidate_gpu(const fs::path& candidates, const std::string& wanted) {
   }
 }
 
-// Whether `folder` lies inside `project` once every link of both is resolved.
-bool lies_inside(const fs::path& folder, const fs::path& project) {
-  std::error_code ec;
-  const fs::path resolved_project = fs::canonical(project, ec);
-  if (ec) return false;
-  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(resolved_project);
-  return !ec && !relative.empty() && *relative.begin() != "..";
-}
-
-// Where a suite's baselines are: --baselines when given, else the folder its candidates name. A candidate is
-// a file in the build folder that anything may have written, so the folder it names is taken only when it lies
-// inside the project that build was configured from: a candidate cannot send a promotion anywhere else.
+// Where a suite's baselines are: --baselines when given, else the folder its candidates name, inside the
+// project the build was configured from (candidate_baselines_folder).
 fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate, const fs::path& project) {
   if (!override_dir.empty()) return override_dir;
-  const fs::path& named = candidate.baseline_dir;
-  if (named.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " do not say which baselines folder they belong to "
-                  "(written by an older bankgate); pass --baselines DIR");
-  if (project.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder " + named.string() +
-                  ", but without the build folder that recorded them bankgate cannot check that it belongs to the project: "
-                  "pass --build DIR, or --baselines DIR");
-  if (!named.is_absolute() || !lies_inside(named, project))
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder '" + named.string() +
-                  "', which is not inside the project " + project.string() +
-                  " (a candidate cannot choose where baselines are written); pass --baselines DIR to name the folder yourself");
-  return named;
+  try {
+    return g::candidate_baselines_folder(candidate.baseline_dir, project, candidate.suite);
+  } catch (const g::BaselineError& e) {
+    throw Refusal(e.what());
+  }
 }
 
 // A baseline file of an older schema is replaced whole by the recording, and only when the recording holds

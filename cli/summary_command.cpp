@@ -35,6 +35,7 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   in.gtest_results = o.gtest_results;
   in.candidates = o.candidates;
   in.baselines = o.baselines;
+  in.project = configured_source_dir(o.build);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;

@@ -129,12 +129,53 @@ rm -rf "$cand" && candidate "$cand" S1 t 2 "\"baselines\": \"$project/baselines\
 run "$tool" promote --candidates "$cand" --build "$build" --new-gpu
 check "the project's own folder is taken" '[ "$rc" -eq 0 ] && [ -f "$project/baselines/$gpu/S1.json" ]' "$out"
 
+echo "# 5. Nothing is read outside the confined folders"
+# A candidate names its baselines folder: summary (and the gate) read it only inside the project, as promote does.
+work="$root/confine" && cp -r "$fixture" "$work"
+project="$work/project" && build="$work/build" && mkdir -p "$project" "$build"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$project" >"$build/CMakeCache.txt"
+outside="$root/outside-baselines" && cp -r "$work/baselines" "$outside"
+find "$outside" -name '*.json' -exec sed -i 's/"kind": "exact"/"kind": "relative", "amount": 0.25, "reason": "TOKEN-outside-baseline"/' {} +
+find "$work/candidates" -name '*.json' -exec sed -i "s|\"baselines\": \"[^\"]*\"|\"baselines\": \"$outside\"|" {} +
+for flags in "--build $build" ""; do
+  # shellcheck disable=SC2086  # the flags' words
+  run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" $flags \
+    --json "$work/s.json" --markdown "$work/s.md" --html "$work/s.html"
+  check "summary ${flags:+with --build }does not read the baselines a candidate names outside the project" \
+    '[ "$rc" -eq 2 ] && grep -q "not inside the project\|pass --build DIR, or --baselines DIR" "$work/s.json" && ! grep -q TOKEN-outside "$work/s.json" "$work/s.md" "$work/s.html" && [[ $out != *TOKEN-outside* ]]' \
+    "rc $rc: $(grep -o "TOKEN-outside[^ ]*" "$work/s.json" | head -1) $out"
+  rm -f "$work/s.md"
+done
+# A GoogleTest report linked out of its folder: its text reached report.html.
+printf '<testsuites><testsuite><testcase classname="Transpose" name="NaiveSquare"><failure message="TOKEN-outside-report"/></testcase></testsuite></testsuites>' >"$root/outside-report.xml"
+rm "$work/gtest-results/Transpose.NaiveSquare.xml" && ln -s "$root/outside-report.xml" "$work/gtest-results/Transpose.NaiveSquare.xml"
+run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" \
+  --baselines "$work/baselines" --html "$work/r.html" --json "$work/r.json"
+check "a GoogleTest report linked outside its folder is named, not read" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"GoogleTest report was not read"*"leads outside"* ]] && ! grep -q TOKEN-outside "$work/r.html" "$work/r.json"' "rc $rc: $out"
+mkdir -p "$work/results" && ln -s "$root/outside-report.xml" "$work/results/Transpose.NaiveSquare.xml"
+run "$tool" verdict --results "$work/results" --test Transpose.NaiveSquare
+check "verdict reads no result through a link out of its folder" '[ "$rc" -eq 1 ] && [[ $out == *"leads outside"* ]] && [[ $out != *TOKEN-outside* ]]' "$out"
+# compare-commits --work names a folder whose run/ is the user's: it was deleted before anything was checked.
+repo="$root/repo" && git init -q "$repo" && echo x >"$repo/f" && git -C "$repo" add f &&
+  git -C "$repo" -c user.name=t -c user.email=t@example.com commit -qm one
+for place in run src build; do
+  mkdir -p "$root/userwork/$place" && echo precious >"$root/userwork/$place/thesis.txt"
+  run "$tool" compare-commits HEAD HEAD --source "$repo" --work "$root/userwork"
+  check "compare-commits --work refuses a $place/ it did not make, deleting nothing" \
+    '[ "$rc" -eq 3 ] && [[ $out == *"did not make"* ]] && [ "$(cat "$root/userwork/$place/thesis.txt")" = precious ] && [ ! -e "$root/userwork/run/build-logs" ]' "$out"
+  rm -rf "$root/userwork"
+done
+mkdir -p "$root/userwork" "$root/users-folder" && echo precious >"$root/users-folder/thesis.txt" && ln -s "$root/users-folder" "$root/userwork/run"
+run "$tool" compare-commits HEAD HEAD --source "$repo" --work "$root/userwork"
+check "and a run/ that is a link to the user's folder" '[ "$rc" -eq 3 ] && [ "$(cat "$root/users-folder/thesis.txt")" = precious ]' "$out"
+
 echo "# 7. Smaller ones"
 new_case
-mkfifo "$base/.bankgate-promote.journal"
+mkdir -p "$XDG_STATE_HOME/bankgate/journals" && mkfifo "$(journal_of "$base")"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "a FIFO as the journal is refused without hanging" '[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [[ $out == *"journal"* ]]' "rc $rc: $out"
-rm "$base/.bankgate-promote.journal"
+rm "$(journal_of "$base")"
 
 new_case
 before=$(snapshot "$base")
