@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -395,11 +396,26 @@ int promote(const PromoteOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// A journal inside the baselines folder came with the folder's files (bankgate 0.4 kept its journal there; a pull
+// request can add one): it is never read, and said so.
+std::optional<std::string> stray_journal(const g::ConfinedFolder& folder) {
+  constexpr const char* name = ".bankgate-promote.journal";
+  if (!folder.kind(name)) return std::nullopt;
+  return folder.display(name).string() + " is not bankgate's: journals of interrupted promotions are kept outside the folder (in " +
+         g::journal_folder().string() + "), where no pull request can place one; it is ignored and nothing it names is "
+         "restored or removed: delete it (git rm)";
+}
+
+}  // namespace
+
 // Recovery by hand: rolls back what an interrupted promotion left in `root`, as the next promotion would.
 int recover(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
   const g::BaselineTransaction transaction(root);
+  if (const auto stray = stray_journal(transaction.folder())) std::cout << "note: " << *stray << "\n";
   for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << line << "\n";
   std::cout << root.string() << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
@@ -575,6 +591,7 @@ int check_baselines(const fs::path& root) {
   const g::ConfinedFolder& folder = *baselines.folder();
   std::size_t files = 0, tests = 0;
   std::vector<std::string> problems;
+  if (const auto stray = stray_journal(folder)) problems.push_back(*stray);
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
