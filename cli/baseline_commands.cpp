@@ -14,6 +14,7 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_changes.hpp>
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/baseline_review.hpp>
 #include <bankgate/gate/baseline_transaction.hpp>
@@ -27,10 +28,12 @@
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/runner_merge.hpp>
 #include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/metrics.hpp>
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
+#include "base_baselines.hpp"
 #include "commands.hpp"
 #include "console.hpp"
 
@@ -581,15 +584,59 @@ int protocol(const ProtocolOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// What this change did to the baselines against the base branch's copy (base_baselines.hpp): every change named,
+// the loosenings a reviewer has not accepted counted and returned.
+std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head, const BaseOptions& o,
+                                  const std::set<std::string>& known) {
+  const fs::path& root = folder.root();
+  const std::optional<BaseRef> base = find_base(root, o.base_ref);
+  if (!base) {
+    std::cout << root.string() << ": no base to compare with (--base-ref, " << g::protocol::env::base_ref
+              << " or origin/main): changes to the baselines are not checked\n";
+    return 0;
+  }
+  std::size_t loosened = 0, changes = 0;
+  const auto say = [&](const fs::path& file, const std::string& text, bool loosens) {
+    const bool fails = loosens && !o.accept_loosened;
+    loosened += fails ? 1 : 0;
+    ++changes;
+    std::cout << (fails ? "LOOSENED " : loosens ? "loosened, accepted " : "changed ") << folder.display(file).string() << ": "
+              << g::terminal_safe(text) << "\n";
+  };
+  for (const fs::path& relative : base_files(root, base->commit)) {
+    const std::optional<std::string> text = base_text(root, base->commit, relative);
+    g::SuiteFile before;
+    try {
+      if (!text) continue;
+      before = g::parse_suite_file(*text, "the base's " + relative.string(), &known);
+    } catch (const g::BaselineError&) {
+      continue;  // not a baseline this bankgate reads (another schema): the file as it is now is all there is
+    }
+    if (const auto now = head.find(relative); now != head.end()) {
+      for (const g::BaselineChange& c : g::baseline_changes(before, now->second)) say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
+    } else if (!folder.kind(relative)) {
+      say(relative, "its " + std::to_string(before.tests.size()) + " tests are no longer gated: the file was removed in this change", true);
+    }
+  }
+  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes << " changes, "
+            << loosened << " loosening the gate" << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
+  return loosened;
+}
+
+}  // namespace
+
 // Every file below the GPU folders is read inside the folder: a link that leads out, a folder reached through a
 // link, a FIFO or a file in the wrong place is a problem named here, never followed.
-int check_baselines(const fs::path& root) {
+int check_baselines(const fs::path& root, const BaseOptions& base) {
   const auto known = known_metrics();
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
   const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const g::ConfinedFolder& folder = *baselines.folder();
-  std::size_t files = 0, tests = 0;
+  std::size_t tests = 0;
+  std::map<fs::path, g::SuiteFile> read;
   std::vector<std::string> problems;
   if (const auto stray = stray_journal(folder)) problems.push_back(*stray);
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
@@ -597,23 +644,25 @@ int check_baselines(const fs::path& root) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
     for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
       try {
-        const g::SuiteFile file = g::read_suite_file(folder, relative, &known);
+        g::SuiteFile file = g::read_suite_file(folder, relative, &known);
         const fs::path expected = g::suite_file_relative(gpu, file.suite);
         const bool in_place = relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
         if (!(file.gpu == gpu) || !in_place)
           throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
                                  file.gpu.model + ", which belongs in " + folder.display(expected).string());
-        ++files;
         tests += file.tests.size();
+        read.emplace(relative, std::move(file));
       } catch (const std::exception& e) {
         problems.push_back(e.what());
       }
     }
   }
   for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
-  std::cout << root.string() << ": " << files << " baseline files with " << tests << " tests read, " << problems.size()
+  std::cout << root.string() << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
-  return problems.empty() && files > 0 ? exit_ok : exit_not_measured;
+  const std::size_t loosened = show_baseline_changes(folder, read, base, known);
+  if (!problems.empty() || read.empty()) return exit_not_measured;
+  return loosened > 0 ? exit_regression : exit_ok;
 }
 
 int kernel_names(const std::vector<std::string>& names) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_changes.hpp>
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
@@ -198,6 +199,8 @@ class RunFiles {
                                                 const fs::path& file);
   void classify(TestResult& t, const XmlElement& testcase, const Measured* m, const h::TestRecord* baseline,
                 const fs::path& file) const;
+  void note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file);
+  void show_changes(TestResult& t, const fs::path& file) const;
 
   const GateInputs& in_;
   std::vector<std::string>& problems_;
@@ -208,6 +211,7 @@ class RunFiles {
   BaselineFolders folders_;
   std::map<fs::path, std::optional<h::SuiteFile>> baselines_;  // read once per file; nullopt: absent
   std::map<fs::path, std::string> unusable_;                   // and why a file could not be read
+  std::map<fs::path, std::vector<h::BaselineChange>> changes_;  // what this change did to each, against the base
 };
 
 TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& name) {
@@ -232,7 +236,37 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   if (measured) baseline = add_measurement(t, *measured, file);
   t.refresh = h::refresh_command(in_.refresh, t.suite, t.test);
   classify(t, testcase, measured, baseline, file);
+  show_changes(t, file);
   return t;
+}
+
+// What the change did to the suite's baseline, against the base branch's copy (where there is one that reads).
+void RunFiles::note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file) {
+  if (!in_.base_baseline || !baselines_[file]) return;
+  const std::optional<std::string> text = in_.base_baseline(root, h::suite_file_relative(gpu, suite));
+  if (!text) return;  // a suite new in this change: nothing was there to loosen
+  try {
+    changes_[file] = h::baseline_changes(h::parse_suite_file(*text, "the base branch's " + file.string(), &known_), *baselines_[file]);
+  } catch (const h::BaselineError&) {
+    // The base's file is of another schema or unreadable: this change's file is the only one to go by.
+  }
+}
+
+// Every change to the test's baseline is named in its result; one that loosens the gate fails the test unless the
+// run accepts it (a reviewer's decision, --accept-loosened).
+void RunFiles::show_changes(TestResult& t, const fs::path& file) const {
+  const auto changes = changes_.find(file);
+  if (changes == changes_.end()) return;
+  for (const h::BaselineChange& c : changes->second) {
+    if (c.test != t.test) continue;
+    const bool fails = c.loosens && !in_.accept_loosened;
+    if (fails) {
+      t.changes.push_back({c.figure + " (loosened in this change)", "", c.after, c.before, "", "-", "LOOSENED in this change", std::nullopt});
+      if (t.outcome == Outcome::passed) t.outcome = Outcome::regressed;
+    }
+    t.reason += (t.reason.empty() ? "" : "\n") + c.text() +
+                (fails ? ": the gate fails until a reviewer accepts it (--accept-loosened)" : c.loosens ? " (accepted)" : "");
+  }
 }
 
 // The test's measurement, and the baseline it is gated against where there is one (returned, and kept in the
@@ -274,7 +308,8 @@ const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, co
     if (const h::BaselineFolder* folder = folders_.open(root, problems_)) {
       try {
         baselines_[file] = folder->read(gpu, suite, &known_);
-        note_baseline(provenance_, baselines_[file]->provenance);
+        if (baselines_[file]) note_baseline(provenance_, baselines_[file]->provenance);
+        note_changes(root, gpu, suite, file);
       } catch (const h::BaselineError& e) {
         unusable_[file] = e.what();
       }
