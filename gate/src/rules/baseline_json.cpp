@@ -233,8 +233,21 @@ std::string parse_failure(const std::string& text, const json::exception& e) {
 // counter's or a test's name in every message). Each open object remembers its keys in a hash set, so a
 // document of many keys costs time in proportion to its size (comparing each key with all earlier ones took
 // 84 s on one object of 120,000 keys).
+// How deep a document may nest, how many values it may hold and how many keys one object may have, checked while
+// it is parsed: the schema nests six levels (tests, a test, its lines, a line, a field); the largest committed
+// baseline holds 5,005 values and a candidate at the samples bound about 100,000; the widest object is a suite's
+// tests. Beyond them parsing stops at once, before the document costs memory and time: 63 MiB of nested arrays
+// took 2.4 GB and 30 s to refuse, an object of 4 million keys minutes.
+constexpr std::size_t max_nesting = 16;
+constexpr std::size_t max_values = 1000000;
+constexpr std::size_t max_keys_per_object = 200000;
+struct TooLarge {
+  std::string problem;
+};
+
 json parse_rejecting_duplicates(const std::string& text, const std::string& origin) {
   refuse_nul_bytes(text, origin);
+  std::size_t depth = 0, values = 0;
   struct OpenObject {
     std::unordered_set<std::string> keys;  // seen so far in this object
     std::string current;                   // the key whose value is being parsed
@@ -247,6 +260,13 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
     return path;
   };
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) {
+      if (++depth > max_nesting)
+        throw TooLarge{"nests deeper than " + std::to_string(max_nesting) + " levels, which no baseline or candidate does"};
+    }
+    if (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end) --depth;
+    if (event == json::parse_event_t::value && ++values > max_values)
+      throw TooLarge{"holds more than " + std::to_string(max_values) + " values, more than any baseline or candidate"};
     if (event == json::parse_event_t::object_start) open_objects.emplace_back();
     if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == json::parse_event_t::key && !open_objects.empty() && problem.empty()) {
@@ -257,6 +277,8 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
         problem = "key '" + path_of_current() + "' holds the control character " + *where + "; rename it";
       } else if (!top.keys.insert(top.current).second) {
         problem = "key '" + path_of_current() + "' appears twice in one object";
+      } else if (top.keys.size() > max_keys_per_object) {
+        throw TooLarge{"has an object of more than " + std::to_string(max_keys_per_object) + " keys, more than any baseline or candidate"};
       }
     }
     return true;
@@ -266,6 +288,8 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
     document = json::parse(text, callback);
   } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range (1e999)
     throw BaselineError(origin + ": " + parse_failure(text, e));
+  } catch (const TooLarge& e) {
+    throw BaselineError(origin + ": " + e.problem + "; it is not one bankgate wrote: record it again");
   }
   if (!problem.empty()) throw BaselineError(origin + ": " + problem);
   return document;
@@ -547,6 +571,10 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
   if (f.has("samples_ns")) {
     const Field samples = f.child("samples_ns");
     if (!samples.raw().is_array()) samples.fail("must be an array of numbers");
+    if (samples.raw().size() > limits::max_samples_per_test)
+      samples.fail("holds " + std::to_string(samples.raw().size()) + " durations, more than the " +
+                   std::to_string(limits::max_samples_per_test) + " bankgate reads for one test (its collector stops at "
+                   "20,000): re-run the suite instead of editing candidates");
     for (std::size_t i = 0; i < samples.raw().size(); ++i)
       r.samples_ns.push_back(samples.element(i).non_negative());
     if (r.timing) check_summary_of_samples(f, r);

@@ -63,6 +63,9 @@ inline constexpr double max_timing_threshold_of_median = 0.5;
 // The median's standard error may be at most 10% of the median (the committed baselines stay under 3%): a
 // noisier kernel cannot be timed, and more would let its noise hide a slowdown.
 inline constexpr double max_timing_relative_se = 0.10;
+// Duration samples one test may hold (the collector stops at 20,000 by default): beyond it a candidate is
+// refused before anything is computed from it.
+inline constexpr std::size_t max_samples_per_test = 100000;
 inline constexpr double max_sm_clock_mhz = 10000.0;
 inline constexpr int max_launches_per_sample = 4096;
 }  // namespace limits
