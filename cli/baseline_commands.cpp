@@ -7,12 +7,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_changes.hpp>
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/baseline_review.hpp>
 #include <bankgate/gate/baseline_transaction.hpp>
@@ -26,10 +28,12 @@
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/runner_merge.hpp>
 #include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/metrics.hpp>
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
+#include "base_baselines.hpp"
 #include "cmake_cache.hpp"
 #include "commands.hpp"
 #include "console.hpp"
@@ -61,33 +65,15 @@ g::GpuKey candidate_gpu(const fs::path& candidates, const std::string& wanted) {
   }
 }
 
-// Whether `folder` lies inside `project` once every link of both is resolved.
-bool lies_inside(const fs::path& folder, const fs::path& project) {
-  std::error_code ec;
-  const fs::path resolved_project = fs::canonical(project, ec);
-  if (ec) return false;
-  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(resolved_project);
-  return !ec && !relative.empty() && *relative.begin() != "..";
-}
-
-// Where a suite's baselines are: --baselines when given, else the folder its candidates name. A candidate is
-// a file in the build folder that anything may have written, so the folder it names is taken only when it lies
-// inside the project that build was configured from: a candidate cannot send a promotion anywhere else.
+// Where a suite's baselines are: --baselines when given, else the folder its candidates name, inside the
+// project the build was configured from (candidate_baselines_folder).
 fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate, const fs::path& project) {
   if (!override_dir.empty()) return override_dir;
-  const fs::path& named = candidate.baseline_dir;
-  if (named.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " do not say which baselines folder they belong to "
-                  "(written by an older bankgate); pass --baselines DIR");
-  if (project.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder " + named.string() +
-                  ", but without the build folder that recorded them bankgate cannot check that it belongs to the project: "
-                  "pass --build DIR, or --baselines DIR");
-  if (!named.is_absolute() || !lies_inside(named, project))
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder '" + named.string() +
-                  "', which is not inside the project " + project.string() +
-                  " (a candidate cannot choose where baselines are written); pass --baselines DIR to name the folder yourself");
-  return named;
+  try {
+    return g::candidate_baselines_folder(candidate.baseline_dir, project, candidate.suite);
+  } catch (const g::BaselineError& e) {
+    throw Refusal(e.what());
+  }
 }
 
 // A baseline file of an older schema is replaced whole by the recording, and only when the recording holds
@@ -415,11 +401,26 @@ int promote(const PromoteOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// A journal inside the baselines folder came with the folder's files (bankgate 0.4 kept its journal there; a pull
+// request can add one): it is never read, and said so.
+std::optional<std::string> stray_journal(const g::ConfinedFolder& folder) {
+  constexpr const char* name = ".bankgate-promote.journal";
+  if (!folder.kind(name)) return std::nullopt;
+  return folder.display(name).string() + " is not bankgate's: journals of interrupted promotions are kept outside the folder (in " +
+         g::journal_folder().string() + "), where no pull request can place one; it is ignored and nothing it names is "
+         "restored or removed: delete it (git rm)";
+}
+
+}  // namespace
+
 // Recovery by hand: rolls back what an interrupted promotion left in `root`, as the next promotion would.
 int recover(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
   const g::BaselineTransaction transaction(root);
+  if (const auto stray = stray_journal(transaction.folder())) std::cout << "note: " << *stray << "\n";
   for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << line << "\n";
   std::cout << root.string() << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
@@ -587,9 +588,52 @@ int protocol(const ProtocolOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// What this change did to the baselines against the base branch's copy (base_baselines.hpp): every change named,
+// the loosenings a reviewer has not accepted counted and returned.
+std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head, const BaseOptions& o,
+                                  const std::set<std::string>& known) {
+  const fs::path& root = folder.root();
+  const std::optional<BaseRef> base = find_base(root, o.base_ref);
+  if (!base) {
+    std::cout << root.string() << ": no base to compare with (--base-ref, " << g::protocol::env::base_ref
+              << " or origin/main): changes to the baselines are not checked\n";
+    return 0;
+  }
+  std::size_t loosened = 0, changes = 0;
+  const auto say = [&](const fs::path& file, const std::string& text, bool loosens) {
+    const bool fails = loosens && !o.accept_loosened;
+    loosened += fails ? 1 : 0;
+    ++changes;
+    std::cout << (fails ? "LOOSENED " : loosens ? "loosened, accepted " : "changed ") << folder.display(file).string() << ": "
+              << g::terminal_safe(text) << "\n";
+  };
+  for (const fs::path& relative : base_files(root, base->commit)) {
+    const std::optional<std::string> text = base_text(root, base->commit, relative);
+    g::SuiteFile before;
+    try {
+      if (!text) continue;
+      before = g::parse_suite_file(*text, "the base's " + relative.string(), &known);
+    } catch (const g::BaselineError&) {
+      continue;  // not a baseline this bankgate reads (another schema): the file as it is now is all there is
+    }
+    if (const auto now = head.find(relative); now != head.end()) {
+      for (const g::BaselineChange& c : g::baseline_changes(before, now->second)) say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
+    } else if (!folder.kind(relative)) {
+      say(relative, "its " + std::to_string(before.tests.size()) + " tests are no longer gated: the file was removed in this change", true);
+    }
+  }
+  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes << " changes, "
+            << loosened << " loosening the gate" << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
+  return loosened;
+}
+
+}  // namespace
+
 // Every file below the GPU folders is read inside the folder: a link that leads out, a folder reached through a
 // link, a FIFO or a file in the wrong place is a problem named here, never followed.
-int check_baselines(const fs::path& root) {
+int check_baselines(const fs::path& root, const BaseOptions& base) {
   const auto known = known_metrics();
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(root, ec)))
@@ -598,32 +642,37 @@ int check_baselines(const fs::path& root) {
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines: give the folder that holds them with --baselines");
   const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const g::ConfinedFolder& folder = *baselines.folder();
-  std::size_t files = 0, tests = 0;
+  std::size_t tests = 0;
+  std::map<fs::path, g::SuiteFile> read;
   std::vector<std::string> problems;
+  if (const auto stray = stray_journal(folder)) problems.push_back(*stray);
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
     for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
       try {
-        const g::SuiteFile file = g::read_suite_file(folder, relative, &known);
+        g::SuiteFile file = g::read_suite_file(folder, relative, &known);
         const fs::path expected = g::suite_file_relative(gpu, file.suite);
         const bool in_place = relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
         if (!(file.gpu == gpu) || !in_place)
           throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
                                  file.gpu.model + ", which belongs in " + folder.display(expected).string());
-        ++files;
         tests += file.tests.size();
+        read.emplace(relative, std::move(file));
       } catch (const std::exception& e) {
         problems.push_back(e.what());
       }
     }
   }
   for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
-  std::cout << root.string() << ": " << files << " baseline files with " << tests << " tests read, " << problems.size()
+  std::cout << root.string() << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
-  if (files == 0 && problems.empty())
-    std::cerr << "bankgate: " << root.string() << " holds no baselines yet" << first_baselines_advice(root) << "\n";
-  return problems.empty() && files > 0 ? exit_ok : exit_not_measured;
+  if (read.empty() && problems.empty())
+    std::cerr << "bankgate: " << root.string() << " holds no baselines yet" << first_baselines_advice(root) << "
+";
+  const std::size_t loosened = show_baseline_changes(folder, read, base, known);
+  if (!problems.empty() || read.empty()) return exit_not_measured;
+  return loosened > 0 ? exit_regression : exit_ok;
 }
 
 int kernel_names(const std::vector<std::string>& names) {

@@ -168,6 +168,16 @@ void add_console_options(CLI::App& command, Invocation& in) {
       ->check(colour_choice());
 }
 
+// What a change did to its baselines is judged against the base branch's (docs/baselines.md#changes-to-baselines).
+void add_base_options(CLI::App& command, BaseOptions& base) {
+  command.add_option("--base-ref", base.base_ref,
+                     "compare the baselines with this branch or commit's, naming every change (default: BANKGATE_BASE_REF, "
+                     "else the merge base with origin/main where there is one); a loosened tolerance or a test no longer "
+                     "gated fails");
+  command.add_flag("--accept-loosened", base.accept_loosened,
+                   "a reviewer accepted this change's loosened tolerances: they pass, still named");
+}
+
 // An exit code and what it means, for a --help footer.
 struct ExitCode {
   int code;
@@ -217,7 +227,8 @@ void add_exit_code_footers(const Invocation& in) {
   in.compare_commits_cmd->footer(exit_codes_of(
       {regression, unreadable, {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"}, inconclusive}));
   in.summary_cmd->footer(exit_codes_of({regression, unreadable}));
-  in.check_cmd->footer(exit_codes_of({{exit_not_measured, "a baseline is unusable, or there is none"}}));
+  in.check_cmd->footer(exit_codes_of({{exit_regression, "a change loosens the baselines against the base, unaccepted"},
+                                      {exit_not_measured, "a baseline is unusable, or there is none"}}));
   in.recover_cmd->footer(exit_codes_of({unreadable}));
   in.table_cmd->footer(exit_codes_of({{exit_regression, "--check: the README's table differs"},
                                       {exit_not_measured, "an input is unreadable, or the README lacks the markers (nothing written)"},
@@ -241,6 +252,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   add_suite_run_options(*in.gate_cmd, in.gate.run);
   add_shard_options(*in.gate_cmd, in.gate.run);
   in.gate_cmd->add_option("--baselines", in.gate.baselines, "baselines folder for every suite (default: each suite's own)");
+  add_base_options(*in.gate_cmd, in.gate.base);
   in.gate_cmd->add_option("--markdown", in.gate.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   in.gate_cmd->add_option("--junit", in.gate.junit, "also write the JUnit report here");
   in.gate_cmd->add_option("--json", in.gate.json, "also write the JSON summary here");
@@ -331,6 +343,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
     if (in.summary.junit.empty() && in.summary.shards.empty()) throw CLI::RequiredError("--junit or --shards");
   });
   in.summary_cmd->add_option("--baselines", in.summary.baselines, "baselines folder (default: each suite's own)");
+  add_base_options(*in.summary_cmd, in.summary.base);
   in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name")
       ->check(names_a_folder());
   in.summary_cmd->add_option("--markdown", in.summary.markdown, "append the markdown summary to this file");
@@ -354,6 +367,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
                                                               "needed): schema, names, tolerances and their reasons, ranges");
   in.check_cmd->add_option("--baselines", in.check_root, "baselines folder")->capture_default_str();
+  add_base_options(*in.check_cmd, in.check_base);
   in.recover_cmd = app.add_subcommand("recover", "roll back what an interrupted promotion left in a baselines folder "
                                                   "(readers refuse such a folder until then; the next promote also does it)");
   in.recover_cmd->add_option("--baselines", in.recover_root, "baselines folder")->required();

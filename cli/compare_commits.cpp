@@ -99,8 +99,11 @@ int compare_commits(const CompareCommitsOptions& o) {
   const fs::path work =
       fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work).lexically_normal();
   const fs::path run = work / "run", logs = run / "build-logs";
-  std::error_code ec;
-  fs::remove_all(run, ec);  // nothing an earlier run left may pass for this one's
+  // Every place it writes is its own, checked before anything is deleted: --work may name a user's folder.
+  for (const fs::path& own : {run, work / "src", work / "build"}) check_own_folder(own);
+  make_own_folder(run, /*clear=*/true);  // nothing an earlier run left may pass for this one's
+  make_own_folder(work / "src", false);
+  make_own_folder(work / "build", false);
   fs::create_directories(logs);
   progress("bankgate compare-commits: the " + describe("head", head) + " against the " + describe("base", base) + ", " +
            std::to_string(o.compare.rounds) + " round(s) each; worktrees and builds in " + work.string());

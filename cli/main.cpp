@@ -128,7 +128,7 @@ int dispatch(cli::Invocation& in) {
       {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
       {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json ? cli::MetricsFormat::json : in.metrics_markdown ? cli::MetricsFormat::markdown : cli::MetricsFormat::list, in.metrics_set == "hardware"); }, ""},
       {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},
-      {in.check_cmd, [&] { return cli::check_baselines(in.check_root); }, ""},
+      {in.check_cmd, [&] { return cli::check_baselines(in.check_root, in.check_base); }, ""},
       {in.recover_cmd, [&] { return cli::recover(in.recover_root); }, ""},
       {in.run_suite_cmd, [&] { return cli::run_suite(in.run_suite); }, ""},
       {in.verdict_cmd, [&] { return cli::verdict(in.verdict); }, ""},

@@ -19,6 +19,7 @@
 #include <bankgate/metrics.hpp>
 
 #include "commands.hpp"
+#include "process.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -271,6 +272,25 @@ std::string replace_kernel_table(const std::string& readme, const std::string& t
   return readme.substr(0, begin.line_end) + table + readme.substr(end.line_start);
 }
 
+// The file a README names: itself, or where it is a symbolic link (a page kept elsewhere in the repository), the
+// file the link leads to, which is read and written through it (the link stays; the file keeps its mode). A link
+// can come with a pull request: one leading out of the repository around it (or out of its folder, outside a
+// repository) is refused, and nothing there is read or written.
+fs::path readme_file(const fs::path& readme) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(readme, ec))) return readme;
+  const fs::path target = fs::canonical(readme, ec);
+  if (ec) throw std::runtime_error(readme.string() + " is a symbolic link to nothing that exists (" + ec.message() + ")");
+  const fs::path folder = fs::absolute(readme).parent_path();
+  const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
+  const fs::path around = top.empty() ? folder : fs::path(top);
+  if (!h::lies_inside(target, around))
+    throw std::runtime_error(readme.string() + " is a symbolic link to " + target.string() + ", outside " +
+                             (top.empty() ? "its folder " : "the repository ") + around.string() +
+                             ": bankgate reads and writes no file there; name the file itself, or replace the link with it");
+  return target;
+}
+
 int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostream& err) {
   const std::string& program = o.program;
   try {
@@ -284,7 +304,8 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
       out << table;
       return exit_ok;
     }
-    const std::string readme = read_text(o.readme);
+    const fs::path file = readme_file(o.readme);
+    const std::string readme = read_text(file);
     const std::string updated = replace_kernel_table(readme, table, o.readme.string());
     if (o.check) {
       if (updated == readme) {
@@ -300,7 +321,7 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
       out << o.readme.string() << ": the kernel table is up to date\n";
       return exit_ok;
     }
-    h::write_file_atomically(o.readme, [&](std::ostream& file) { file << updated; });
+    h::write_file_atomically(file, [&](std::ostream& page) { page << updated; });
     out << "wrote the kernel table from " << dir.string() << " into " << o.readme.string() << "\n";
     return exit_ok;
   } catch (const OtherSchema& e) {

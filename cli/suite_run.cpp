@@ -203,6 +203,7 @@ int gate(const GateOptions& o) {
   s.gtest_results = ran ? keep_gtest_reports(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);
   s.baselines = o.baselines;
+  s.base = o.base;
   s.build = build;
   s.json = protocol::summary_json(results);
   s.junit_out = protocol::junit_report(results);

@@ -12,6 +12,7 @@
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/text.hpp>
 
+#include "base_baselines.hpp"
 #include "commands.hpp"
 #include "console.hpp"
 
@@ -28,6 +29,20 @@ std::string names(const std::vector<std::string>& list) {
   return out.empty() ? "none" : out;
 }
 
+// The base branch the baselines are compared with, found from the baselines folder given, else the project's.
+void set_base(g::GateInputs& in, const SummaryOptions& o) {
+  const fs::path anchor = !o.baselines.empty() ? o.baselines : !in.project.empty() ? in.project : fs::current_path();
+  std::error_code ec;
+  if (!fs::is_directory(anchor, ec)) return;
+  const std::optional<BaseRef> base = find_base(anchor, o.base.base_ref);
+  if (!base) return;
+  std::cout << "baselines compared with " << base->named << " (" << base->commit.substr(0, 12) << "): what this change did to them is named\n";
+  in.base_baseline = [commit = base->commit](const fs::path& folder, const fs::path& relative) {
+    return base_text(folder, commit, relative);
+  };
+  in.accept_loosened = o.base.accept_loosened;
+}
+
 // Read, then classify: one run's files, a part of a split gate that had nothing to run, or every part's reports.
 g::GateSummary summarize_run(const SummaryOptions& o) {
   g::GateInputs in;
@@ -35,6 +50,8 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   in.gtest_results = o.gtest_results;
   in.candidates = o.candidates;
   in.baselines = o.baselines;
+  in.project = configured_source_dir(o.build);
+  set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;

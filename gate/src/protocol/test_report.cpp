@@ -1,5 +1,7 @@
 #include <bankgate/gate/test_report.hpp>
 
+#include <bankgate/gate/confined_folder.hpp>
+
 #include <pugixml.hpp>
 
 #include <sstream>
@@ -59,10 +61,20 @@ void write_test_report(const std::filesystem::path& dir, const TestReportEntry& 
 }
 
 std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path) {
+  // The result was written by a pull request's test: it is read inside its folder, and a link out of it, a FIFO
+  // or a device in its place is an XmlError at once (read through the confined folder and read_input_fd).
+  const std::filesystem::path parent = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  // read_xml_file reads through read_input_file: a FIFO or device in the result's place is an XmlError at once.
-  const XmlElement root = read_xml_file(path);
+  if (!std::filesystem::is_directory(parent, ec)) return std::nullopt;
+  std::string text;
+  try {
+    const ConfinedFolder folder(parent, "the results folder");
+    if (!folder.kind(path.filename())) return std::nullopt;
+    text = folder.read(path.filename());
+  } catch (const std::exception& e) {  // ConfinementError, InputFileError
+    throw XmlError(e.what());
+  }
+  const XmlElement root = parse_xml(text, path.string());
   const auto cases = root.descendants("testcase");
   if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
   return read_testcase(*cases.front());

@@ -17,6 +17,7 @@
 // input is unreadable.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,6 +36,15 @@ struct GateInputs {
   std::filesystem::path gtest_results;  // GoogleTest reports, <build>/bankgate/gtest-results (may be absent)
   std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
   std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
+  // The source folder the build was configured from: a candidate's own baselines folder is read only where it
+  // lies inside (candidate_baselines_folder). Empty: unknown, so only `baselines` is read.
+  std::filesystem::path project;
+  // The base branch's text of a baseline (`relative` inside the baselines folder `folder`), where a base is
+  // known; nullopt where the base has no such file. Unset: what the change did to its baselines is not looked at.
+  // Each baseline a test is gated against is compared with it (baseline_changes.hpp): a loosening fails the test
+  // unless `accept_loosened`; every change is named in its result.
+  std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)> base_baseline;
+  bool accept_loosened = false;
   RefreshContext refresh;           // for the refresh command each result names
 };
 
