@@ -94,7 +94,7 @@ GateSummary summarize(const GateInputs& inputs);
 // without a row is judged by the gate's rules).
 GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head, const std::vector<ComparisonRow>& rows,
                                  bool fail_on_speedup);
-// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed. The
+// Both terminal-safe (text.hpp): a control character in a test's name or message is shown, not obeyed. The
 // console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
 // and the headline (off by default).
 std::string render_console(const GateSummary& summary, const Palette& palette = {});
