@@ -135,12 +135,8 @@ void write_text(const fs::path& path, const std::string& text) {
   g::write_file_atomically(path, [&](std::ostream& out) { out << text; });
 }
 
-// Report data as JSON text. Its names and messages come from outside; the readers make them UTF-8 as they read
-// them, and should a byte that is not slip through, it becomes U+FFFD here rather than an exception that loses
-// the report (nlohmann::json refuses to dump anything but UTF-8 by default).
-void write_json(const fs::path& path, const nlohmann::json& data) {
-  write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-}
+// Report data as JSON text (json_text: a byte of a name or message that is not UTF-8 becomes U+FFFD).
+void write_json(const fs::path& path, const nlohmann::json& data) { write_text(path, g::json_text(data) + "\n"); }
 
 namespace {
 
@@ -510,7 +506,7 @@ int metrics(MetricsFormat format, bool hardware) {
                                                                                     : "sass"},
                       {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
                       {"explained_by_lines_of_kind", m.kind}});
-    std::cout << list.dump(2) << "\n";
+    std::cout << g::json_text(list) << "\n";
     return exit_ok;
   }
   if (format == MetricsFormat::markdown) {
@@ -544,7 +540,7 @@ nlohmann::json protocol_document(const fs::path& build) {
 }
 
 // A value as a shell reads it: a string bare, anything else as JSON.
-std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : g::json_text(value, -1); }
 
 // The entry `path` names ("layout.gate": one step per dot), or nullptr after saying on `err` what there is.
 const nlohmann::json* find_entry(const nlohmann::json& document, const std::string& path, std::ostream& err) {
@@ -573,7 +569,7 @@ const nlohmann::json* find_entry(const nlohmann::json& document, const std::stri
 int protocol(const ProtocolOptions& o) {
   const nlohmann::json document = protocol_document(o.build);
   if (o.get.empty()) {
-    std::cout << document.dump(2) << "\n";
+    std::cout << g::json_text(document) << "\n";
     return exit_ok;
   }
   const nlohmann::json* value = find_entry(document, o.get, std::cerr);
@@ -629,7 +625,7 @@ int kernel_names(const std::vector<std::string>& names) {
       if (!line.empty()) input.push_back(line);
   nlohmann::json out = nlohmann::json::array();
   for (const std::string& name : input) out.push_back({{"name", name}, {"bare", bankgate::kernel_base_name(name)}});
-  std::cout << out.dump(2) << "\n";
+  std::cout << g::json_text(out) << "\n";
   return exit_ok;
 }
 

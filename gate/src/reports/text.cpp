@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 namespace bankgate::gate {
 
 std::size_t utf8_sequence(std::string_view text, std::size_t at, char32_t& code_point) {
@@ -198,6 +200,10 @@ std::string xml_text(std::string_view text) {
     const bool forbidden = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xFFFE || c == 0xFFFF;
     out += forbidden ? escaped(c) : std::string(bytes);
   });
+}
+
+std::string json_text(const nlohmann::json& document, int indent) {
+  return document.dump(indent, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace bankgate::gate

@@ -17,6 +17,7 @@
 
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 
 namespace bankgate::gate {
 namespace {
@@ -270,7 +271,7 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
   const int root_fd = folder_.fd();
   const std::string draft = std::string(promote_journal_name) + staged_suffix;
   ::unlinkat(root_fd, draft.c_str(), 0);
-  create_file(root_fd, draft, nlohmann::json{{"entries", entries}}.dump(2) + "\n", 0644, folder_.display(draft).string());
+  create_file(root_fd, draft, json_text(nlohmann::json{{"entries", entries}}) + "\n", 0644, folder_.display(draft).string());
   if (::renameat(root_fd, draft.c_str(), root_fd, promote_journal_name) != 0) {
     const std::string why = reason();
     ::unlinkat(root_fd, draft.c_str(), 0);

@@ -54,7 +54,7 @@ struct TestResult {
   Outcome outcome = Outcome::not_measured;
   std::string device;        // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
   std::string gpu;           // the GPU model of its candidate, e.g. "NVIDIA H200"
-  double seconds = 0.0;      // ctest's wall time for the test
+  std::optional<double> seconds;  // ctest's wall time for the test; none where ctest gave no duration
   std::string reason;        // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
   std::optional<double> median_ns;  // of the measured durations, where measured

@@ -9,10 +9,13 @@
 //   markdown             markdown_text (outside code), markdown_code (a code span), markdown_code_block
 //   HTML                 html_text
 //   XML 1.0              xml_text
+//   JSON                 json_text (a whole document)
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace bankgate::gate {
 
@@ -75,5 +78,10 @@ std::string html_text(std::string_view text);
 // but tab, newline and carriage return; U+FFFE, U+FFFF) shown escaped as on a terminal ("\x1b", "\ufffe"), and
 // bytes that are not UTF-8 as U+FFFD. Escaping the markup itself (& < > ") is the XML writer's (pugixml) job.
 std::string xml_text(std::string_view text);
+
+// `document` as JSON text, `indent` spaces a level (-1: on one line), as every JSON writer of bankgate writes it:
+// each string as UTF-8, a byte that is not UTF-8 as U+FFFD. A name, a message, --command or BANKGATE_GIT_COMMIT
+// may hold any bytes; nlohmann::json would throw on them by default, and the whole output would be lost.
+std::string json_text(const nlohmann::json& document, int indent = 2);
 
 }  // namespace bankgate::gate
