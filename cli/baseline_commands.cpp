@@ -88,7 +88,7 @@ void check_replaceable(const std::string& old_text, const g::OldSchemaError& old
   if (!missing.empty())
     throw Refusal(std::string(old.what()) + "\nit also holds tests this recording lacks (" + missing +
                   "): record the whole suite (bankgate refresh without --filter) to replace it");
-  std::cout << "note: " << old.what() << "\n  this promotion replaces it with the tests just recorded\n";
+  std::cout << "note: " << g::terminal_safe(old.what()) << "\n  this promotion replaces it with the tests just recorded\n";
 }
 
 // The baselines each candidate suite is shown against, read from their folders (a folder half-written by an
@@ -122,12 +122,8 @@ void write_text(const fs::path& path, const std::string& text) {
   g::write_file_atomically(path, [&](std::ostream& out) { out << text; });
 }
 
-// Report data as JSON text. Its names and messages come from outside; the readers make them UTF-8 as they read
-// them, and should a byte that is not slip through, it becomes U+FFFD here rather than an exception that loses
-// the report (nlohmann::json refuses to dump anything but UTF-8 by default).
-void write_json(const fs::path& path, const nlohmann::json& data) {
-  write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-}
+// Report data as JSON text (json_text: a byte of a name or message that is not UTF-8 becomes U+FFFD).
+void write_json(const fs::path& path, const nlohmann::json& data) { write_text(path, g::json_text(data) + "\n"); }
 
 namespace {
 
@@ -135,7 +131,7 @@ namespace {
 // verdict the gate's summary has no word for (INCONCLUSIVE) under its heading.
 std::string comparison_markdown(const g::GateSummary& s, const CompareOptions& o, int exit_code) {
   std::string notes;
-  if (!o.sides.empty()) notes += "Compared: " + o.sides + ".\n\n";
+  if (!o.sides.empty()) notes += "Compared: " + g::markdown_text(o.sides) + ".\n\n";
   if (exit_code == exit_inconclusive)
     notes += "**INCONCLUSIVE**: no regression found, but the rounds of some tests were too noisy to tell a change of the "
              "floor's size from none (more `--rounds`, or a quieter runner).\n\n";
@@ -151,7 +147,7 @@ void write_comparison_reports(const CompareOptions& o, const fs::path& summary_f
   if (!o.html.empty()) {
     const std::string title = "bankgate compare: " + (o.sides.empty() ? std::string("head against base") : o.sides);
     write_text(o.html, g::render_html(s, {o.sources, title, source_url}));
-    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+    std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   }
   const std::string markdown = comparison_markdown(s, o, exit_code);
   write_text(summary_file, markdown);
@@ -159,7 +155,8 @@ void write_comparison_reports(const CompareOptions& o, const fs::path& summary_f
   try {
     g::append_markdown(o.markdown, markdown);
   } catch (const std::exception& e) {
-    std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+    std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
+              << g::terminal_safe(e.what()) << "\n";
   }
 }
 
@@ -182,7 +179,8 @@ int review(const ReviewOptions& o) {
   const auto candidates = g::read_candidates(dir, gpu);
   const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);
   const auto rows = g::review(candidates, baselines);
-  std::cout << "GPU " << gpu.arch << "/" << gpu.model << ": measured (new) in " << dir.string() << " against the baselines (old)\n"
+  std::cout << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in " << g::terminal_line(dir.string())
+            << " against the baselines (old)\n"
             << g::render(rows, o.changes_only, console().palette);
   const bool failed = std::any_of(rows.begin(), rows.end(), [](const g::ReviewRow& r) {
     return !r.correct || g::is_failure(r.finding.verdict);
@@ -264,7 +262,8 @@ Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidate
 
 void show(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines) {
   std::cout << g::render(g::review(chosen.suites, baselines), false, console().palette);
-  for (const auto& name : chosen.wrong_output) std::cout << "not promoted (output differs from the CPU reference): " << name << "\n";
+  for (const auto& name : chosen.wrong_output)
+    std::cout << "not promoted (output differs from the CPU reference): " << g::terminal_line(name) << "\n";
 }
 
 // Every folder locked before any of its baselines is read, in one order (two promotions cannot deadlock);
@@ -273,7 +272,7 @@ std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> lock_folders(const s
   std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> locked;
   for (const auto& [key, d] : folders) {
     auto& transaction = locked[key] = std::make_unique<g::BaselineTransaction>(d.root);
-    for (const std::string& line : transaction->recovered()) std::cout << "recovered: " << line << "\n";
+    for (const std::string& line : transaction->recovered()) std::cout << "recovered: " << g::terminal_line(line) << "\n";
   }
   return locked;
 }
@@ -341,7 +340,7 @@ void commit(std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked)
   for (auto& [key, transaction] : locked) {
     try {
       for (const auto& change : transaction->commit())
-        std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
+        std::cout << (change.created ? "created " : "replaced ") << g::terminal_line(change.path.string()) << "\n";
     } catch (const g::TransactionError& e) {
       if (committed.empty()) throw;
       std::string done;
@@ -421,8 +420,8 @@ int recover(const fs::path& root) {
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
   const g::BaselineTransaction transaction(root);
   if (const auto stray = stray_journal(transaction.folder())) std::cout << "note: " << *stray << "\n";
-  for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << line << "\n";
-  std::cout << root.string() << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
+  for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << g::terminal_line(line) << "\n";
+  std::cout << g::terminal_line(root.string()) << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
 }
 
@@ -449,7 +448,7 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file) {
     throw std::runtime_error("no candidate files for the filter '" + o.filter + "' under " + (base.records.empty() ? o.base : o.head).string() +
                              ": run the GPU suites of both builds first");
   const auto rows = g::compare_runs(base, head);
-  std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side; "
+  std::cout << "head (" << g::terminal_line(o.head.string()) << ") against base (" << g::terminal_line(o.base.string()) << "), rounds pooled per side; "
             << "durations judged by their round-to-round noise where each side has two rounds or more\n"
             << g::render_comparison(rows, o.fail_on_speedup, console().palette);
   const bool failed = g::any_failure(rows, o.fail_on_speedup);
@@ -503,7 +502,7 @@ int metrics(MetricsFormat format, bool hardware) {
                                                                                     : "sass"},
                       {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
                       {"explained_by_lines_of_kind", m.kind}});
-    std::cout << list.dump(2) << "\n";
+    std::cout << g::json_text(list) << "\n";
     return exit_ok;
   }
   if (format == MetricsFormat::markdown) {
@@ -537,7 +536,7 @@ nlohmann::json protocol_document(const fs::path& build) {
 }
 
 // A value as a shell reads it: a string bare, anything else as JSON.
-std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : g::json_text(value, -1); }
 
 // The entry `path` names ("layout.gate": one step per dot), or nullptr after saying on `err` what there is.
 const nlohmann::json* find_entry(const nlohmann::json& document, const std::string& path, std::ostream& err) {
@@ -574,7 +573,7 @@ std::string first_baselines_advice(const fs::path& root) {
 int protocol(const ProtocolOptions& o) {
   const nlohmann::json document = protocol_document(o.build);
   if (o.get.empty()) {
-    std::cout << document.dump(2) << "\n";
+    std::cout << g::json_text(document) << "\n";
     return exit_ok;
   }
   const nlohmann::json* value = find_entry(document, o.get, std::cerr);
@@ -664,8 +663,9 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
       }
     }
   }
-  for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
-  std::cout << root.string() << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
+  // A problem names a file of the folder, whatever its name holds: each on one line, escaped.
+  for (const std::string& p : problems) std::cerr << "bankgate: " << g::terminal_line(p) << "\n";
+  std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
   if (read.empty() && problems.empty())
     std::cerr << "bankgate: " << root.string() << " holds no baselines yet" << first_baselines_advice(root) << "
@@ -682,7 +682,7 @@ int kernel_names(const std::vector<std::string>& names) {
       if (!line.empty()) input.push_back(line);
   nlohmann::json out = nlohmann::json::array();
   for (const std::string& name : input) out.push_back({{"name", name}, {"bare", bankgate::kernel_base_name(name)}});
-  std::cout << out.dump(2) << "\n";
+  std::cout << g::json_text(out) << "\n";
   return exit_ok;
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 
 #include "cmake_cache.hpp"
 #include "console.hpp"
@@ -70,7 +71,7 @@ std::size_t gpu_tests(const fs::path& build) {
 void keep_results(const fs::path& head_build, const fs::path& run) {
   std::error_code ec;
   fs::copy(protocol::compare_run(head_build), run, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << run.string() << ": " << ec.message() << "\n";
+  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << gate::terminal_line(run.string()) << ": " << ec.message() << "\n";
 }
 
 // A side as the reports' headings name it: its commit only (a branch name could hold markdown or HTML).
@@ -80,14 +81,14 @@ std::string side_in_reports(const std::string& side, const SourceTree& tree) {
 
 void print_verdict(int status, const SourceTree& base, const SourceTree& head, const fs::path& run) {
   const gate::Palette& palette = console().palette;
-  const std::string sides = "the " + describe("head", head) + " against the " + describe("base", base);
+  const std::string sides = gate::terminal_line("the " + describe("head", head) + " against the " + describe("base", base));
   std::cout << "bankgate compare-commits: ";
   if (status == exit_ok) std::cout << palette.paint("PASSED", gate::Tone::good) << ": " << sides << ", no regression";
   else if (status == exit_regression) std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", a regression (rows above)";
   else if (status == exit_inconclusive)
     std::cout << palette.paint("INCONCLUSIVE", gate::Tone::doubtful) << ": " << sides << ", no regression found but too noisy to decide";
   else std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", could not compare";
-  std::cout << "; results in " << run.string() << "\n";
+  std::cout << "; results in " << gate::terminal_line(run.string()) << "\n";
 }
 
 }  // namespace

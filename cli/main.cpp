@@ -52,18 +52,26 @@ struct Subcommand {
   std::string after_failure;
 };
 
+// An error's message as the terminal shows it. Messages quote file names and fields from outside: their controls
+// are shown escaped, never obeyed, and every line after the first is indented under "bankgate:", so that a
+// newline in a quoted name cannot start a line that poses as one of bankgate's own.
+std::string shown(const char* message) {
+  std::string out;
+  for (const char c : bankgate::gate::terminal_safe(message)) out += c == '\n' ? std::string("\n  ") : std::string(1, c);
+  return out;
+}
+
 int run(const Subcommand& subcommand) {
   try {
     return subcommand.run();
   } catch (const cli::Refusal& e) {
-    std::cerr << "bankgate: refused: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: refused: " << shown(e.what()) << "\n";
     return cli::exit_setup;
   } catch (const cli::StepFailure& e) {
-    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: " << shown(e.what()) << "\n";
     return cli::exit_setup;
   } catch (const std::exception& e) {
-    // Messages quote file names and fields from outside: shown escaped, never obeyed by the terminal.
-    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: " << shown(e.what()) << "\n";
     if (!subcommand.after_failure.empty()) std::cerr << subcommand.after_failure << "\n";
     return cli::exit_not_measured;
   }

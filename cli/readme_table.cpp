@@ -16,6 +16,7 @@
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/metrics.hpp>
 
 #include "commands.hpp"
@@ -56,28 +57,10 @@ std::string duration_text(double ns) {
   return buffer;
 }
 
-// A table cell: one line, and a '|' would end the cell early. Cells come from baselines, which a pull request
-// may change: no cell may open or close an HTML comment either, or a reason holding the end marker would be
-// written into the README beside the real one and break it. The entities show the same characters.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r' || c == '\t') {
-      out += ' ';
-    } else if (text.compare(i, 4, "<!--") == 0) {
-      out += "&lt;";  // the "!--" after it is harmless without its '<'
-    } else if (text.compare(i, 3, "-->") == 0) {
-      out += "--&gt;";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+// A table cell from a baseline's text, which a pull request may change: markdown_text (text.hpp) shows it as the
+// characters it holds, on one line, with no live HTML, link or image, no '|' ending the cell early, and '<' as
+// an entity, so that no cell can open or close an HTML comment such as the table's markers.
+std::string cell(const std::string& text) { return h::markdown_text(text); }
 
 // "Async4" < "Async16": runs of digits compare by value, so a family's sizes come out in order.
 bool natural_less(const std::string& a, const std::string& b) {
@@ -225,8 +208,8 @@ std::string first_difference(const std::string& have, const std::string& want) {
     const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
     if (!ga && !gb) return "";
     if (!ga || !gb || la != lb)
-      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? la : "(no line)") +
-             "\n  baselines: " + (gb ? lb : "(no line)");
+      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? h::terminal_line(la) : "(no line)") +
+             "\n  baselines: " + (gb ? h::terminal_line(lb) : "(no line)");
   }
 }
 
@@ -249,12 +232,12 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
       << "measured | also stated (expected → measured) | median | why |\n"
       << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& [name, r] : rows)
-    out << "| " << cell(name) << " | `" << cell(r->kernel) << "` | " << expected_pair(*r, shared_pair) << " | "
+    out << "| " << cell(name) << " | " << h::markdown_code(r->kernel, h::MarkdownPlace::table) << " | " << expected_pair(*r, shared_pair) << " | "
         << measured_pair(*r, shared_pair) << " | " << expected_pair(*r, global_pair) << " | " << measured_pair(*r, global_pair)
         << " | " << cell(other_ratios(*r)) << " | " << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
   out << "\nShared memory: transactions (wavefronts) per request; global memory: 32-byte sectors per request; loads / "
-      << "stores, from `baselines/" << cell(gpu.arch) << "/" << cell(gpu.model) << "/` (SASS-instrumented counters, exact). "
+      << "stores, from " << h::markdown_code("baselines/" + gpu.arch + "/" + gpu.model + "/") << " (SASS-instrumented counters, exact). "
       << "≠: the measured value differs from the kernel's expectation at the precision shown; " << none
       << ": not stated or not recorded.\n";
   return out.str();
@@ -298,8 +281,10 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     const h::GpuKey gpu = h::choose_gpu(o.baselines, o.gpu);
     const fs::path dir = o.baselines / gpu.relative_dir();
     const std::string table = render_kernel_table(read_gpu_dir(o.baselines, gpu), gpu);
-    const std::string regenerate = program + " readme-table --baselines " + o.baselines.string() + " --gpu " +
-                                   gpu.arch + "/" + gpu.model + " --readme " + o.readme.string();
+    const std::string regenerate = h::shell_quote(program) + " readme-table --baselines " + h::shell_quote(o.baselines.string()) +
+                                   " --gpu " + h::shell_quote(gpu.arch + "/" + gpu.model) + " --readme " + h::shell_quote(o.readme.string());
+    // Folder and file names as the console shows them: on one line, escaped.
+    const std::string shown_readme = h::terminal_line(o.readme.string()), shown_dir = h::terminal_line(dir.string());
     if (o.readme.empty()) {
       out << table;
       return exit_ok;
@@ -309,26 +294,26 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     const std::string updated = replace_kernel_table(readme, table, o.readme.string());
     if (o.check) {
       if (updated == readme) {
-        out << o.readme.string() << ": the kernel table matches the baselines in " << dir.string() << "\n";
+        out << shown_readme << ": the kernel table matches the baselines in " << shown_dir << "\n";
         return exit_ok;
       }
-      err << "bankgate readme-table: " << o.readme.string() << ": the kernel table differs from what the baselines in "
-          << dir.string() << " give; " << first_difference(current_table(readme, o.readme.string()), table)
-          << "\nregenerate it (never edit it by hand): " << regenerate << "\n";
+      err << "bankgate readme-table: " << shown_readme << ": the kernel table differs from what the baselines in " << shown_dir
+          << " give; " << first_difference(current_table(readme, o.readme.string()), table)
+          << "\nregenerate it (never edit it by hand): " << h::terminal_line(regenerate) << "\n";
       return exit_regression;  // the table differs
     }
     if (updated == readme) {
-      out << o.readme.string() << ": the kernel table is up to date\n";
+      out << shown_readme << ": the kernel table is up to date\n";
       return exit_ok;
     }
     h::write_file_atomically(file, [&](std::ostream& page) { page << updated; });
-    out << "wrote the kernel table from " << dir.string() << " into " << o.readme.string() << "\n";
+    out << "wrote the kernel table from " << shown_dir << " into " << shown_readme << "\n";
     return exit_ok;
   } catch (const OtherSchema& e) {
-    err << "bankgate readme-table: cannot render the table: " << e.what() << "\nnothing was written\n";
+    err << "bankgate readme-table: cannot render the table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";
     return exit_other_schema;
   } catch (const std::exception& e) {
-    err << "bankgate readme-table: " << e.what() << "\nnothing was written\n";
+    err << "bankgate readme-table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";
     return exit_not_measured;  // bad input: nothing could be read or written
   }
 }

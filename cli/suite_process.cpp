@@ -20,6 +20,7 @@
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/test_claims.hpp>
 #include <bankgate/gate/test_report.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
 #include "commands.hpp"
@@ -294,25 +295,27 @@ int run_suite(const RunSuiteOptions& o) {
 
 int verdict(const VerdictOptions& o) {
   const auto [suite, test] = split_name(o.test);
+  // ctest's log shows what this prints: the name on one line, the messages with their controls escaped.
+  const std::string name = g::terminal_line(o.test);
   std::optional<g::TestReportEntry> entry;
   try {
     entry = g::read_test_report(g::test_report_path(o.results, suite, test));
   } catch (const g::XmlError& e) {
-    std::cout << o.test << ": unreadable result: " << e.what() << "\n";
+    std::cout << name << ": unreadable result: " << g::terminal_safe(e.what()) << "\n";
     return exit_regression;
   }
   if (!entry) {
-    std::cout << o.test << ": no result: its suite's measuring run did not reach it (the test " << protocol::measure_test_prefix
+    std::cout << name << ": no result: its suite's measuring run did not reach it (the test " << protocol::measure_test_prefix
               << "* of its suite says why)\n";
     return exit_regression;
   }
-  for (const std::string& m : entry->messages) std::cout << m << "\n";
+  for (const std::string& m : entry->messages) std::cout << g::terminal_safe(m) << "\n";
   switch (entry->status) {
-    case g::TestReportEntry::Status::passed: std::cout << "[       OK ] " << o.test << "\n"; return exit_ok;
-    case g::TestReportEntry::Status::skipped: std::cout << "[  SKIPPED ] " << o.test << "\n"; return exit_ok;
+    case g::TestReportEntry::Status::passed: std::cout << "[       OK ] " << name << "\n"; return exit_ok;
+    case g::TestReportEntry::Status::skipped: std::cout << "[  SKIPPED ] " << name << "\n"; return exit_ok;
     case g::TestReportEntry::Status::failed: break;
   }
-  std::cout << "[  FAILED  ] " << o.test << "\n";
+  std::cout << "[  FAILED  ] " << name << "\n";
   return exit_regression;
 }
 

@@ -17,6 +17,7 @@
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/test_filter.hpp>
+#include <bankgate/gate/text.hpp>
 
 #include "commands.hpp"
 #include "console.hpp"
@@ -216,18 +217,20 @@ int gate(const GateOptions& o) {
     try {
       g::append_markdown(o.markdown, g::read_input_file(markdown));
     } catch (const std::exception& e) {  // a copy like those below: it does not change the verdict
-      std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+      std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
+                << g::terminal_safe(e.what()) << "\n";
     }
   }
   // Copies for the caller; failing to make one must not change the verdict.
   for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
     std::error_code copy_error;
     if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
-      std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
+      std::cerr << "bankgate: could not copy " << g::terminal_line(from.string()) << " to " << g::terminal_line(to.string()) << ": "
+                << copy_error.message() << "\n";
   }
-  std::cout << "reports: " << results.string() << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
+  std::cout << "reports: " << g::terminal_line(results.string()) << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
             << "," << markdown.filename().string() << "," << s.html.filename().string() << "}"
-            << (console().quiet ? "; ctest's output: " + protocol::ctest_log(results).string() : "") << "\n";
+            << (console().quiet ? "; ctest's output: " + g::terminal_line(protocol::ctest_log(results).string()) : "") << "\n";
   print_verdict(status);
   return status;
 }
@@ -249,8 +252,8 @@ int record(const RecordOptions& o) {
   review_options.build = build;  // the project its candidates' baselines folders must lie in
   review_options.baselines = o.baselines;
   review(review_options);  // a table with changes is the point of recording, not a failure
-  std::cout << "candidates in " << candidates.string() << "; promote them after review with: "
-            << this_command() << " promote --build " << build.string() << "\n";
+  std::cout << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
+            << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string())) << "\n";
   return exit_ok;
 }
 
@@ -266,7 +269,7 @@ int refresh(const RefreshOptions& o) {
   p.dry_run = o.dry_run;
   p.new_gpu = o.new_gpu;
   p.force = o.force;
-  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter '" + o.run.filter + "'");
+  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + g::shell_quote(o.run.filter, /*always=*/true));
   std::cout << "\n";
   return promote(p);
 }

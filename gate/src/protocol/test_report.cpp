@@ -8,34 +8,36 @@
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
 namespace bankgate::gate {
 
+// Names and messages pass xml_text on their way to pugixml: the file must be XML 1.0 whatever a test printed.
 std::string render_test_report(const TestReportEntry& e) {
   pugi::xml_document doc;
   pugi::xml_node suites = doc.append_child("testsuites");
   pugi::xml_node suite = suites.append_child("testsuite");
-  suite.append_attribute("name") = e.suite.c_str();
+  suite.append_attribute("name") = xml_text(e.suite).c_str();
   suite.append_attribute("tests") = 1;
   suite.append_attribute("failures") = e.status == TestReportEntry::Status::failed ? 1 : 0;
   suite.append_attribute("skipped") = e.status == TestReportEntry::Status::skipped ? 1 : 0;
   pugi::xml_node testcase = suite.append_child("testcase");
-  testcase.append_attribute("name") = e.test.c_str();
-  testcase.append_attribute("classname") = e.suite.c_str();
+  testcase.append_attribute("name") = xml_text(e.test).c_str();
+  testcase.append_attribute("classname") = xml_text(e.suite).c_str();
   testcase.append_attribute("status") = "run";
   testcase.append_attribute("result") = e.status == TestReportEntry::Status::skipped ? "skipped" : "completed";
   testcase.append_attribute("time") = e.seconds;
   for (const std::string& m : e.messages) {
     pugi::xml_node node = testcase.append_child(e.status == TestReportEntry::Status::skipped ? "skipped" : "failure");
-    node.append_attribute("message") = m.c_str();
+    node.append_attribute("message") = xml_text(m).c_str();
   }
   if (!e.properties.empty()) {
     pugi::xml_node properties = testcase.append_child("properties");
     for (const auto& [name, value] : e.properties) {
       pugi::xml_node p = properties.append_child("property");
-      p.append_attribute("name") = name.c_str();
-      p.append_attribute("value") = value.c_str();
+      p.append_attribute("name") = xml_text(name).c_str();
+      p.append_attribute("value") = xml_text(value).c_str();
     }
   }
   std::ostringstream out;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -155,6 +157,17 @@ class BaselineFolders {
   std::map<fs::path, std::optional<h::BaselineFolder>> folders_;
 };
 
+// ctest's wall time for the test: nullopt where its report gives none, or gives what is no duration (text, a
+// negative or infinite number), so that no such value reaches the reports.
+std::optional<double> duration_of(const XmlElement& testcase) {
+  const std::string text = testcase.attribute("time");
+  double seconds = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, seconds);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(seconds) || seconds < 0.0) return std::nullopt;
+  return seconds;
+}
+
 // ctest's JUnit report; a missing or unreadable one is a problem of the whole run.
 std::optional<XmlElement> read_junit(const fs::path& junit, std::vector<std::string>& problems) {
   std::error_code ec;
@@ -220,10 +233,7 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   const auto dot = t.name.find('.');
   t.suite = t.name.substr(0, dot);
   t.test = dot == std::string::npos ? "" : t.name.substr(dot + 1);
-  try {
-    t.seconds = std::stod(testcase.attribute("time", "0"));
-  } catch (const std::exception&) {
-  }
+  t.seconds = duration_of(testcase);
   if (const auto report = reports_.find(t.name); report != reports_.end()) {
     t.device = report->second.device;
     t.properties = report->second.properties;

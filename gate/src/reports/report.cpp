@@ -2,28 +2,19 @@
 
 #include <bankgate/gate/line_comparison.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <sstream>
 
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ':' || c == '=';
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 std::string refresh_command(const RefreshContext& how, const std::string& suite, const std::string& test) {
   std::string command = shell_quote(how.command) + " refresh";
-  if (!how.build_dir.empty()) command += " --build " + shell_quote(how.build_dir);
-  return command + " --filter '" + suite + "." + test + "'";
+  // A relative folder whose name starts with '-' would be read as an option.
+  const std::string build = how.build_dir.starts_with('-') ? "./" + how.build_dir : how.build_dir;
+  if (!build.empty()) command += " --build " + shell_quote(build);
+  // The test's name as a filter that selects it, quoted: a name is whatever the pull request made it.
+  return command + " --filter " + shell_quote(filter_literal(suite + "." + test), /*always=*/true);
 }
 
 namespace {
@@ -62,7 +53,7 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
                            const TestRecord& baseline) {
   std::ostringstream out;
   const std::string what = f.timing ? "duration" : std::string(display_name(f.metric));
-  out << "[bankgate] " << where.suite << "." << where.test << " (kernel " << measured.kernel << "): " << what << " "
+  out << "[bankgate] " << terminal_line(where.suite + "." + where.test) << " (kernel " << terminal_line(measured.kernel) << "): " << what << " "
       << (f.verdict == Verdict::slower ? "regressed" : to_string(f.verdict)) << "\n";
   out << "  metric     " << f.metric << (f.timing ? " [ns]" : "") << "\n";
   out << "  measured   " << (f.verdict == Verdict::not_measured ? "-" : format_number(f.measured)) << "\n";
@@ -78,9 +69,9 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
       out << "  " << name << ": " << format_number(value) << " (baseline " << format_number(b->second) << ")\n";
   }
   if (!f.timing) out << where_it_changed(f.metric, measured, baseline);
-  out << "  baseline file  " << where.baseline_file.string() << "\n";
+  out << "  baseline file  " << terminal_line(where.baseline_file.string()) << "\n";
   out << "  if intended, refresh: " << refresh_command(where.refresh, where.suite, where.test);
-  return terminal_safe(out.str());  // test and kernel names come from the project's sources
+  return terminal_safe(out.str());  // names on one line each; the rest comes from the project's sources too
 }
 
 }  // namespace bankgate::gate

@@ -36,7 +36,7 @@ json number(double v) {
 }
 
 // A number as a message shows it: 2048, not 2048.0.
-std::string show(double v) { return number(v).dump(); }
+std::string show(double v) { return json_text(number(v), -1); }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Text a baseline may hold. Every string of a baseline (reasons, kernel names, keys) comes from a pull request
@@ -144,13 +144,13 @@ class Field {
     if (!value_.is_number()) fail("must be a number");
     const double v = value_.get<double>();
     if (!std::isfinite(v)) fail("must be finite");
-    if (v < 0) fail("must not be negative (got " + value_.dump() + ")");
+    if (v < 0) fail("must not be negative (got " + json_text(value_, -1) + ")");
     return v;
   }
   std::size_t count() const {
     if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
     const auto v = value_.get<std::uint64_t>();
-    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
+    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + json_text(value_, -1) + ")");
     return static_cast<std::size_t>(v);
   }
   // A counter's value as written in a baseline: counters count events, so the value is a whole number written
@@ -159,7 +159,7 @@ class Field {
     const double v = non_negative();
     if (v > limits::max_counter) fail("is beyond any kernel's count");
     if (!value_.is_number_unsigned())
-      fail("must be a whole number: a counter counts events (got " + value_.dump() + "; write it without a fraction or exponent)");
+      fail("must be a whole number: a counter counts events (got " + json_text(value_, -1) + "; write it without a fraction or exponent)");
     return v;
   }
   std::uint64_t counter() const {
@@ -172,7 +172,7 @@ class Field {
     if (!value_.is_number_integer()) fail("must be a whole number");
     const auto v = value_.get<std::int64_t>();
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-      fail("is out of range (got " + value_.dump() + ")");
+      fail("is out of range (got " + json_text(value_, -1) + ")");
     return static_cast<int>(v);
   }
 
@@ -273,7 +273,7 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
       OpenObject& top = open_objects.back();
       top.current = parsed.get<std::string>();
       if (const auto where = control_character_in(top.current)) {
-        top.current = json(top.current).dump();  // the key escaped, never raw, in the message
+        top.current = json_text(json(top.current), -1);  // the key escaped, never raw, in the message
         problem = "key '" + path_of_current() + "' holds the control character " + *where + "; rename it";
       } else if (!top.keys.insert(top.current).second) {
         problem = "key '" + path_of_current() + "' appears twice in one object";
@@ -312,7 +312,7 @@ Tolerance read_tolerance(const Field& f) {
     f.child("amount").fail("is a relative tolerance above 50% (the most a counter may move): a counter that may double is "
                            "not gated; tighten it");
   if (t.kind == Tolerance::Kind::absolute && t.amount > limits::max_counter)
-    f.child("amount").fail("is beyond any counter value (at most " + json(limits::max_counter).dump() + ")");
+    f.child("amount").fail("is beyond any counter value (at most " + json_text(json(limits::max_counter), -1) + ")");
   if (!f.has("reason")) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
   t.reason = f.child("reason").reason("a counter loosened without a reason; say why the counter varies");
   return t;
@@ -723,7 +723,9 @@ std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
       {"tests", tests}};
   if (!p.bankgate_version.empty()) document["provenance"]["bankgate_version"] = p.bankgate_version;
   if (samples == Samples::keep && !f.baseline_dir.empty()) document["baselines"] = f.baseline_dir.string();
-  return document.dump(2) + "\n";  // nlohmann's object is a std::map: keys come out sorted
+  // nlohmann's object is a std::map: keys come out sorted. A --command or BANKGATE_GIT_COMMIT that is not UTF-8
+  // is written with U+FFFD (json_text), never thrown on.
+  return json_text(document) + "\n";
 }
 
 void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {

@@ -20,6 +20,7 @@
 #include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 
 namespace bankgate::gate {
 namespace {

@@ -64,7 +64,7 @@ struct TestResult {
   Outcome outcome = Outcome::not_measured;
   std::string device;        // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
   std::string gpu;           // the GPU model of its candidate, e.g. "NVIDIA H200"
-  double seconds = 0.0;      // ctest's wall time for the test
+  std::optional<double> seconds;  // ctest's wall time for the test; none where ctest gave no duration
   std::string reason;        // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
   std::optional<double> median_ns;  // of the measured durations, where measured
@@ -104,7 +104,7 @@ GateSummary summarize(const GateInputs& inputs);
 // without a row is judged by the gate's rules).
 GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head, const std::vector<ComparisonRow>& rows,
                                  bool fail_on_speedup);
-// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed. The
+// Both terminal-safe (text.hpp): a control character in a test's name or message is shown, not obeyed. The
 // console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
 // and the headline (off by default).
 std::string render_console(const GateSummary& summary, const Palette& palette = {});
