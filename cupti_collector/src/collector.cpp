@@ -45,7 +45,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   impl_->options = std::move(options);
   detail::LapTimer laps;
   DeviceProbe probe = probe_device(impl_->options.device);
-  if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
+  if (!probe.available) throw CollectorError(ErrorKind::no_gpu, probe.reason);
   impl_->device = probe.info;
   laps.add_lap(impl_->setup.probe_ms);
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));

@@ -25,6 +25,8 @@
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/metrics.hpp>
 
+#include "fixture_console.hpp"
+
 namespace bankgate::gtest {
 
 using namespace bankgate::gate;
@@ -68,7 +70,18 @@ class RunOnExit {
   std::function<void()> run_;
 };
 
-const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
+// Why a test that cannot measure failed rather than skipped: the run asked for measurements (`bankgate gate` asks,
+// and GPU CI should).
+const std::string strict_note = std::string(" [a failure, not a skip: ") + protocol::env::require_gpu +
+                                "=1 asks every GPU test to measure, as bankgate gate does]";
+
+// A test that cannot measure is skipped, its reason printed once per process (fixture_console.hpp), with the
+// setting that makes a run fail instead as an option, once too: a project's tests run on machines without a GPU
+// as often as on GPU runners.
+void skip_note_once(const std::string& reason) {
+  if (print_once(reason))
+    print_once(std::string("to make a test that cannot measure fail instead, as GPU CI should, set ") + protocol::env::require_gpu + "=1");
+}
 
 // Per-line figures of the case's kernel, with the bank conflicts and uncoalesced sectors they imply.
 void attach_lines(TestRecord& record, const std::vector<KernelInstructions>& kernels) {
@@ -420,6 +433,8 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
 
 }  // namespace
 
+const char* fixture_source_file() { return __FILE__; }
+
 const Settings& GateTest::settings() const { return *session().settings; }
 
 void GateTest::SetUp() {
@@ -442,7 +457,9 @@ void GateTest::join_session() {
   }
   if (!s.probe->available) {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
-    GTEST_SKIP() << "no GPU: " << s.probe->reason;
+    const std::string reason = s.probe->reason + "; GPU tests are skipped";
+    skip_note_once(reason);
+    GTEST_SKIP() << reason;
   }
   try {  // one measuring test per GPU
     RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
@@ -457,6 +474,7 @@ void GateTest::join_session() {
   if (s.collector_error) {
     if (!means_cannot_measure_here(s.collector_error->kind())) GTEST_FAIL() << s.collector_error->what();
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.collector_error->what() << strict_note;
+    skip_note_once(s.collector_error->what());
     GTEST_SKIP() << s.collector_error->what();
   }
 }

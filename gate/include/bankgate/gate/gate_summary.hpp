@@ -36,6 +36,10 @@ struct GateInputs {
   std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
   std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
   RefreshContext refresh;           // for the refresh command each result names
+  // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
+  // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
+  std::string source_commit;
+  bool source_dirty = false;
 };
 
 enum class Outcome { passed, regressed, not_measured, skipped };
