@@ -326,6 +326,7 @@ bool MeasuredCase::attribute() {
     record_property(property::attribution_host_ms, format_number(ms));
     std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time ("
               << measured_.lines.size() << " source lines)\n";
+    if (lacks_line_table(measured_.lines)) print_once(no_line_table_note(measured_.kernel));
     return true;
   } catch (const CollectorError& e) {
     ADD_FAILURE() << name_.label << ": per-line attribution failed: " << e.what();
