@@ -502,6 +502,11 @@ void GateTest::gate(const KernelCase& kc) {
   ASSERT_EQ(measurement->counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(measurement->timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
   ASSERT_EQ(measurement->timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
+  // Code the driver compiled from the PTX of another architecture is not the build's: its counters would describe
+  // other instructions, and a baseline recorded from it would hold them.
+  for (const KernelTiming& timing : measurement->timings)
+    if (const std::string why = collector.foreign_code(timing.kernel_name); !why.empty())
+      GTEST_FAIL() << label << " is not measured: " << why;
 
   MeasuredCase measured(kc, name, config, collector, *measurement, static_cast<bool>(output_ok));
   measured.record();
