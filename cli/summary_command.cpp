@@ -8,6 +8,7 @@
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/html_report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/shard_merge.hpp>
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/text.hpp>
@@ -15,6 +16,7 @@
 #include "base_baselines.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "source_checkout.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -53,6 +55,12 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   in.project = configured_source_dir(o.build);
   set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
+  // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
+  export_source_commit(configured_source_dir(o.build));
+  if (const g::SourceTree tree = g::source_tree(g::process_environment); tree.commit != "unknown") {
+    in.source_commit = tree.commit;
+    in.source_dirty = tree.dirty;
+  }
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;
   if (o.shard && o.shard->suites.empty())

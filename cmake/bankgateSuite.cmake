@@ -1,12 +1,19 @@
 # bankgate_add_gpu_suite(): a project's GPU suite, gated by bankgate. Shipped with the package
 # (find_package(bankgate), FetchContent, add_subdirectory all define it).
 #
-#   bankgate_add_gpu_suite(NAME SOURCES file... [BASELINES dir] [LABELS label...] [TIMEOUT seconds of the suite's run]
-#                          [SHARDS n])
+#   bankgate_add_gpu_suite(NAME SOURCES file... [LIBRARIES target...] [BASELINES dir] [LABELS label...]
+#                          [TIMEOUT seconds of the suite's run] [SHARDS n])
+#   bankgate_add_line_info(target...)
 #
 # Builds executable NAME from SOURCES (GoogleTest suites deriving from bankgate::gtest::GateTest; CUDA sources
 # may be among them) and registers each of its tests with the project's ctest, labelled "gpu" and the LABELS.
 # BASELINES is the folder of committed baselines, by default <the calling project's source folder>/baselines.
+# LIBRARIES are linked to the suite; those built by this project (the library holding the kernels under test)
+# are given line tables too (bankgate_add_line_info), so that a changed counter names the source line of a kernel.
+#
+# bankgate_add_line_info(target...) compiles the CUDA sources of a project's own libraries with -lineinfo: line
+# tables only, the generated code stays the same. Without them the per-line figures of those kernels name no
+# line, and bankgate says so ("kernel X has no line information"). The suite's own SOURCES always get them.
 #
 # Listing (--gtest_list_tests, run at build time) never touches CUDA: device work starts in the fixture's
 # SetUp, and a test that cannot measure reports Skipped with its reason (ctest's Skipped). A suite that links the
@@ -64,16 +71,52 @@ function(_bankgate_driver_stub_folder out)
   set(${out} "${folder}" PARENT_SCOPE)
 endfunction()
 
+# -lineinfo for the CUDA sources of each target. An INTERFACE library's sources compile in its users, which
+# get it; an imported one was compiled elsewhere and must be built with -lineinfo there.
+function(bankgate_add_line_info)
+  foreach(target IN LISTS ARGN)
+    if(NOT TARGET "${target}")
+      message(FATAL_ERROR "bankgate_add_line_info(): '${target}' is no target of this project; name a library "
+                          "defined before the call (add_library(${target} ...))")
+    endif()
+    get_target_property(aliased "${target}" ALIASED_TARGET)
+    if(aliased)
+      set(target "${aliased}")
+    endif()
+    get_target_property(imported "${target}" IMPORTED)
+    if(imported)
+      message(FATAL_ERROR "bankgate_add_line_info(): '${target}' is imported: its kernels were compiled by the "
+                          "project that exports it; build that one with -lineinfo (CMAKE_CUDA_FLAGS=-lineinfo)")
+    endif()
+    get_target_property(type "${target}" TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY")
+      target_compile_options("${target}" INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    else()
+      target_compile_options("${target}" PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    endif()
+  endforeach()
+endfunction()
+
 function(bankgate_add_gpu_suite name)
   _bankgate_run_protocol()
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT;SHARDS" "SOURCES;LABELS")
+  set(keywords SOURCES LIBRARIES BASELINES LABELS TIMEOUT SHARDS)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BASELINES;TIMEOUT;SHARDS" "SOURCES;LIBRARIES;LABELS")
+  string(REPLACE ";" ", " known "${keywords}")
   if(arg_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}; "
-                        "use SOURCES, BASELINES, LABELS, TIMEOUT, SHARDS")
+    message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}; it takes ${known}")
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): SOURCES is required")
   endif()
+  # A misspelt or unknown keyword after SOURCES reads as a source file ("Cannot find source file: DEPENDS" at
+  # generation); a word in capitals that names no file is taken for one.
+  foreach(source IN LISTS arg_SOURCES)
+    if(source MATCHES "^[A-Z][A-Z_]+$" AND NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${source}")
+      message(FATAL_ERROR "bankgate_add_gpu_suite(${name}): '${source}' is no argument of bankgate_add_gpu_suite and no "
+                          "source file; it takes ${known} (link libraries with LIBRARIES, or target_link_libraries(${name} "
+                          "PRIVATE ...) after the call)")
+    endif()
+  endforeach()
   if(NOT DEFINED arg_SHARDS)
     set(arg_SHARDS 1)
   endif()
@@ -111,7 +154,19 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
 ")
 
   add_executable(${name} ${arg_SOURCES} "${config_source}")
-  target_link_libraries(${name} PRIVATE bankgate::gtest_main)
+  target_link_libraries(${name} PRIVATE bankgate::gtest_main ${arg_LIBRARIES})
+  foreach(library IN LISTS arg_LIBRARIES)
+    if(TARGET "${library}")
+      get_target_property(aliased "${library}" ALIASED_TARGET)
+      if(NOT aliased)
+        set(aliased "${library}")
+      endif()
+      get_target_property(imported "${aliased}" IMPORTED)
+      if(NOT imported)
+        bankgate_add_line_info("${library}")
+      endif()
+    endif()
+  endforeach()
   # Line tables for the suite's own CUDA sources, so a changed counter can name its source line. -lineinfo
   # adds debug sections only; the generated code, and so every counter, stays the same.
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)

@@ -417,6 +417,10 @@ GateSummary summarize(const GateInputs& in) {
   if (s.tests.empty())
     s.problems.push_back("no GPU test ran: " + in.junit.string() + " lists none (a ctest filter that matches no test, or "
                          "a build without GPU suites)");
+  if (s.provenance.commit.empty() && !in.source_commit.empty()) {
+    s.provenance.commit = in.source_commit;
+    s.provenance.dirty = in.source_dirty;
+  }
   return s;
 }
 

@@ -1,5 +1,6 @@
 #include <bankgate/gate/report.hpp>
 
+#include <bankgate/gate/instruction_lines.hpp>
 #include <bankgate/gate/line_comparison.hpp>
 
 #include <sstream>
@@ -28,6 +29,7 @@ std::string kind_of(const std::string& metric) {
 // The source lines behind a changed counter, when both sides carry per-line figures.
 std::string where_it_changed(const std::string& metric, const TestRecord& measured, const TestRecord& baseline) {
   if (measured.lines.empty()) return "";
+  if (lacks_line_table(measured.lines)) return "  lines      " + no_line_table_note(measured.kernel) + "\n";
   if (baseline.lines.empty())
     return "  lines      the baseline has no per-line figures to compare with; a refresh records them\n";
   const std::string kind = kind_of(metric);

@@ -46,6 +46,10 @@ struct GateInputs {
   std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)> base_baseline;
   bool accept_loosened = false;
   RefreshContext refresh;           // for the refresh command each result names
+  // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
+  // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
+  std::string source_commit;
+  bool source_dirty = false;
 };
 
 enum class Outcome { passed, regressed, not_measured, skipped };
