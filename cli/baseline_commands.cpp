@@ -668,8 +668,7 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
   if (read.empty() && problems.empty())
-    std::cerr << "bankgate: " << root.string() << " holds no baselines yet" << first_baselines_advice(root) << "
-";
+    std::cerr << "bankgate: " << g::terminal_line(root.string()) << " holds no baselines yet" << first_baselines_advice(root) << "\n";
   const std::size_t loosened = show_baseline_changes(folder, read, base, known);
   if (!problems.empty() || read.empty()) return exit_not_measured;
   return loosened > 0 ? exit_regression : exit_ok;
