@@ -10,8 +10,6 @@
 #   sass      the shared-memory instruction report (ci/sass-report.sh)
 #   ncu       the ncu cross-check of every counter (ci/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS honoured)
 #   cost      the cost of collecting counters against ncu (ci/bench-collector-cost.sh)
-#   arch      examples/adopt built for sm_80, as a project without CMAKE_CUDA_ARCHITECTURES gets another GPU's code:
-#             the driver JIT-compiles its PTX, and the gate must call its test NOT MEASURED, saying so (exit 2)
 # PARTS picks and orders them (default: all, in this order). Logs, markdown summaries and the baselines go to
 # $VALIDATION_OUT (default build/validation); a summary table is printed last.
 set -uo pipefail
@@ -20,7 +18,7 @@ cd "$(dirname "$0")/.."
 out=${VALIDATION_OUT:-build/validation}
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
-parts=${PARTS:-refresh unit rerun gate planted sass ncu cost arch}
+parts=${PARTS:-refresh unit rerun gate planted sass ncu cost}
 export BANKGATE_BUILD_DIR=${BANKGATE_BUILD_DIR:-build/validation-build}
 build_dir=$BANKGATE_BUILD_DIR
 summary=()
@@ -44,28 +42,6 @@ case " $parts " in
 esac
 mkdir -p "$(dirname "$build_dir")"
 step build 0 bankgate_build "$build_dir"
-
-# examples/adopt with bankgate as a subdirectory, built for sm_80 on this GPU, gated: exit 2, its one test NOT
-# MEASURED with the reason (cupti_collector/src/cuda_binary.cpp). Prints what it checked; returns 0 when all held.
-foreign_arch_check() {
-  local build="$out/foreign-arch" gpu_sm
-  gpu_sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '.[:space:]')
-  # shellcheck disable=SC2086  # BANKGATE_CMAKE_ARGS holds several words on purpose; the architecture comes last
-  cmake -S examples/adopt -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" \
-    ${BANKGATE_CMAKE_ARGS:-} -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" -DCMAKE_CUDA_ARCHITECTURES=80 &&
-    cmake --build "$build" || return 3
-  local gate status=0
-  gate=$("$build/bankgate/cli/bankgate" gate --build "$build" --no-build 2>&1) || status=$?
-  printf '%s\n' "$gate"
-  local reason="built for sm_80, this GPU is sm_$gpu_sm: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=$gpu_sm"
-  local held=0
-  [ "$status" = 2 ] && echo "ok: the gate exits 2 (not measured)" || { echo "UNEXPECTED: the gate exited $status, not 2"; held=1; }
-  grep -q "Transpose.PaddedTile *NOT MEASURED" <<<"$gate" && echo "ok: Transpose.PaddedTile is NOT MEASURED" ||
-    { echo "UNEXPECTED: Transpose.PaddedTile is not NOT MEASURED"; held=1; }
-  grep -qF "$reason" "$build/bankgate/gate/summary.md" && echo "ok: the summary says: $reason" ||
-    { echo "UNEXPECTED: the summary does not say: $reason"; held=1; }
-  return $held
-}
 
 for part in $parts; do
   case $part in
@@ -94,8 +70,7 @@ for part in $parts; do
     sass) step sass 0 ci/sass-report.sh "$build_dir" ;;
     ncu) step ncu-crosscheck 0 ci/ncu-crosscheck.sh ;;
     cost) step collector-cost 0 ci/bench-collector-cost.sh "$build_dir/tests/suites/catalogue_suite" ;;
-    arch) step foreign-arch 0 foreign_arch_check ;;
-    *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost arch)" ;;
+    *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost)" ;;
   esac
 done
 

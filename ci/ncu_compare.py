@@ -83,7 +83,6 @@ def judge_with_the_gate(command, candidates, nearest_values, work):
         for test, record in document["tests"].items():
             record.pop("timing", None)
             record.pop("samples_ns", None)
-            record.pop("derived", None)  # the collector's ratios: with ncu's counters put in, they are not theirs
             for metric, entry in record["counters"].items():
                 # ncu reports counts as decimals ("70439.0"); a baseline holds them as whole numbers.
                 value = nearest_values.get((suite, test, metric), entry["value"])

@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/text.hpp>
 
 namespace bankgate::cli {
 
@@ -24,8 +23,7 @@ void set_up_console(bool quiet, const std::string& colour, int human_text_fd) {
 }
 
 void progress(const std::string& line) {
-  // A progress line names folders and commands: shown on one line, escaped, whatever they hold.
-  if (!console().quiet) std::cout << gate::terminal_line(line) << "\n";
+  if (!console().quiet) std::cout << line << "\n";
 }
 
 }  // namespace bankgate::cli

@@ -1,14 +1,12 @@
 #include <bankgate/gate/comparison.hpp>
 
-#include <algorithm>
+#include <bankgate/metrics.hpp>
 
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <set>
 
 #include <bankgate/gate/number_format.hpp>
-#include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 
@@ -129,50 +127,7 @@ std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measu
     }
     findings.push_back(f);
   }
-  order_by_explanation(findings);
   return findings;
-}
-
-namespace {
-
-// How well a finding's kind explains a change, 0 first: memory traffic of shared, global (and TMA, wgmma and
-// cluster) and local memory, each
-// before its requests (instructions of that kind, CUPTI's inst_executed metrics: the traffic says what they cost),
-// then the duration, the launch figures and the instruction counts.
-int explanation_rank(const Finding& f) {
-  if (f.timing) return 6;
-  const MetricTraits* traits = find_metric(f.metric);
-  if (traits == nullptr) return 9;  // a counter this bankgate does not know: after every known one
-  const bool requests = f.metric.find("inst_executed") != std::string::npos;
-  switch (traits->group) {
-    case CounterGroup::shared: return requests ? 1 : 0;
-    case CounterGroup::global:
-    case CounterGroup::tma:  // Hopper's data paths move memory as global loads and stores do
-    case CounterGroup::wgmma:
-    case CounterGroup::cluster: return requests ? 3 : 2;
-    case CounterGroup::local: return requests ? 5 : 4;
-    case CounterGroup::launch: return 7;
-    case CounterGroup::instructions: return 8;
-  }
-  return 9;
-}
-
-// The change relative to the baseline; a value that appeared, vanished or left zero is the largest change there is.
-double relative_change(const Finding& f) {
-  if (f.verdict == Verdict::not_in_baseline || f.verdict == Verdict::not_measured) return std::numeric_limits<double>::infinity();
-  if (f.measured == f.baseline) return 0.0;
-  if (f.baseline == 0.0) return std::numeric_limits<double>::infinity();
-  return std::abs(f.measured - f.baseline) / std::abs(f.baseline);
-}
-
-}  // namespace
-
-void order_by_explanation(std::vector<Finding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    const int rank_a = explanation_rank(a), rank_b = explanation_rank(b);
-    if (rank_a != rank_b) return rank_a < rank_b;
-    return relative_change(a) > relative_change(b);
-  });
 }
 
 bool is_failure(Verdict verdict, bool fail_on_speedup) {

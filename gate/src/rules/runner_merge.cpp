@@ -55,8 +55,7 @@ void check_timed_alike(const std::string& name, const Entry& first, const Entry&
     throw RunnerMergeError(name + ": a recording without its samples (merge candidates, not baselines)");
 }
 
-TimingSummary merged_timing(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy,
-                            std::vector<double>& pooled) {
+TimingSummary merged_timing(const std::vector<Entry>& entries, const RunnerMergePolicy& policy, std::vector<double>& pooled) {
   std::vector<double> medians, clocks;
   std::size_t warmup = 0, dropped = 0;
   for (const Entry& e : entries) {
@@ -75,19 +74,6 @@ TimingSummary merged_timing(const std::string& name, const std::vector<Entry>& e
   t.sm_clock_mhz = median(clocks);
   double spread = 0.0;
   for (double m : medians) spread = std::max(spread, std::abs(m - t.median_ns));
-  // The absolute part grows by the runners' spread: runners far apart would loosen the gate for all of them (a
-  // runner 3x slower than another let any kernel of the other slow down 3x). Machines of one GPU model measure
-  // within a few percent of each other; beyond policy.max_spread they are not alike, and are refused.
-  if (spread > policy.max_spread * t.median_ns) {
-    const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
-    char ratio[16];
-    std::snprintf(ratio, sizeof ratio, "%.2f", *high / *low);
-    throw RunnerMergeError(name + ": the runners' medians are " + ratio + "x apart (" + nanoseconds(*low) + " on " +
-                           entries[static_cast<std::size_t>(low - medians.begin())].runner->label + ", " + nanoseconds(*high) + " on " +
-                           entries[static_cast<std::size_t>(high - medians.begin())].runner->label +
-                           "): merged, the timing tolerance would widen by that much for every runner; machines that far "
-                           "apart are not alike: find out why (clocks, another GPU, a busy runner) or record them apart");
-  }
   t.tolerance = own.tolerance;
   t.tolerance.absolute_ns = own.tolerance.absolute_ns + policy.margin * spread;
   std::string listed;
@@ -111,7 +97,7 @@ TestRecord merged_test(const std::string& name, const std::vector<Entry>& entrie
   for (const Entry& e : entries) merged.correct = merged.correct && e.record->correct;
   if (merged.timing) {
     merged.samples_ns.clear();
-    merged.timing = merged_timing(name, entries, policy, merged.samples_ns);
+    merged.timing = merged_timing(entries, policy, merged.samples_ns);
   }
   return merged;
 }

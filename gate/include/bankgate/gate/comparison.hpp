@@ -67,19 +67,8 @@ TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence
 std::string describe(const Tolerance& tolerance);
 std::string describe(const TimingTolerance& tolerance);
 
-// One finding per counter in either record, and one for the duration when either has timing, in the order of
-// order_by_explanation().
+// One finding per counter in either record, and one for the duration when either has timing.
 std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured);
-
-// A test's findings in the order that explains them: shared-memory traffic and conflicts first, then global and
-// local memory (each memory's transactions and sectors before its requests), then the duration, then the launch
-// figures (registers, shared memory per block, occupancy) and last the instruction counts, which move with almost
-// any edit. Within each, the larger relative change first; a
-// counter that appeared or vanished counts as the largest. A bank conflict that quadrupled the transactions of a
-// load therefore leads, not the static shared memory or the instruction count that moved with it. Every report
-// (console, markdown, HTML, JSON, GoogleTest's messages) shows a test's changes in this order and sums them up
-// by the first.
-void order_by_explanation(std::vector<Finding>& findings);
 
 // A speedup beyond the tolerance fails only when `fail_on_speedup` (BANKGATE_FAIL_ON_SPEEDUP=1) is set; an
 // inconclusive duration is no failure (the comparison reports it with its own exit code).
