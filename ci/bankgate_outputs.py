@@ -60,12 +60,15 @@ def read_suite_file(path):
 
 
 def timed_tests(files):
-    """(file's parsed JSON, "Suite.test", its timing) for every timed test of every baseline or candidate file."""
+    """(file's parsed JSON, "Suite.test", its timing) for every timed test of every baseline or candidate file; a test
+    whose case launched several kernels gives one per kernel, "Suite.test (kernel)"."""
     for f in sorted(files):
         suite = read_suite_file(f)
         for test, record in sorted(suite["tests"].items()):
-            if record.get("timing"):
-                yield suite, f"{suite['suite']}.{test}", record["timing"]
+            name = f"{suite['suite']}.{test}"
+            for kernel in record.get("kernels", [record]):
+                if kernel.get("timing"):
+                    yield suite, name + (f" ({kernel['kernel']})" if "kernels" in record else ""), kernel["timing"]
 
 
 def duration_findings(compare_document):

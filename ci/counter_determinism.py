@@ -16,11 +16,13 @@ def load_run(folder):
         except (OSError, ValueError) as error:
             sys.exit(f"counter_determinism: {path}: {error}")
         for test, record in document.get("tests", {}).items():
-            name = f"{document['suite']}.{test}"
-            counters[name] = {metric: entry["value"] for metric, entry in record.get("counters", {}).items()}
-            # Every per-line figure counts too, not only how many lines there are.
-            counters[name]["lines"] = json.dumps(record.get("lines", []), sort_keys=True)
-            counters[name]["line count"] = len(record.get("lines", []))
+            # A case that launched several kernels: each kernel's figures apart.
+            for kernel in record.get("kernels", [record]):
+                name = f"{document['suite']}.{test}" + (f" ({kernel['kernel']})" if "kernels" in record else "")
+                counters[name] = {metric: entry["value"] for metric, entry in kernel.get("counters", {}).items()}
+                # Every per-line figure counts too, not only how many lines there are.
+                counters[name]["lines"] = json.dumps(kernel.get("lines", []), sort_keys=True)
+                counters[name]["line count"] = len(kernel.get("lines", []))
     return counters
 
 

@@ -6,6 +6,10 @@
 #   gate              the catalogue's gate against the committed baselines
 #   adopt             examples/adopt as an outside project: record and promote its baselines, gate, and gate a
 #                     planted bank conflict (its padding removed)
+#   outside           the outside projects adopters tripped on (tests/unit/fixtures/outside_projects/), against
+#                     the installed package: a suite linking CUDA::cuda_driver (with the driver here its test must
+#                     pass: the toolkit's stub driver is for machines without one) and .cu files including
+#                     bankgate's headers (tests/unit/adopt_example_test.sh package)
 #   faults            a test whose kernel faults (illegal address) beside a healthy one, and a suite run under
 #                     ncu without BANKGATE_LAUNCH_ONLY
 #   record=N[:FILTER] N recordings (no promote), then whether every counter read the same in all of them
@@ -68,6 +72,11 @@ for step in "$@"; do
       row "catalogue gate" "exit $? (${elapsed}s)"
       cp "$(result gate_summary_json)" "$out/catalogue-summary.json" 2>/dev/null
       tail -n 3 "$out/catalogue-gate.log" ;;
+    outside)
+      [ -x "$bankgate" ] || built
+      timed bash tests/unit/adopt_example_test.sh package "$PWD" build/gate "$(bankgate_find_nvcc)" >"$out/outside.log" 2>&1
+      row "outside projects (package)" "exit $? (${elapsed}s)"
+      grep -E "^(FAIL|ok   - (with|without) the driver)|passed," "$out/outside.log" | tail -n 8 ;;
     adopt)
       ex=build/adopt
       cmake -S examples/adopt -B "$ex" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

@@ -10,6 +10,12 @@
 #   sass      the shared-memory instruction report (ci/sass-report.sh)
 #   ncu       the ncu cross-check of every counter (ci/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS honoured)
 #   cost      the cost of collecting counters against ncu (ci/bench-collector-cost.sh)
+#   arch      examples/adopt built for sm_80, as a project without CMAKE_CUDA_ARCHITECTURES gets another GPU's code:
+#             the driver JIT-compiles its PTX, and the gate must call its test NOT MEASURED, saying so (exit 2)
+#   multi     TwoPass.TransposeRoundTrip, a case launching two kernels: recorded kernel by kernel (each named, with
+#             its counters, durations, per-line figures and stated ratios), gated against that recording (pass), then
+#             with the planted regressions built in (BANKGATE_PLANTED_REGRESSION) gated again: regressed, the change
+#             named by its kernel; the build is restored after
 # PARTS picks and orders them (default: all, in this order). Logs, markdown summaries and the baselines go to
 # $VALIDATION_OUT (default build/validation); a summary table is printed last.
 set -uo pipefail
@@ -18,7 +24,7 @@ cd "$(dirname "$0")/.."
 out=${VALIDATION_OUT:-build/validation}
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
-parts=${PARTS:-refresh unit rerun gate planted sass ncu cost}
+parts=${PARTS:-refresh unit rerun gate planted sass ncu cost arch multi}
 export BANKGATE_BUILD_DIR=${BANKGATE_BUILD_DIR:-build/validation-build}
 build_dir=$BANKGATE_BUILD_DIR
 summary=()
@@ -42,6 +48,74 @@ case " $parts " in
 esac
 mkdir -p "$(dirname "$build_dir")"
 step build 0 bankgate_build "$build_dir"
+
+# examples/adopt with bankgate as a subdirectory, built for sm_80 on this GPU, gated: exit 2, its one test NOT
+# MEASURED with the reason (cupti_collector/src/cuda_binary.cpp). Prints what it checked; returns 0 when all held.
+foreign_arch_check() {
+  local build="$out/foreign-arch" gpu_sm
+  gpu_sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '.[:space:]')
+  # shellcheck disable=SC2086  # BANKGATE_CMAKE_ARGS holds several words on purpose; the architecture comes last
+  cmake -S examples/adopt -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" \
+    ${BANKGATE_CMAKE_ARGS:-} -DBANKGATE_FROM=subdirectory -DBANKGATE_SOURCE_DIR="$PWD" -DCMAKE_CUDA_ARCHITECTURES=80 &&
+    cmake --build "$build" || return 3
+  local gate status=0
+  gate=$("$build/bankgate/cli/bankgate" gate --build "$build" --no-build 2>&1) || status=$?
+  printf '%s\n' "$gate"
+  local reason="built for sm_80, this GPU is sm_$gpu_sm: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=$gpu_sm"
+  local held=0
+  [ "$status" = 2 ] && echo "ok: the gate exits 2 (not measured)" || { echo "UNEXPECTED: the gate exited $status, not 2"; held=1; }
+  grep -q "Transpose.PaddedTile *NOT MEASURED" <<<"$gate" && echo "ok: Transpose.PaddedTile is NOT MEASURED" ||
+    { echo "UNEXPECTED: Transpose.PaddedTile is not NOT MEASURED"; held=1; }
+  grep -qF "$reason" "$build/bankgate/gate/summary.md" && echo "ok: the summary says: $reason" ||
+    { echo "UNEXPECTED: the summary does not say: $reason"; held=1; }
+  return $held
+}
+
+# TwoPass.TransposeRoundTrip (tests/suites/two_pass_suite.cpp) launches transposePadded, then transposeSwizzled:
+# recorded, each kernel's record is checked; promoted into a folder of its own, the gate passes against it; with
+# the planted one-warp conflicts of the tiled transposes built in, it regresses, the change named by its kernel.
+# Prints what it checked; returns 0 when all held.
+multi_kernel_check() {
+  local tool="$build_dir/cli/bankgate" work="$out/multi-kernel" candidates held=0
+  candidates=$(bankgate_result_path "$tool" "$build_dir" record_candidates) || return 3
+  rm -rf "$work" && mkdir -p "$work/baselines"
+  "$tool" record --build "$build_dir" --no-build --filter 'TwoPass.*'
+  python3 - "$candidates" <<'PY' || held=1
+import json, pathlib, sys
+found = list(pathlib.Path(sys.argv[1]).glob("*/*/TwoPass/TransposeRoundTrip.json"))
+assert found, "no candidate of TwoPass.TransposeRoundTrip"
+record = json.loads(found[0].read_text())["tests"]["TransposeRoundTrip"]
+kernels = record.get("kernels", [])
+names = [k["kernel"] for k in kernels]
+assert names == ["transposePadded", "transposeSwizzled"], f"kernels recorded: {names}"
+assert record["correct"], "the round trip's output differs from its input"
+for k in kernels:
+    assert k["counters"] and k.get("timing") and k.get("lines") and k.get("expected"), f"{k['kernel']}: a part is missing"
+    for ratio, stated in k["expected"]["ratios"].items():
+        assert k["derived"][ratio] == stated, f"{k['kernel']}: {ratio} is {k['derived'][ratio]}, its source says {stated}"
+    print(f"ok: {k['kernel']}: {len(k['counters'])} counters, median {k['timing']['median_ns']} ns, "
+          f"{len(k['lines'])} per-line figures, {len(k['expected']['ratios'])} stated ratios hold")
+PY
+  "$tool" promote --build "$build_dir" --baselines "$work/baselines" --filter 'TwoPass.*' --new-gpu --force || return 3
+  "$tool" gate --build "$build_dir" --no-build --filter 'TwoPass.*' --baselines "$work/baselines" &&
+    echo "ok: the gate passes against its own recording" || { echo "UNEXPECTED: the gate fails against its own recording"; held=1; }
+  cmake -S . -B "$build_dir" -DBANKGATE_PLANTED_REGRESSION=ON >/dev/null && cmake --build "$build_dir" >/dev/null || return 3
+  local gate status=0
+  gate=$("$tool" gate --build "$build_dir" --no-build --filter 'TwoPass.*' --baselines "$work/baselines" 2>&1) || status=$?
+  printf '%s\n' "$gate"
+  cmake -S . -B "$build_dir" -DBANKGATE_PLANTED_REGRESSION=OFF >/dev/null && cmake --build "$build_dir" >/dev/null || return 3
+  [ "$status" = 1 ] && echo "ok: with the planted conflicts the gate regresses (exit 1)" ||
+    { echo "UNEXPECTED: with the planted conflicts the gate exited $status, not 1"; held=1; }
+  python3 - "$build_dir/bankgate/gate/summary.json" <<'PY' || held=1
+import json, sys
+test = [t for t in json.load(open(sys.argv[1]))["tests"] if t["name"] == "TwoPass.TransposeRoundTrip"][0]
+first = test["changes"][0]
+assert test["outcome"] == "regressed", f"outcome {test['outcome']}"
+assert first.get("kernel") in ("transposePadded", "transposeSwizzled"), f"first change: {first}"
+print(f"ok: the regression is named by its kernel: {first['display_name']}: {first['baseline']} -> {first['measured']}")
+PY
+  return $held
+}
 
 for part in $parts; do
   case $part in
@@ -70,7 +144,9 @@ for part in $parts; do
     sass) step sass 0 ci/sass-report.sh "$build_dir" ;;
     ncu) step ncu-crosscheck 0 ci/ncu-crosscheck.sh ;;
     cost) step collector-cost 0 ci/bench-collector-cost.sh "$build_dir/tests/suites/catalogue_suite" ;;
-    *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost)" ;;
+    arch) step foreign-arch 0 foreign_arch_check ;;
+    multi) step multi-kernel 0 multi_kernel_check ;;
+    *) bankgate_die "unknown part '$part' in PARTS (unit refresh rerun gate planted sass ncu cost arch multi)" ;;
   esac
 done
 

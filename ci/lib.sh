@@ -65,13 +65,15 @@ bankgate_ensure_dependencies() {
   bankgate_install_missing
 }
 
-# What the tests need as well: PyYAML (the CI templates' test reads YAML) and jsonschema (tests check the JSON
-# outputs against their schemas). Only ci/test.sh and the scripts that run the unit tests ask for these; the
-# gate and the benchmarks never do.
+# What the tests need as well: PyYAML (the CI templates' test reads YAML), jsonschema (tests check the JSON
+# outputs against their schemas) and cmark-gfm (GitHub's markdown renderer: tests render the markdown reports as
+# GitHub would). Only ci/test.sh and the scripts that run the unit tests ask for these; the gate and the
+# benchmarks never do.
 bankgate_ensure_test_dependencies() {
   bankgate_find_build_dependencies
   python3 -c 'import yaml' >/dev/null 2>&1 || bankgate_missing+=(python3-yaml)
   python3 -c 'import jsonschema' >/dev/null 2>&1 || bankgate_missing+=(python3-jsonschema)
+  command -v cmark-gfm >/dev/null 2>&1 || bankgate_missing+=(cmark-gfm)
   bankgate_install_missing
 }
 

@@ -74,19 +74,21 @@ def nearest(ours, theirs):
 def judge_with_the_gate(command, candidates, nearest_values, work):
     """The gate's own rule (`bankgate review`, the counter's written tolerance against a baseline) with ncu's
     nearest run as the baseline: a folder of baseline files made from the collector's candidates with ncu's
-    counter values put in. Returns {(suite, test, metric): verdict} from the command's JSON."""
+    counter values put in. Returns {(suite, test, kernel label, metric): verdict} from the command's JSON."""
     suites = {}
     for path in sorted(candidates.glob("*/*/*/*.json")):
         arch, model, suite = path.parts[-4:-1]
         document = json.loads(path.read_text())
         document.pop("baselines", None)
         for test, record in document["tests"].items():
-            record.pop("timing", None)
-            record.pop("samples_ns", None)
-            for metric, entry in record["counters"].items():
-                # ncu reports counts as decimals ("70439.0"); a baseline holds them as whole numbers.
-                value = nearest_values.get((suite, test, metric), entry["value"])
-                entry["value"] = int(value) if float(value).is_integer() else value
+            for label, kernel in kernel_records(record):
+                kernel.pop("timing", None)
+                kernel.pop("samples_ns", None)
+                kernel.pop("derived", None)  # the collector's ratios: with ncu's counters put in, they are not theirs
+                for metric, entry in kernel["counters"].items():
+                    # ncu reports counts as decimals ("70439.0"); a baseline holds them as whole numbers.
+                    value = nearest_values.get((suite, test, label, metric), entry["value"])
+                    entry["value"] = int(value) if float(value).is_integer() else value
         merged = suites.setdefault((arch, model, suite), document)
         merged["tests"].update(document["tests"])
     for (arch, model, suite), document in suites.items():
@@ -99,7 +101,7 @@ def judge_with_the_gate(command, candidates, nearest_values, work):
     if not result.exists():
         sys.exit(f"{command} review wrote no JSON verdicts ({result})")
     rows = read_review(result)["rows"]
-    return {(r["suite"], r["test"], r["metric"]): r["verdict"] for r in rows}
+    return {(r["suite"], r["test"], r.get("kernel", ""), r["metric"]): r["verdict"] for r in rows}
 
 
 # Launch figures of ours that Nsight Compute gives another way, or not at all.
@@ -126,6 +128,65 @@ def candidate(candidates, suite, test):
     return json.loads(found[0].read_text())["tests"][test]
 
 
+def kernel_records(record):
+    """A candidate test's kernels in launch order, each with the label the command's findings give it: "" for a test
+    of one kernel, the function's name (with " (launch N)" for a repeat) for each of a case that launched several."""
+    if "kernels" not in record:
+        return [("", record)]
+    launches, labelled = {}, []
+    for kernel in record["kernels"]:
+        launches[kernel["kernel"]] = launches.get(kernel["kernel"], 0) + 1
+        n = launches[kernel["kernel"]]
+        labelled.append((kernel["kernel"] if n == 1 else f"{kernel['kernel']} (launch {n})", kernel))
+    return labelled
+
+
+def launched_kernels(candidates, tests):
+    """(suite, test, label, kernel record) for every kernel the listed tests launch, in launch order (one row of ncu's
+    each), and the problems met: a test without a candidate is taken as one kernel."""
+    kernels, problems = [], 0
+    for suite, test in tests:
+        record = candidate(candidates, suite, test)
+        if record is None:
+            print(f"{suite}.{test}: no collector candidate (did the test run?)")
+            problems += 1
+            kernels.append((suite, test, "", None))
+            continue
+        kernels += [(suite, test, label, kernel) for label, kernel in kernel_records(record)]
+    return kernels, problems
+
+
+def compare_kernel(suite, test, label, record, rows, names, multiple_runs):
+    """One kernel's counters against ncu's rows for it: (table rows, counters beyond ncu's spread with ncu's nearest
+    value, exact counters that moved between ncu runs, problems)."""
+    table, outside, unstable_exact, problems = [], {}, [], 0
+    name = f"{suite}.{test}" + (f" ({label})" if label else "")
+    for row in rows:
+        if names[row["Kernel Name"]] not in (record["kernel"].split("<")[0], record["kernel"]):
+            print(f"{name}: ncu kernel {row['Kernel Name']} != collector kernel {record['kernel']}")
+            return table, outside, unstable_exact, problems + 1
+    for metric, entry in sorted(record["counters"].items()):
+        ours = float(entry["value"])
+        if metric in NOT_IN_NCU:
+            continue
+        theirs = [ncu_value(row, metric) for row in rows]
+        if any(value is None for value in theirs):
+            print(f"{name}: ncu reported no {metric}")
+            problems += 1
+            continue
+        line = [name, metric, f"{ours:g}", f"{theirs[0]:g}"]
+        if multiple_runs:
+            spread = (max(theirs) - min(theirs)) / min(theirs) if min(theirs) else 0.0
+            line += [f"{min(theirs):g}", f"{max(theirs):g}", f"{spread:.2%}"]
+            if entry["tolerance"]["kind"] == "exact" and min(theirs) != max(theirs):
+                unstable_exact.append(f"{name} {metric}")
+        where = spread_verdict(ours, theirs)
+        if where is None:
+            outside[(suite, test, label, metric)] = nearest(ours, theirs)
+        table.append(tuple(line + [where or (suite, test, label, metric)]))
+    return table, outside, unstable_exact, problems
+
+
 def main():
     candidates, ncu_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     command = bankgate_command.command(sys.argv[3] if len(sys.argv) > 3 else None)
@@ -136,45 +197,23 @@ def main():
         runs = [ncu_rows(path) for path in ncu_runs(ncu_dir, tests_file.stem)]
         names.update(bankgate_command.bare_names([row["Kernel Name"] for rows in runs for row in rows], command))
         repeated = repeated or len(runs) > 1
+        kernels, missing = launched_kernels(candidates, tests)
+        problems += missing
         for number, rows in enumerate(runs, 1):
-            if len(rows) != len(tests):
+            if len(rows) != len(kernels):
                 run = f" (run {number} of {len(runs)})" if len(runs) > 1 else ""
-                print(f"{tests_file.stem}: ncu profiled {len(rows)} kernels for {len(tests)} tests{run}")
+                launched = "" if len(kernels) == len(tests) else f" ({len(kernels)} kernels)"
+                print(f"{tests_file.stem}: ncu profiled {len(rows)} kernels for {len(tests)} tests{launched}{run}")
                 problems += 1
-        for index, (suite, test) in enumerate(tests):
+        for index, (suite, test, label, record) in enumerate(kernels):
             rows = [rows[index] for rows in runs if index < len(rows)]
-            if not rows:
+            if not rows or record is None:
                 continue
-            record = candidate(candidates, suite, test)
-            if record is None:
-                print(f"{suite}.{test}: no collector candidate (did the test run?)")
-                problems += 1
-                continue
-            for row in rows:
-                if names[row["Kernel Name"]] not in (record["kernel"].split("<")[0], record["kernel"]):
-                    print(f"{suite}.{test}: ncu kernel {row['Kernel Name']} != collector kernel {record['kernel']}")
-                    problems += 1
-                    break
-            for metric, entry in sorted(record["counters"].items()):
-                ours = float(entry["value"])
-                if metric in NOT_IN_NCU:
-                    continue
-                theirs = [ncu_value(row, metric) for row in rows]
-                if any(value is None for value in theirs):
-                    print(f"{suite}.{test}: ncu reported no {metric}")
-                    problems += 1
-                    continue
-                tolerance = entry["tolerance"]
-                line = [f"{suite}.{test}", metric, f"{ours:g}", f"{theirs[0]:g}"]
-                if len(runs) > 1:
-                    spread = (max(theirs) - min(theirs)) / min(theirs) if min(theirs) else 0.0
-                    line += [f"{min(theirs):g}", f"{max(theirs):g}", f"{spread:.2%}"]
-                    if tolerance["kind"] == "exact" and min(theirs) != max(theirs):
-                        unstable_exact.append(f"{suite}.{test} {metric}")
-                where = spread_verdict(ours, theirs)
-                if where is None:
-                    outside[(suite, test, metric)] = nearest(ours, theirs)
-                table.append(tuple(line + [where or (suite, test, metric)]))
+            rows_of, outside_of, unstable_of, problems_of = compare_kernel(suite, test, label, record, rows, names, len(runs) > 1)
+            table += rows_of
+            outside.update(outside_of)
+            unstable_exact += unstable_of
+            problems += problems_of
     if outside:
         with tempfile.TemporaryDirectory() as work:
             verdicts = judge_with_the_gate(command, candidates, outside, pathlib.Path(work))

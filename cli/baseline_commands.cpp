@@ -7,12 +7,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_changes.hpp>
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/baseline_review.hpp>
 #include <bankgate/gate/baseline_transaction.hpp>
@@ -26,12 +28,16 @@
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/runner_merge.hpp>
 #include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/metrics.hpp>
 #include <bankgate/gate/number_format.hpp>
 #include <bankgate/results.hpp>
 
+#include "base_baselines.hpp"
+#include "cmake_cache.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "process.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -59,33 +65,15 @@ g::GpuKey candidate_gpu(const fs::path& candidates, const std::string& wanted) {
   }
 }
 
-// Whether `folder` lies inside `project` once every link of both is resolved.
-bool lies_inside(const fs::path& folder, const fs::path& project) {
-  std::error_code ec;
-  const fs::path resolved_project = fs::canonical(project, ec);
-  if (ec) return false;
-  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(resolved_project);
-  return !ec && !relative.empty() && *relative.begin() != "..";
-}
-
-// Where a suite's baselines are: --baselines when given, else the folder its candidates name. A candidate is
-// a file in the build folder that anything may have written, so the folder it names is taken only when it lies
-// inside the project that build was configured from: a candidate cannot send a promotion anywhere else.
+// Where a suite's baselines are: --baselines when given, else the folder its candidates name, inside the
+// project the build was configured from (candidate_baselines_folder).
 fs::path destination(const fs::path& override_dir, const g::SuiteFile& candidate, const fs::path& project) {
   if (!override_dir.empty()) return override_dir;
-  const fs::path& named = candidate.baseline_dir;
-  if (named.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " do not say which baselines folder they belong to "
-                  "(written by an older bankgate); pass --baselines DIR");
-  if (project.empty())
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder " + named.string() +
-                  ", but without the build folder that recorded them bankgate cannot check that it belongs to the project: "
-                  "pass --build DIR, or --baselines DIR");
-  if (!named.is_absolute() || !lies_inside(named, project))
-    throw Refusal("the candidates of suite " + candidate.suite + " name the baselines folder '" + named.string() +
-                  "', which is not inside the project " + project.string() +
-                  " (a candidate cannot choose where baselines are written); pass --baselines DIR to name the folder yourself");
-  return named;
+  try {
+    return g::candidate_baselines_folder(candidate.baseline_dir, project, candidate.suite);
+  } catch (const g::BaselineError& e) {
+    throw Refusal(e.what());
+  }
 }
 
 // A baseline file of an older schema is replaced whole by the recording, and only when the recording holds
@@ -100,7 +88,7 @@ void check_replaceable(const std::string& old_text, const g::OldSchemaError& old
   if (!missing.empty())
     throw Refusal(std::string(old.what()) + "\nit also holds tests this recording lacks (" + missing +
                   "): record the whole suite (bankgate refresh without --filter) to replace it");
-  std::cout << "note: " << old.what() << "\n  this promotion replaces it with the tests just recorded\n";
+  std::cout << "note: " << g::terminal_safe(old.what()) << "\n  this promotion replaces it with the tests just recorded\n";
 }
 
 // The baselines each candidate suite is shown against, read from their folders (a folder half-written by an
@@ -134,12 +122,8 @@ void write_text(const fs::path& path, const std::string& text) {
   g::write_file_atomically(path, [&](std::ostream& out) { out << text; });
 }
 
-// Report data as JSON text. Its names and messages come from outside; the readers make them UTF-8 as they read
-// them, and should a byte that is not slip through, it becomes U+FFFD here rather than an exception that loses
-// the report (nlohmann::json refuses to dump anything but UTF-8 by default).
-void write_json(const fs::path& path, const nlohmann::json& data) {
-  write_text(path, data.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-}
+// Report data as JSON text (json_text: a byte of a name or message that is not UTF-8 becomes U+FFFD).
+void write_json(const fs::path& path, const nlohmann::json& data) { write_text(path, g::json_text(data) + "\n"); }
 
 namespace {
 
@@ -147,7 +131,7 @@ namespace {
 // verdict the gate's summary has no word for (INCONCLUSIVE) under its heading.
 std::string comparison_markdown(const g::GateSummary& s, const CompareOptions& o, int exit_code) {
   std::string notes;
-  if (!o.sides.empty()) notes += "Compared: " + o.sides + ".\n\n";
+  if (!o.sides.empty()) notes += "Compared: " + g::markdown_text(o.sides) + ".\n\n";
   if (exit_code == exit_inconclusive)
     notes += "**INCONCLUSIVE**: no regression found, but the rounds of some tests were too noisy to tell a change of the "
              "floor's size from none (more `--rounds`, or a quieter runner).\n\n";
@@ -163,7 +147,7 @@ void write_comparison_reports(const CompareOptions& o, const fs::path& summary_f
   if (!o.html.empty()) {
     const std::string title = "bankgate compare: " + (o.sides.empty() ? std::string("head against base") : o.sides);
     write_text(o.html, g::render_html(s, {o.sources, title, source_url}));
-    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+    std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   }
   const std::string markdown = comparison_markdown(s, o, exit_code);
   write_text(summary_file, markdown);
@@ -171,7 +155,8 @@ void write_comparison_reports(const CompareOptions& o, const fs::path& summary_f
   try {
     g::append_markdown(o.markdown, markdown);
   } catch (const std::exception& e) {
-    std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+    std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
+              << g::terminal_safe(e.what()) << "\n";
   }
 }
 
@@ -194,7 +179,8 @@ int review(const ReviewOptions& o) {
   const auto candidates = g::read_candidates(dir, gpu);
   const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates);
   const auto rows = g::review(candidates, baselines);
-  std::cout << "GPU " << gpu.arch << "/" << gpu.model << ": measured (new) in " << dir.string() << " against the baselines (old)\n"
+  std::cout << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in " << g::terminal_line(dir.string())
+            << " against the baselines (old)\n"
             << g::render(rows, o.changes_only, console().palette);
   const bool failed = std::any_of(rows.begin(), rows.end(), [](const g::ReviewRow& r) {
     return !r.correct || g::is_failure(r.finding.verdict);
@@ -276,7 +262,8 @@ Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidate
 
 void show(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines) {
   std::cout << g::render(g::review(chosen.suites, baselines), false, console().palette);
-  for (const auto& name : chosen.wrong_output) std::cout << "not promoted (output differs from the CPU reference): " << name << "\n";
+  for (const auto& name : chosen.wrong_output)
+    std::cout << "not promoted (output differs from the CPU reference): " << g::terminal_line(name) << "\n";
 }
 
 // Every folder locked before any of its baselines is read, in one order (two promotions cannot deadlock);
@@ -285,7 +272,7 @@ std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> lock_folders(const s
   std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> locked;
   for (const auto& [key, d] : folders) {
     auto& transaction = locked[key] = std::make_unique<g::BaselineTransaction>(d.root);
-    for (const std::string& line : transaction->recovered()) std::cout << "recovered: " << line << "\n";
+    for (const std::string& line : transaction->recovered()) std::cout << "recovered: " << g::terminal_line(line) << "\n";
   }
   return locked;
 }
@@ -353,7 +340,7 @@ void commit(std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked)
   for (auto& [key, transaction] : locked) {
     try {
       for (const auto& change : transaction->commit())
-        std::cout << (change.created ? "created " : "replaced ") << change.path.string() << "\n";
+        std::cout << (change.created ? "created " : "replaced ") << g::terminal_line(change.path.string()) << "\n";
     } catch (const g::TransactionError& e) {
       if (committed.empty()) throw;
       std::string done;
@@ -413,29 +400,38 @@ int promote(const PromoteOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// A journal inside the baselines folder came with the folder's files (bankgate 0.4 kept its journal there; a pull
+// request can add one): it is never read, and said so.
+std::optional<std::string> stray_journal(const g::ConfinedFolder& folder) {
+  constexpr const char* name = ".bankgate-promote.journal";
+  if (!folder.kind(name)) return std::nullopt;
+  return folder.display(name).string() + " is not bankgate's: journals of interrupted promotions are kept outside the folder (in " +
+         g::journal_folder().string() + "), where no pull request can place one; it is ignored and nothing it names is "
+         "restored or removed: delete it (git rm)";
+}
+
+}  // namespace
+
 // Recovery by hand: rolls back what an interrupted promotion left in `root`, as the next promotion would.
 int recover(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
   const g::BaselineTransaction transaction(root);
-  for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << line << "\n";
-  std::cout << root.string() << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
+  if (const auto stray = stray_journal(transaction.folder())) std::cout << "note: " << *stray << "\n";
+  for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << g::terminal_line(line) << "\n";
+  std::cout << g::terminal_line(root.string()) << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
 }
 
 fs::path configured_source_dir(const fs::path& build) {
   if (build.empty()) return {};
-  std::string cache = "\n";  // every line, the first too, starts after a newline
   try {
-    cache += g::read_input_file(build / "CMakeCache.txt");
+    return CMakeCache::of_build(build).found_value("CMAKE_HOME_DIRECTORY").value_or("");
   } catch (const g::InputFileError&) {
-    return {};  // not a configured build: nothing is known of its sources
+    return {};  // an unreadable cache says nothing of the sources
   }
-  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
-  const std::size_t at = cache.find(key);
-  if (at == std::string::npos) return {};
-  const std::size_t start = at + key.size();
-  return cache.substr(start, cache.find('\n', start) - start);
 }
 
 std::string source_url_template(const std::string& option) {
@@ -452,7 +448,7 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file) {
     throw std::runtime_error("no candidate files for the filter '" + o.filter + "' under " + (base.records.empty() ? o.base : o.head).string() +
                              ": run the GPU suites of both builds first");
   const auto rows = g::compare_runs(base, head);
-  std::cout << "head (" << o.head.string() << ") against base (" << o.base.string() << "), rounds pooled per side; "
+  std::cout << "head (" << g::terminal_line(o.head.string()) << ") against base (" << g::terminal_line(o.base.string()) << "), rounds pooled per side; "
             << "durations judged by their round-to-round noise where each side has two rounds or more\n"
             << g::render_comparison(rows, o.fail_on_speedup, console().palette);
   const bool failed = g::any_failure(rows, o.fail_on_speedup);
@@ -506,7 +502,7 @@ int metrics(MetricsFormat format, bool hardware) {
                                                                                     : "sass"},
                       {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
                       {"explained_by_lines_of_kind", m.kind}});
-    std::cout << list.dump(2) << "\n";
+    std::cout << g::json_text(list) << "\n";
     return exit_ok;
   }
   if (format == MetricsFormat::markdown) {
@@ -540,7 +536,7 @@ nlohmann::json protocol_document(const fs::path& build) {
 }
 
 // A value as a shell reads it: a string bare, anything else as JSON.
-std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : g::json_text(value, -1); }
 
 // The entry `path` names ("layout.gate": one step per dot), or nullptr after saying on `err` what there is.
 const nlohmann::json* find_entry(const nlohmann::json& document, const std::string& path, std::ostream& err) {
@@ -564,12 +560,20 @@ const nlohmann::json* find_entry(const nlohmann::json& document, const std::stri
   return value;
 }
 
+// How the first baselines of a folder are recorded, for a check before there are any.
+std::string first_baselines_advice(const fs::path& root) {
+  std::vector<std::string> refresh{this_command(), "refresh", "--build", "BUILD", "--new-gpu"};
+  if (root != "baselines") refresh.insert(refresh.end(), {"--baselines", root.string()});
+  return ": record the first ones on a machine with the GPU with `" + as_command_line(refresh) +
+         "` (BUILD: your build folder), review them and commit the folder";
+}
+
 }  // namespace
 
 int protocol(const ProtocolOptions& o) {
   const nlohmann::json document = protocol_document(o.build);
   if (o.get.empty()) {
-    std::cout << document.dump(2) << "\n";
+    std::cout << g::json_text(document) << "\n";
     return exit_ok;
   }
   const nlohmann::json* value = find_entry(document, o.get, std::cerr);
@@ -583,38 +587,91 @@ int protocol(const ProtocolOptions& o) {
   return exit_ok;
 }
 
+namespace {
+
+// What this change did to the baselines against the base branch's copy (base_baselines.hpp): every change named,
+// the loosenings a reviewer has not accepted counted and returned.
+std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head, const BaseOptions& o,
+                                  const std::set<std::string>& known) {
+  const fs::path& root = folder.root();
+  const std::optional<BaseRef> base = find_base(root, o.base_ref);
+  if (!base) {
+    std::cout << root.string() << ": no base to compare with (--base-ref, " << g::protocol::env::base_ref
+              << " or origin/main): changes to the baselines are not checked\n";
+    return 0;
+  }
+  std::size_t loosened = 0, changes = 0;
+  const auto say = [&](const fs::path& file, const std::string& text, bool loosens) {
+    const bool fails = loosens && !o.accept_loosened;
+    loosened += fails ? 1 : 0;
+    ++changes;
+    std::cout << (fails ? "LOOSENED " : loosens ? "loosened, accepted " : "changed ") << folder.display(file).string() << ": "
+              << g::terminal_safe(text) << "\n";
+  };
+  for (const fs::path& relative : base_files(root, base->commit)) {
+    const std::optional<std::string> text = base_text(root, base->commit, relative);
+    g::SuiteFile before;
+    try {
+      if (!text) continue;
+      before = g::parse_suite_file(*text, "the base's " + relative.string(), &known);
+    } catch (const g::BaselineError&) {
+      continue;  // not a baseline this bankgate reads (another schema): the file as it is now is all there is
+    }
+    if (const auto now = head.find(relative); now != head.end()) {
+      for (const g::BaselineChange& c : g::baseline_changes(before, now->second)) say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
+    } else if (!folder.kind(relative)) {
+      say(relative, "its " + std::to_string(before.tests.size()) + " tests are no longer gated: the file was removed in this change", true);
+    }
+  }
+  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes << " changes, "
+            << loosened << " loosening the gate" << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
+  return loosened;
+}
+
+}  // namespace
+
 // Every file below the GPU folders is read inside the folder: a link that leads out, a folder reached through a
 // link, a FIFO or a file in the wrong place is a problem named here, never followed.
-int check_baselines(const fs::path& root) {
+int check_baselines(const fs::path& root, const BaseOptions& base) {
   const auto known = known_metrics();
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines");
+  if (!fs::exists(fs::symlink_status(root, ec)))
+    throw std::runtime_error(root.string() + " does not exist: no baselines have been recorded there yet" +
+                             first_baselines_advice(root) + "; or give the folder that holds them with --baselines");
+  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines: give the folder that holds them with --baselines");
   const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const g::ConfinedFolder& folder = *baselines.folder();
-  std::size_t files = 0, tests = 0;
+  std::size_t tests = 0;
+  std::map<fs::path, g::SuiteFile> read;
   std::vector<std::string> problems;
+  if (const auto stray = stray_journal(folder)) problems.push_back(*stray);
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
     for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
       try {
-        const g::SuiteFile file = g::read_suite_file(folder, relative, &known);
+        g::SuiteFile file = g::read_suite_file(folder, relative, &known);
         const fs::path expected = g::suite_file_relative(gpu, file.suite);
         const bool in_place = relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
         if (!(file.gpu == gpu) || !in_place)
           throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
                                  file.gpu.model + ", which belongs in " + folder.display(expected).string());
-        ++files;
         tests += file.tests.size();
+        read.emplace(relative, std::move(file));
       } catch (const std::exception& e) {
         problems.push_back(e.what());
       }
     }
   }
-  for (const std::string& p : problems) std::cerr << "bankgate: " << p << "\n";
-  std::cout << root.string() << ": " << files << " baseline files with " << tests << " tests read, " << problems.size()
+  // A problem names a file of the folder, whatever its name holds: each on one line, escaped.
+  for (const std::string& p : problems) std::cerr << "bankgate: " << g::terminal_line(p) << "\n";
+  std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
             << " unusable\n";
-  return problems.empty() && files > 0 ? exit_ok : exit_not_measured;
+  if (read.empty() && problems.empty())
+    std::cerr << "bankgate: " << g::terminal_line(root.string()) << " holds no baselines yet" << first_baselines_advice(root) << "\n";
+  const std::size_t loosened = show_baseline_changes(folder, read, base, known);
+  if (!problems.empty() || read.empty()) return exit_not_measured;
+  return loosened > 0 ? exit_regression : exit_ok;
 }
 
 int kernel_names(const std::vector<std::string>& names) {
@@ -624,7 +681,7 @@ int kernel_names(const std::vector<std::string>& names) {
       if (!line.empty()) input.push_back(line);
   nlohmann::json out = nlohmann::json::array();
   for (const std::string& name : input) out.push_back({{"name", name}, {"bare", bankgate::kernel_base_name(name)}});
-  std::cout << out.dump(2) << "\n";
+  std::cout << g::json_text(out) << "\n";
   return exit_ok;
 }
 

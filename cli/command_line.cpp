@@ -51,8 +51,22 @@ CLI::Validator names_a_folder() {
       "");
 }
 
+// Without --build: "build", unless bankgate runs inside a build folder (its CMakeCache.txt here, no build/ in
+// it), where "build/build" would name nothing and the folder itself is the build meant.
+void default_build_here(CLI::App& command, const CLI::Option* option, std::filesystem::path& build) {
+  command.parse_complete_callback([option, &build] {
+    std::error_code ec;
+    if (option->count() == 0 && !std::filesystem::exists("build", ec) && std::filesystem::exists("CMakeCache.txt", ec))
+      build = ".";
+  });
+}
+
 void add_suite_run_options(CLI::App& command, SuiteRun& run) {
-  command.add_option("--build,-B", run.build, "the project's configured build folder")->capture_default_str()->check(names_a_folder());
+  const CLI::Option* build =
+      command.add_option("--build,-B", run.build, "the project's configured build folder (the current folder where it is one)")
+          ->capture_default_str()
+          ->check(names_a_folder());
+  default_build_here(command, build, run.build);
   command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
   command.add_flag("--no-build", run.no_build, "run what is built, without building first");
   command.add_option("--resource-spec", run.resource_spec,
@@ -62,6 +76,10 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
       ->check(whole_number(0));
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }
+
+constexpr char driver_stub_help[] =
+    "a folder holding the CUDA toolkit's stub driver as libcuda.so.1, which the suite is run with where the real driver "
+    "(libcuda.so.1) cannot be loaded, so that a suite linking it starts, lists its tests and skips them";
 
 // --shard I/N, refused in words: "--shard: must be I/N, the I-th of N parts counted from 1 (...), got '0/3'".
 CLI::Validator shard_choice() {
@@ -96,7 +114,11 @@ std::string record_candidates_help() {
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {
-  command.add_option("--build,-B", build, "build folder whose recorded candidates to use")->capture_default_str()->check(names_a_folder());
+  const CLI::Option* build_option =
+      command.add_option("--build,-B", build, "build folder whose recorded candidates to use (the current folder where it is one)")
+          ->capture_default_str()
+          ->check(names_a_folder());
+  default_build_here(command, build_option, build);
   command.add_option("--candidates", candidates, "candidates folder (default: " + record_candidates_help() + ")");
   command.add_option("--baselines", baselines, "baselines folder (default: each suite's own)");
   command.add_option("--gpu", gpu, "ARCH/MODEL, when candidates of several GPUs are present");
@@ -144,6 +166,16 @@ void add_console_options(CLI::App& command, Invocation& in) {
                    "files instead (under <build>/bankgate/). Verdicts, reports and errors are printed as ever");
   command.add_option("--color", in.colour, "colour verdicts: auto (on a terminal, unless NO_COLOR is set), always or never")
       ->check(colour_choice());
+}
+
+// What a change did to its baselines is judged against the base branch's (docs/baselines.md#changes-to-baselines).
+void add_base_options(CLI::App& command, BaseOptions& base) {
+  command.add_option("--base-ref", base.base_ref,
+                     "compare the baselines with this branch or commit's, naming every change (default: BANKGATE_BASE_REF, "
+                     "else the merge base with origin/main where there is one); a loosened tolerance or a test no longer "
+                     "gated fails");
+  command.add_flag("--accept-loosened", base.accept_loosened,
+                   "a reviewer accepted this change's loosened tolerances: they pass, still named");
 }
 
 // An exit code and what it means, for a --help footer.
@@ -195,7 +227,8 @@ void add_exit_code_footers(const Invocation& in) {
   in.compare_commits_cmd->footer(exit_codes_of(
       {regression, unreadable, {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"}, inconclusive}));
   in.summary_cmd->footer(exit_codes_of({regression, unreadable}));
-  in.check_cmd->footer(exit_codes_of({{exit_not_measured, "a baseline is unusable, or there is none"}}));
+  in.check_cmd->footer(exit_codes_of({{exit_regression, "a change loosens the baselines against the base, unaccepted"},
+                                      {exit_not_measured, "a baseline is unusable, or there is none"}}));
   in.recover_cmd->footer(exit_codes_of({unreadable}));
   in.table_cmd->footer(exit_codes_of({{exit_regression, "--check: the README's table differs"},
                                       {exit_not_measured, "an input is unreadable, or the README lacks the markers (nothing written)"},
@@ -219,6 +252,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   add_suite_run_options(*in.gate_cmd, in.gate.run);
   add_shard_options(*in.gate_cmd, in.gate.run);
   in.gate_cmd->add_option("--baselines", in.gate.baselines, "baselines folder for every suite (default: each suite's own)");
+  add_base_options(*in.gate_cmd, in.gate.base);
   in.gate_cmd->add_option("--markdown", in.gate.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   in.gate_cmd->add_option("--junit", in.gate.junit, "also write the JUnit report here");
   in.gate_cmd->add_option("--json", in.gate.json, "also write the JSON summary here");
@@ -282,9 +316,14 @@ void define_command_line(CLI::App& app, Invocation& in) {
                                      "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
                                      "in run/ (default: <source>/build/bankgate-compare)")
       ->check(names_a_folder());
+  in.compare_commits_cmd->add_option("--build", commits.build,
+                                     "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
+                                     "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
+                                     "where configured)")
+      ->check(names_a_folder());
   in.compare_commits_cmd->add_option("--cmake-arg", commits.cmake_args,
-                                     "an extra argument for configuring both commits, e.g. --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 "
-                                     "(repeatable)")
+                                     "an extra argument for configuring both commits, after those of --build, e.g. "
+                                     "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
       ->allow_extra_args(false);
   add_comparison_options(*in.compare_commits_cmd, commits.compare, "default: <work>/run/report.html");
 
@@ -304,6 +343,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
     if (in.summary.junit.empty() && in.summary.shards.empty()) throw CLI::RequiredError("--junit or --shards");
   });
   in.summary_cmd->add_option("--baselines", in.summary.baselines, "baselines folder (default: each suite's own)");
+  add_base_options(*in.summary_cmd, in.summary.base);
   in.summary_cmd->add_option("--build", in.summary.build, "the build folder, for the refresh commands the results name")
       ->check(names_a_folder());
   in.summary_cmd->add_option("--markdown", in.summary.markdown, "append the markdown summary to this file");
@@ -327,6 +367,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.check_cmd = app.add_subcommand("check-baselines", "read every committed baseline with the gate's reader (no GPU "
                                                               "needed): schema, names, tolerances and their reasons, ranges");
   in.check_cmd->add_option("--baselines", in.check_root, "baselines folder")->capture_default_str();
+  add_base_options(*in.check_cmd, in.check_base);
   in.recover_cmd = app.add_subcommand("recover", "roll back what an interrupted promotion left in a baselines folder "
                                                   "(readers refuse such a folder until then; the next promote also does it)");
   in.recover_cmd->add_option("--baselines", in.recover_root, "baselines folder")->required();
@@ -338,6 +379,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.run_suite_cmd->add_option("--shards", in.run_suite.shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")
       ->check(whole_number(1, 1024));
   in.run_suite_cmd->add_option("--shard", in.run_suite.shard, "which of them this is, from 0")->check(whole_number(0));
+  in.run_suite_cmd->add_option("--driver-stub", in.run_suite.driver_stub, driver_stub_help);
   in.verdict_cmd = app.add_subcommand("verdict", "one test's result from its suite's run: exit 0 passed or skipped, 1 failed");
   in.verdict_cmd->add_option("--results", in.verdict.results, "folder of the per-test result files")->required();
   in.verdict_cmd->add_option("--test", in.verdict.test, "Suite.test")->required();
@@ -347,6 +389,7 @@ void define_command_line(CLI::App& app, Invocation& in) {
   in.discover_cmd->add_option("--out", in.discover.out, "the ctest file to write")->required();
   in.discover_cmd->add_option("--fixture", in.discover.fixture, "the ctest fixture of the suite's measuring test")->required();
   in.discover_cmd->add_option("--labels", in.discover.labels, "labels of every test")->delimiter(';');
+  in.discover_cmd->add_option("--driver-stub", in.discover.driver_stub, driver_stub_help);
   in.protocol_cmd = app.add_subcommand("protocol", "the names bankgate's processes share, for scripts: environment "
                                                     "variables, result layout, test properties, exit codes (JSON)");
   in.protocol_cmd->add_option("--build", in.protocol.build, "give the result layout under this build folder");

@@ -29,6 +29,7 @@ struct Invocation {
   bool metrics_markdown = false;
   std::string metrics_set = "sass";
   std::filesystem::path check_root = "baselines";
+  BaseOptions check_base;
   std::filesystem::path recover_root;
   std::vector<std::string> kernel_names;
   ReadmeTableRequest table;

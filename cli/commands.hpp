@@ -48,8 +48,15 @@ struct SuiteRun {
   std::filesystem::path shard_durations;  // a previous run's summary.json, for the costs the split balances
 };
 
+// What a change did to its baselines, against the base branch's (base_baselines.hpp, baseline_changes.hpp).
+struct BaseOptions {
+  std::string base_ref;          // empty: BANKGATE_BASE_REF, else the merge base with origin/main, else none
+  bool accept_loosened = false;  // a reviewer accepted the loosened tolerances: they pass, still named
+};
+
 struct GateOptions {
   SuiteRun run;
+  BaseOptions base;
   std::filesystem::path baselines;  // empty: each suite's own folder
   std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
   std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
@@ -112,6 +119,7 @@ int compare_candidates(const CompareOptions& options, const std::filesystem::pat
 
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
+  BaseOptions base;
   std::filesystem::path build;  // for the refresh command the results name
   std::filesystem::path html;     // the self-contained HTML report, when given
   std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
@@ -136,7 +144,8 @@ struct ProtocolOptions {
 };
 int protocol(const ProtocolOptions& options);
 // Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
-int check_baselines(const std::filesystem::path& root);
+// Against a base (BaseOptions), names every change to them: exit_regression when one loosens the gate unaccepted.
+int check_baselines(const std::filesystem::path& root, const BaseOptions& base = {});
 // Rolls back what an interrupted promotion left in the baselines folder `root` (as the next promotion would).
 int recover(const std::filesystem::path& root);
 // Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
@@ -154,6 +163,7 @@ struct RunSuiteOptions {
   // there are GPUs (BANKGATE_GPUS), the rest have nothing to do.
   int shards = 1;
   int shard = 0;
+  std::filesystem::path driver_stub;  // a folder holding the toolkit's stub driver as libcuda.so.1 (driver_stub.hpp)
 };
 int run_suite(const RunSuiteOptions& options);
 struct VerdictOptions {
@@ -165,6 +175,7 @@ struct DiscoverOptions {
   std::filesystem::path binary, results, out;
   std::string fixture;              // the ctest fixture of the suite's measuring test
   std::vector<std::string> labels;  // for every per-test entry
+  std::filesystem::path driver_stub;  // as RunSuiteOptions::driver_stub
 };
 int discover(const DiscoverOptions& options);
 

@@ -1,11 +1,14 @@
 #include "compare_commits.hpp"
 
+#include <array>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 
+#include "cmake_cache.hpp"
 #include "console.hpp"
 #include "process.hpp"
 #include "source_checkout.hpp"
@@ -29,6 +32,33 @@ void build_tree(const SourceTree& tree, const std::string& side, const fs::path&
   run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
 }
 
+// What both commits' builds take from the project's own build, so that they configure as it did: where packages
+// are found (a project on the package route finds bankgate there), the CUDA compiler and the GPU architectures.
+constexpr std::array<const char*, 4> shared_settings{"CMAKE_PREFIX_PATH", "bankgate_DIR", "CMAKE_CUDA_COMPILER",
+                                                     "CMAKE_CUDA_ARCHITECTURES"};
+
+// The shared settings of the project's build `build` as -D arguments (those it has set); none where `build` is
+// no configured build folder, unless it was named (--build), which is refused then.
+std::vector<std::string> settings_of_build(const fs::path& build, bool named) {
+  const CMakeCache cache = CMakeCache::of_build(build);
+  if (cache.empty()) {
+    if (named)
+      throw Refusal(build.string() + " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
+                    "own build folder with --build, or leave --build out");
+    return {};
+  }
+  std::vector<std::string> arguments;
+  std::string names;
+  for (const char* key : shared_settings) {
+    if (const auto value = cache.found_value(key)) {
+      arguments.push_back("-D" + std::string(key) + "=" + *value);
+      names += (names.empty() ? "" : ", ") + std::string(key);
+    }
+  }
+  if (!names.empty()) progress("bankgate compare-commits: both builds take " + names + " from the build folder " + build.string());
+  return arguments;
+}
+
 // The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
 std::size_t gpu_tests(const fs::path& build) {
   const std::string listing = program_output({"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
@@ -41,7 +71,7 @@ std::size_t gpu_tests(const fs::path& build) {
 void keep_results(const fs::path& head_build, const fs::path& run) {
   std::error_code ec;
   fs::copy(protocol::compare_run(head_build), run, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << run.string() << ": " << ec.message() << "\n";
+  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << gate::terminal_line(run.string()) << ": " << ec.message() << "\n";
 }
 
 // A side as the reports' headings name it: its commit only (a branch name could hold markdown or HTML).
@@ -51,14 +81,14 @@ std::string side_in_reports(const std::string& side, const SourceTree& tree) {
 
 void print_verdict(int status, const SourceTree& base, const SourceTree& head, const fs::path& run) {
   const gate::Palette& palette = console().palette;
-  const std::string sides = "the " + describe("head", head) + " against the " + describe("base", base);
+  const std::string sides = gate::terminal_line("the " + describe("head", head) + " against the " + describe("base", base));
   std::cout << "bankgate compare-commits: ";
   if (status == exit_ok) std::cout << palette.paint("PASSED", gate::Tone::good) << ": " << sides << ", no regression";
   else if (status == exit_regression) std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", a regression (rows above)";
   else if (status == exit_inconclusive)
     std::cout << palette.paint("INCONCLUSIVE", gate::Tone::doubtful) << ": " << sides << ", no regression found but too noisy to decide";
   else std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", could not compare";
-  std::cout << "; results in " << run.string() << "\n";
+  std::cout << "; results in " << gate::terminal_line(run.string()) << "\n";
 }
 
 }  // namespace
@@ -70,16 +100,23 @@ int compare_commits(const CompareCommitsOptions& o) {
   const fs::path work =
       fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work).lexically_normal();
   const fs::path run = work / "run", logs = run / "build-logs";
-  std::error_code ec;
-  fs::remove_all(run, ec);  // nothing an earlier run left may pass for this one's
+  // Every place it writes is its own, checked before anything is deleted: --work may name a user's folder.
+  for (const fs::path& own : {run, work / "src", work / "build"}) check_own_folder(own);
+  make_own_folder(run, /*clear=*/true);  // nothing an earlier run left may pass for this one's
+  make_own_folder(work / "src", false);
+  make_own_folder(work / "build", false);
   fs::create_directories(logs);
   progress("bankgate compare-commits: the " + describe("head", head) + " against the " + describe("base", base) + ", " +
            std::to_string(o.compare.rounds) + " round(s) each; worktrees and builds in " + work.string());
   check_out(repository, base, "base", work / "src", logs);
   check_out(repository, head, "head", work / "src", logs);
   const fs::path base_build = work / "build" / base.key, head_build = work / "build" / head.key;
-  build_tree(base, "base", base_build, o.cmake_args, logs);
-  if (head.key != base.key) build_tree(head, "head", head_build, o.cmake_args, logs);  // one commit is built once
+  // The project's build's settings first: an explicit --cmake-arg of the same name comes later and wins.
+  std::vector<std::string> cmake_args =
+      settings_of_build(fs::absolute(o.build.empty() ? repository.top / repository.prefix / "build" : o.build), !o.build.empty());
+  cmake_args.insert(cmake_args.end(), o.cmake_args.begin(), o.cmake_args.end());
+  build_tree(base, "base", base_build, cmake_args, logs);
+  if (head.key != base.key) build_tree(head, "head", head_build, cmake_args, logs);  // one commit is built once
   if (gpu_tests(head_build) == 0)
     throw Refusal("the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " + head_build.string() +
                   "; gate kernels with bankgate_add_gpu_suite() (docs/adopting.md), or check that this is the commit meant");

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/text.hpp>
 
 namespace bankgate::cli {
 
@@ -23,7 +24,8 @@ void set_up_console(bool quiet, const std::string& colour, int human_text_fd) {
 }
 
 void progress(const std::string& line) {
-  if (!console().quiet) std::cout << line << "\n";
+  // A progress line names folders and commands: shown on one line, escaped, whatever they hold.
+  if (!console().quiet) std::cout << gate::terminal_line(line) << "\n";
 }
 
 }  // namespace bankgate::cli

@@ -52,18 +52,26 @@ struct Subcommand {
   std::string after_failure;
 };
 
+// An error's message as the terminal shows it. Messages quote file names and fields from outside: their controls
+// are shown escaped, never obeyed, and every line after the first is indented under "bankgate:", so that a
+// newline in a quoted name cannot start a line that poses as one of bankgate's own.
+std::string shown(const char* message) {
+  std::string out;
+  for (const char c : bankgate::gate::terminal_safe(message)) out += c == '\n' ? std::string("\n  ") : std::string(1, c);
+  return out;
+}
+
 int run(const Subcommand& subcommand) {
   try {
     return subcommand.run();
   } catch (const cli::Refusal& e) {
-    std::cerr << "bankgate: refused: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: refused: " << shown(e.what()) << "\n";
     return cli::exit_setup;
   } catch (const cli::StepFailure& e) {
-    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: " << shown(e.what()) << "\n";
     return cli::exit_setup;
   } catch (const std::exception& e) {
-    // Messages quote file names and fields from outside: shown escaped, never obeyed by the terminal.
-    std::cerr << "bankgate: " << bankgate::gate::terminal_safe(e.what()) << "\n";
+    std::cerr << "bankgate: " << shown(e.what()) << "\n";
     if (!subcommand.after_failure.empty()) std::cerr << subcommand.after_failure << "\n";
     return cli::exit_not_measured;
   }
@@ -128,7 +136,7 @@ int dispatch(cli::Invocation& in) {
       {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
       {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json ? cli::MetricsFormat::json : in.metrics_markdown ? cli::MetricsFormat::markdown : cli::MetricsFormat::list, in.metrics_set == "hardware"); }, ""},
       {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},
-      {in.check_cmd, [&] { return cli::check_baselines(in.check_root); }, ""},
+      {in.check_cmd, [&] { return cli::check_baselines(in.check_root, in.check_base); }, ""},
       {in.recover_cmd, [&] { return cli::recover(in.recover_root); }, ""},
       {in.run_suite_cmd, [&] { return cli::run_suite(in.run_suite); }, ""},
       {in.verdict_cmd, [&] { return cli::verdict(in.verdict); }, ""},

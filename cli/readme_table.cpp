@@ -16,9 +16,11 @@
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/gpu_key.hpp>
 #include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/metrics.hpp>
 
 #include "commands.hpp"
+#include "process.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -55,28 +57,10 @@ std::string duration_text(double ns) {
   return buffer;
 }
 
-// A table cell: one line, and a '|' would end the cell early. Cells come from baselines, which a pull request
-// may change: no cell may open or close an HTML comment either, or a reason holding the end marker would be
-// written into the README beside the real one and break it. The entities show the same characters.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r' || c == '\t') {
-      out += ' ';
-    } else if (text.compare(i, 4, "<!--") == 0) {
-      out += "&lt;";  // the "!--" after it is harmless without its '<'
-    } else if (text.compare(i, 3, "-->") == 0) {
-      out += "--&gt;";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+// A table cell from a baseline's text, which a pull request may change: markdown_text (text.hpp) shows it as the
+// characters it holds, on one line, with no live HTML, link or image, no '|' ending the cell early, and '<' as
+// an entity, so that no cell can open or close an HTML comment such as the table's markers.
+std::string cell(const std::string& text) { return h::markdown_text(text); }
 
 // "Async4" < "Async16": runs of digits compare by value, so a family's sizes come out in order.
 bool natural_less(const std::string& a, const std::string& b) {
@@ -105,14 +89,14 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a < b;  // equal under the natural order ("a01" and "a1"): fall back to bytes, still deterministic
 }
 
-const double* expected_ratio(const h::TestRecord& r, const std::string& name) {
+const double* expected_ratio(const h::KernelRecord& r, const std::string& name) {
   if (!r.expected) return nullptr;
   const auto it = r.expected->ratios.find(name);
   return it == r.expected->ratios.end() ? nullptr : &it->second;
 }
 
 // A measured ratio, marked where it differs from the kernel's expectation.
-std::string measured_ratio(const h::TestRecord& r, const std::string& name) {
+std::string measured_ratio(const h::KernelRecord& r, const std::string& name) {
   const auto it = r.derived.find(name);
   if (it == r.derived.end()) return none;
   const std::string text = ratio_text(it->second);
@@ -120,7 +104,7 @@ std::string measured_ratio(const h::TestRecord& r, const std::string& name) {
   return expected != nullptr && text != ratio_text(*expected) ? text + " ≠" : text;
 }
 
-std::string expected_pair(const h::TestRecord& r, std::pair<const char*, const char*> names) {
+std::string expected_pair(const h::KernelRecord& r, std::pair<const char*, const char*> names) {
   const auto one = [&](const char* name) {
     const double* e = expected_ratio(r, name);
     return e != nullptr ? ratio_text(*e) : std::string(none);
@@ -128,12 +112,12 @@ std::string expected_pair(const h::TestRecord& r, std::pair<const char*, const c
   return one(names.first) + " / " + one(names.second);
 }
 
-std::string measured_pair(const h::TestRecord& r, std::pair<const char*, const char*> names) {
+std::string measured_pair(const h::KernelRecord& r, std::pair<const char*, const char*> names) {
   return measured_ratio(r, names.first) + " / " + measured_ratio(r, names.second);
 }
 
 // The other ratios a kernel's source states (cp.async, ldmatrix, local memory, ...): "name expected → measured".
-std::string other_ratios(const h::TestRecord& r) {
+std::string other_ratios(const h::KernelRecord& r) {
   if (!r.expected) return none;
   std::string text;
   for (const auto& [name, value] : r.expected->ratios) {
@@ -224,21 +208,23 @@ std::string first_difference(const std::string& have, const std::string& want) {
     const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
     if (!ga && !gb) return "";
     if (!ga || !gb || la != lb)
-      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? la : "(no line)") +
-             "\n  baselines: " + (gb ? lb : "(no line)");
+      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? h::terminal_line(la) : "(no line)") +
+             "\n  baselines: " + (gb ? h::terminal_line(lb) : "(no line)");
   }
 }
 
 }  // namespace
 
 std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suites, const h::GpuKey& gpu) {
-  std::vector<std::pair<std::string, const h::TestRecord*>> rows;
+  // A row per kernel: a test whose case launched several has one for each, in launch order.
+  std::vector<std::pair<std::string, const h::KernelRecord*>> rows;
   std::set<std::string> gpu_names;
   for (const auto& [suite, file] : suites) {
     if (!file.provenance.gpu_name.empty()) gpu_names.insert(file.provenance.gpu_name);
-    for (const auto& [test, record] : file.tests) rows.emplace_back(suite + "." + test, &record);
+    for (const auto& [test, record] : file.tests)
+      for (const h::KernelRecord* kernel : record.kernels()) rows.emplace_back(suite + "." + test, kernel);
   }
-  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
   std::string measured_on;
   for (const auto& name : gpu_names) measured_on += (measured_on.empty() ? "" : ", ") + name;
   if (measured_on.empty()) measured_on = gpu.arch + "/" + gpu.model;
@@ -248,12 +234,12 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
       << "measured | also stated (expected → measured) | median | why |\n"
       << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& [name, r] : rows)
-    out << "| " << cell(name) << " | `" << cell(r->kernel) << "` | " << expected_pair(*r, shared_pair) << " | "
+    out << "| " << cell(name) << " | " << h::markdown_code(r->kernel, h::MarkdownPlace::table) << " | " << expected_pair(*r, shared_pair) << " | "
         << measured_pair(*r, shared_pair) << " | " << expected_pair(*r, global_pair) << " | " << measured_pair(*r, global_pair)
         << " | " << cell(other_ratios(*r)) << " | " << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
   out << "\nShared memory: transactions (wavefronts) per request; global memory: 32-byte sectors per request; loads / "
-      << "stores, from `baselines/" << cell(gpu.arch) << "/" << cell(gpu.model) << "/` (SASS-instrumented counters, exact). "
+      << "stores, from " << h::markdown_code("baselines/" + gpu.arch + "/" + gpu.model + "/") << " (SASS-instrumented counters, exact). "
       << "≠: the measured value differs from the kernel's expectation at the precision shown; " << none
       << ": not stated or not recorded.\n";
   return out.str();
@@ -271,6 +257,25 @@ std::string replace_kernel_table(const std::string& readme, const std::string& t
   return readme.substr(0, begin.line_end) + table + readme.substr(end.line_start);
 }
 
+// The file a README names: itself, or where it is a symbolic link (a page kept elsewhere in the repository), the
+// file the link leads to, which is read and written through it (the link stays; the file keeps its mode). A link
+// can come with a pull request: one leading out of the repository around it (or out of its folder, outside a
+// repository) is refused, and nothing there is read or written.
+fs::path readme_file(const fs::path& readme) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(readme, ec))) return readme;
+  const fs::path target = fs::canonical(readme, ec);
+  if (ec) throw std::runtime_error(readme.string() + " is a symbolic link to nothing that exists (" + ec.message() + ")");
+  const fs::path folder = fs::absolute(readme).parent_path();
+  const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
+  const fs::path around = top.empty() ? folder : fs::path(top);
+  if (!h::lies_inside(target, around))
+    throw std::runtime_error(readme.string() + " is a symbolic link to " + target.string() + ", outside " +
+                             (top.empty() ? "its folder " : "the repository ") + around.string() +
+                             ": bankgate reads and writes no file there; name the file itself, or replace the link with it");
+  return target;
+}
+
 int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostream& err) {
   const std::string& program = o.program;
   try {
@@ -278,36 +283,39 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     const h::GpuKey gpu = h::choose_gpu(o.baselines, o.gpu);
     const fs::path dir = o.baselines / gpu.relative_dir();
     const std::string table = render_kernel_table(read_gpu_dir(o.baselines, gpu), gpu);
-    const std::string regenerate = program + " readme-table --baselines " + o.baselines.string() + " --gpu " +
-                                   gpu.arch + "/" + gpu.model + " --readme " + o.readme.string();
+    const std::string regenerate = h::shell_quote(program) + " readme-table --baselines " + h::shell_quote(o.baselines.string()) +
+                                   " --gpu " + h::shell_quote(gpu.arch + "/" + gpu.model) + " --readme " + h::shell_quote(o.readme.string());
+    // Folder and file names as the console shows them: on one line, escaped.
+    const std::string shown_readme = h::terminal_line(o.readme.string()), shown_dir = h::terminal_line(dir.string());
     if (o.readme.empty()) {
       out << table;
       return exit_ok;
     }
-    const std::string readme = read_text(o.readme);
+    const fs::path file = readme_file(o.readme);
+    const std::string readme = read_text(file);
     const std::string updated = replace_kernel_table(readme, table, o.readme.string());
     if (o.check) {
       if (updated == readme) {
-        out << o.readme.string() << ": the kernel table matches the baselines in " << dir.string() << "\n";
+        out << shown_readme << ": the kernel table matches the baselines in " << shown_dir << "\n";
         return exit_ok;
       }
-      err << "bankgate readme-table: " << o.readme.string() << ": the kernel table differs from what the baselines in "
-          << dir.string() << " give; " << first_difference(current_table(readme, o.readme.string()), table)
-          << "\nregenerate it (never edit it by hand): " << regenerate << "\n";
+      err << "bankgate readme-table: " << shown_readme << ": the kernel table differs from what the baselines in " << shown_dir
+          << " give; " << first_difference(current_table(readme, o.readme.string()), table)
+          << "\nregenerate it (never edit it by hand): " << h::terminal_line(regenerate) << "\n";
       return exit_regression;  // the table differs
     }
     if (updated == readme) {
-      out << o.readme.string() << ": the kernel table is up to date\n";
+      out << shown_readme << ": the kernel table is up to date\n";
       return exit_ok;
     }
-    h::write_file_atomically(o.readme, [&](std::ostream& file) { file << updated; });
-    out << "wrote the kernel table from " << dir.string() << " into " << o.readme.string() << "\n";
+    h::write_file_atomically(file, [&](std::ostream& page) { page << updated; });
+    out << "wrote the kernel table from " << shown_dir << " into " << shown_readme << "\n";
     return exit_ok;
   } catch (const OtherSchema& e) {
-    err << "bankgate readme-table: cannot render the table: " << e.what() << "\nnothing was written\n";
+    err << "bankgate readme-table: cannot render the table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";
     return exit_other_schema;
   } catch (const std::exception& e) {
-    err << "bankgate readme-table: " << e.what() << "\nnothing was written\n";
+    err << "bankgate readme-table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";
     return exit_not_measured;  // bad input: nothing could be read or written
   }
 }

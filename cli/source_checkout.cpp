@@ -120,6 +120,25 @@ void check_out(const Repository& repository, SourceTree& tree, const std::string
     run_step({"git", "-C", checkout.string(), "submodule", "update", "--init", "--recursive"}, side, tree, "submodules", logs);
 }
 
+void check_own_folder(const fs::path& folder) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(folder, ec);
+  if (!fs::exists(status)) return;  // made when needed
+  if (fs::is_directory(status) && fs::is_regular_file(fs::symlink_status(folder / own_folder_marker, ec))) return;
+  throw Refusal(folder.string() + (fs::is_symlink(status) ? " is a symbolic link" : fs::is_directory(status) ? " is a folder" : " is a file") +
+                " that bankgate compare-commits did not make (it holds no " + own_folder_marker + " marker), and compare-commits " +
+                "writes and clears that place: nothing was deleted; name an empty or new folder with --work DIR, or move " +
+                folder.string() + " away");
+}
+
+void make_own_folder(const fs::path& folder, bool clear) {
+  check_own_folder(folder);
+  std::error_code ec;
+  if (clear) fs::remove_all(folder, ec);  // only a folder this command made and marked
+  fs::create_directories(folder);
+  std::ofstream(folder / own_folder_marker) << "made by bankgate compare-commits: it may clear this folder\n";
+}
+
 void export_source_commit(const fs::path& source) {
   namespace env = gate::protocol::env;
   // Given before this process set it, it is the user's and stays; otherwise each build's commit is found anew

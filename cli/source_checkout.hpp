@@ -50,6 +50,14 @@ void run_step(const std::vector<std::string>& argv, const std::string& side, con
 void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const std::filesystem::path& worktrees,
                const std::filesystem::path& logs);
 
+// The folders compare-commits makes under its --work folder (run/, src/, build/) are its own: each holds a
+// marker file written when it was made. `check_own_folder` refuses (Refusal) anything else at `folder`: a
+// folder it did not make (a user's own), a symbolic link, a file; nothing is deleted before every folder has
+// been checked. `make_own_folder` makes `folder` (emptied first, with `clear`) and marks it.
+inline constexpr char own_folder_marker[] = ".bankgate-compare-commits";
+void check_own_folder(const std::filesystem::path& folder);
+void make_own_folder(const std::filesystem::path& folder, bool clear);
+
 // Unless the user set BANKGATE_GIT_COMMIT: sets it (and BANKGATE_GIT_DIRTY) from git for the project in `source`,
 // so that the GPU suites this process runs next record the commit they measure; unsets both where `source` is
 // in no git repository or git is missing (the reports then say the commit is unknown).

@@ -13,9 +13,11 @@
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/test_filter.hpp>
+#include <bankgate/gate/text.hpp>
 
 #include "commands.hpp"
 #include "console.hpp"
@@ -31,12 +33,24 @@ namespace g = bankgate::gate;
 namespace protocol = bankgate::gate::protocol;
 namespace env = bankgate::gate::protocol::env;
 
+// The build folder, made absolute; refused where it holds no tests, with the advice that fits where bankgate runs.
 fs::path absolute_build(const fs::path& build) {
-  const fs::path dir = fs::absolute(build).lexically_normal();
-  if (!fs::exists(dir / "CTestTestfile.cmake"))
-    throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first "
-                  "(cmake -S . -B " + build.string() + ") and give that folder with --build");
-  return dir;
+  fs::path dir = fs::absolute(build).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "." gives "/project/build/": no trailing separator in messages
+  if (fs::exists(dir / "CTestTestfile.cmake")) return dir;
+  if (fs::exists(dir / "CMakeCache.txt")) {
+    const fs::path source = configured_source_dir(dir);
+    throw Refusal(dir.string() + " is a build folder, but its project registers no tests: gate kernels with "
+                  "bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (cmake -S " +
+                  (source.empty() ? "<your project>" : g::shell_quote(source.string())) + " -B " + g::shell_quote(dir.string()) + ")");
+  }
+  const fs::path here = fs::current_path();
+  if (fs::exists(here / "CMakeCache.txt"))
+    throw Refusal(dir.string() + " is not a configured build folder, and bankgate runs inside one (" + here.string() +
+                  "): give that folder with --build . or leave --build out");
+  const bool in_project = fs::exists(here / "CMakeLists.txt");
+  throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first (cmake -S " +
+                (in_project ? "." : "<your project>") + " -B " + g::shell_quote(build.string()) + ") and give that folder with --build");
 }
 
 // Builds the project, its output shown as it comes; with --quiet kept in a log, and shown only where the build
@@ -190,6 +204,7 @@ int gate(const GateOptions& o) {
   s.gtest_results = ran ? keep_gtest_reports(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);
   s.baselines = o.baselines;
+  s.base = o.base;
   s.build = build;
   s.json = protocol::summary_json(results);
   s.junit_out = protocol::junit_report(results);
@@ -202,18 +217,20 @@ int gate(const GateOptions& o) {
     try {
       g::append_markdown(o.markdown, g::read_input_file(markdown));
     } catch (const std::exception& e) {  // a copy like those below: it does not change the verdict
-      std::cerr << "bankgate: the markdown summary was not appended to " << o.markdown.string() << ": " << e.what() << "\n";
+      std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
+                << g::terminal_safe(e.what()) << "\n";
     }
   }
   // Copies for the caller; failing to make one must not change the verdict.
   for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
     std::error_code copy_error;
     if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
-      std::cerr << "bankgate: could not copy " << from.string() << " to " << to.string() << ": " << copy_error.message() << "\n";
+      std::cerr << "bankgate: could not copy " << g::terminal_line(from.string()) << " to " << g::terminal_line(to.string()) << ": "
+                << copy_error.message() << "\n";
   }
-  std::cout << "reports: " << results.string() << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
+  std::cout << "reports: " << g::terminal_line(results.string()) << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
             << "," << markdown.filename().string() << "," << s.html.filename().string() << "}"
-            << (console().quiet ? "; ctest's output: " + protocol::ctest_log(results).string() : "") << "\n";
+            << (console().quiet ? "; ctest's output: " + g::terminal_line(protocol::ctest_log(results).string()) : "") << "\n";
   print_verdict(status);
   return status;
 }
@@ -235,8 +252,8 @@ int record(const RecordOptions& o) {
   review_options.build = build;  // the project its candidates' baselines folders must lie in
   review_options.baselines = o.baselines;
   review(review_options);  // a table with changes is the point of recording, not a failure
-  std::cout << "candidates in " << candidates.string() << "; promote them after review with: "
-            << this_command() << " promote --build " << build.string() << "\n";
+  std::cout << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
+            << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string())) << "\n";
   return exit_ok;
 }
 
@@ -252,7 +269,7 @@ int refresh(const RefreshOptions& o) {
   p.dry_run = o.dry_run;
   p.new_gpu = o.new_gpu;
   p.force = o.force;
-  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter '" + o.run.filter + "'");
+  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + g::shell_quote(o.run.filter, /*always=*/true));
   std::cout << "\n";
   return promote(p);
 }

@@ -8,12 +8,15 @@
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/html_report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/shard_merge.hpp>
 #include <bankgate/gate/shard_plan.hpp>
 #include <bankgate/gate/text.hpp>
 
+#include "base_baselines.hpp"
 #include "commands.hpp"
 #include "console.hpp"
+#include "source_checkout.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -28,6 +31,20 @@ std::string names(const std::vector<std::string>& list) {
   return out.empty() ? "none" : out;
 }
 
+// The base branch the baselines are compared with, found from the baselines folder given, else the project's.
+void set_base(g::GateInputs& in, const SummaryOptions& o) {
+  const fs::path anchor = !o.baselines.empty() ? o.baselines : !in.project.empty() ? in.project : fs::current_path();
+  std::error_code ec;
+  if (!fs::is_directory(anchor, ec)) return;
+  const std::optional<BaseRef> base = find_base(anchor, o.base.base_ref);
+  if (!base) return;
+  std::cout << "baselines compared with " << base->named << " (" << base->commit.substr(0, 12) << "): what this change did to them is named\n";
+  in.base_baseline = [commit = base->commit](const fs::path& folder, const fs::path& relative) {
+    return base_text(folder, commit, relative);
+  };
+  in.accept_loosened = o.base.accept_loosened;
+}
+
 // Read, then classify: one run's files, a part of a split gate that had nothing to run, or every part's reports.
 g::GateSummary summarize_run(const SummaryOptions& o) {
   g::GateInputs in;
@@ -35,7 +52,15 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   in.gtest_results = o.gtest_results;
   in.candidates = o.candidates;
   in.baselines = o.baselines;
+  in.project = configured_source_dir(o.build);
+  set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
+  // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
+  export_source_commit(configured_source_dir(o.build));
+  if (const g::SourceTree tree = g::source_tree(g::process_environment); tree.commit != "unknown") {
+    in.source_commit = tree.commit;
+    in.source_dirty = tree.dirty;
+  }
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;
   if (o.shard && o.shard->suites.empty())
@@ -46,13 +71,16 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   return s;
 }
 
-// What part of a split gate the reports cover, for the console and the markdown; empty for a whole gate.
-std::string split_note(const g::GateSummary& s) {
+// What part of a split gate the reports cover, for the console or (`markdown`) the markdown summary, each name
+// encoded for it; empty for a whole gate.
+std::string split_note(const g::GateSummary& s, bool markdown) {
   if (s.merged_shards > 0)
     return "Merged from the reports of all " + std::to_string(s.merged_shards) + " shards of a split gate.";
   if (!s.shard) return "";
+  const std::string suites = names(s.shard->suites);
   return "Shard " + std::to_string(s.shard->index) + " of " + std::to_string(s.shard->count) + " of a split gate, suites: " +
-         names(s.shard->suites) + ". The gate's verdict is the merge of every shard's reports (`bankgate summary --shards`).";
+         (markdown ? g::markdown_text(suites) : g::terminal_line(suites)) + ". The gate's verdict is the merge of every shard's reports (" +
+         (markdown ? "`bankgate summary --shards`" : "bankgate summary --shards") + ").";
 }
 
 // --reports DIR: every report a gate writes, under its names, where not named one by one.
@@ -83,17 +111,17 @@ int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::s
   write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
   const bool html = write_report("the HTML report", o.html, [&] {
     write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources, "bankgate gate", source_url}));
-    std::cout << "report: " << fs::absolute(o.html).string() << "\n";
+    std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   });
   std::string markdown = g::render_markdown(s);
-  if (const std::string note = split_note(s); !note.empty()) markdown += "\n" + note + "\n";
+  if (const std::string note = split_note(s, /*markdown=*/true); !note.empty()) markdown += "\n" + note + "\n";
   if (html)
-    markdown += "\nThe full report, with per-line figures and duration plots: `" + o.html.filename().string() +
-                "` (beside this summary in the run's reports).\n";
+    markdown += "\nThe full report, with per-line figures and duration plots: " + g::markdown_code(o.html.filename().string()) +
+                " (beside this summary in the run's reports).\n";
   write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
   const fs::path folder_markdown = o.reports.empty() ? fs::path() : protocol::summary_markdown(o.reports);
   write_report("the markdown summary", folder_markdown, [&] { write_text(folder_markdown, markdown); });
-  for (const std::string& problem : unwritten) std::cerr << "bankgate: " << problem << "\n";
+  for (const std::string& problem : unwritten) std::cerr << "bankgate: " << g::terminal_safe(problem) << "\n";
   if (unwritten.empty()) return s.exit_code();
   // A report asked for and not written fails the run like an unreadable input; a regression still says 1.
   return s.exit_code() == exit_regression ? exit_regression : exit_not_measured;
@@ -108,7 +136,7 @@ int summary(const SummaryOptions& options) {
   const g::GateSummary s = summarize_run(options);
   const SummaryOptions o = with_report_folder(options);
   std::cout << g::render_console(s, console().palette);
-  if (const std::string note = split_note(s); !note.empty()) std::cout << g::terminal_safe(note) << "\n";
+  if (const std::string note = split_note(s, /*markdown=*/false); !note.empty()) std::cout << note << "\n";
   return write_reports(s, o, source_url);
 }
 

@@ -20,8 +20,10 @@ configure_package_config_file(cmake/bankgateConfig.cmake.in ${CMAKE_CURRENT_BINA
                               INSTALL_DESTINATION ${bankgate_cmake_dir})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/bankgateConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
+# The licence (Apache-2.0) and its notice, where distributions keep a package's documents.
+install(FILES LICENSE NOTICE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The JSON Schemas of the command's outputs, for tools that validate what they read (docs/outputs.md).
 install(DIRECTORY schemas/ DESTINATION ${CMAKE_INSTALL_DATADIR}/bankgate/schemas FILES_MATCHING PATTERN "*.schema.json")
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfigVersion.cmake
-              cmake/bankgateDependencies.cmake cmake/bankgateSuite.cmake
+              cmake/bankgateDependencies.cmake cmake/bankgateSuite.cmake cmake/bankgateCudaCxx20.cmake
         DESTINATION ${bankgate_cmake_dir})

@@ -55,4 +55,11 @@ std::string kernel_base_name(const std::string& demangled) {
   return name;
 }
 
+bool kernel_name_matches(const std::string& wanted, const std::string& base_name) {
+  if (wanted.empty()) return false;
+  if (wanted == base_name) return true;
+  return wanted.find('<') == std::string::npos && base_name.size() > wanted.size() && base_name.compare(0, wanted.size(), wanted) == 0 &&
+         base_name[wanted.size()] == '<';
+}
+
 }  // namespace bankgate

@@ -18,9 +18,11 @@ Classified classify(CUptiResult result) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
       return {ErrorKind::insufficient_privileges,
-              "the NVIDIA driver lets only admin users read GPU performance counters. Run as root, or allow all "
-              "users with the driver option NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia "
-              "NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/, then reload the driver or reboot)"};
+              "the NVIDIA driver lets only admin users read GPU performance counters. Run as root or with "
+              "CAP_SYS_ADMIN (or CAP_PERFMON, driver R565 and newer), or allow all users with the driver option "
+              "NVreg_RestrictProfilingToAdminUsers=0 (a line 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "
+              "in /etc/modprobe.d/, then reload the driver or reboot); a container takes the host's setting or "
+              "needs --cap-add=SYS_ADMIN"};
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
       return {ErrorKind::profiler_already_attached,
@@ -61,7 +63,7 @@ void throw_cupti_error(CUptiResult result, const char* call, const char* file, i
 
 void throw_cuda_error(cudaError_t result, const char* call, const char* file, int line) {
   const bool no_gpu = result == cudaErrorNoDevice || result == cudaErrorInsufficientDriver ||
-                      result == cudaErrorInvalidDevice;
+                      result == cudaErrorInvalidDevice || result == cudaErrorStubLibrary;
   const ErrorKind kind = no_gpu ? ErrorKind::no_gpu : ErrorKind::cuda_failure;
   throw CollectorError(kind, std::string(to_string(kind)) + ": " + cudaGetErrorString(result) + " [" + call +
                                  " returned " + cudaGetErrorName(result) + " (" +

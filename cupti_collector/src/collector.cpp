@@ -12,6 +12,7 @@
 #include "l2_flusher.hpp"
 #include "lap_timer.hpp"
 #include "module_cubins.hpp"
+#include "program_code.hpp"
 #include "range_profiler.hpp"
 #include "sass_attribution.hpp"
 
@@ -102,7 +103,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   impl_->options = std::move(options);
   detail::LapTimer laps;
   DeviceProbe probe = probe_device(impl_->options.device);
-  if (!probe.available) throw CollectorError(ErrorKind::no_gpu, "no GPU: " + probe.reason);
+  if (!probe.available) throw CollectorError(ErrorKind::no_gpu, probe.reason);
   impl_->device = probe.info;
   laps.add_lap(impl_->setup.probe_ms);
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
@@ -168,6 +169,24 @@ std::vector<KernelInstructions> Collector::attribute_instructions(std::string_vi
     BANKGATE_CUDA(cudaDeviceSynchronize());
   }
   return impl_->attributor->attribute(launch);
+}
+
+std::string Collector::foreign_code(const std::string& kernel_name) const {
+  const auto reason = [&](const std::vector<detail::Fatbin>& sources) {
+    for (const detail::Fatbin& offered : sources) {
+      const bool defines = std::any_of(offered.begin(), offered.end(),
+                                       [&](const detail::DeviceCode& c) { return detail::defines_kernel(c, kernel_name); });
+      if (!defines) continue;
+      const std::string why = detail::foreign_code_reason(offered, impl_->device.compute_capability_major,
+                                                          impl_->device.compute_capability_minor);
+      if (!why.empty()) return "kernel " + kernel_name + " was " + why;
+    }
+    return std::string();
+  };
+  // The loaded module tells where its cubin names the PTX it came from; the program's own device code tells where
+  // it holds no cubin for this GPU at all, whatever the module says.
+  const std::string loaded = reason(impl_->cubins->loaded_code());
+  return loaded.empty() ? reason(detail::program_code().fatbins) : loaded;
 }
 
 const CounterPhases& Collector::last_counter_phases() const { return impl_->profiler->last_phases(); }

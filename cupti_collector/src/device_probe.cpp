@@ -1,5 +1,6 @@
 #include <cuda_runtime_api.h>
 #include <cupti_version.h>
+#include <dlfcn.h>
 
 #include <fstream>
 #include <regex>
@@ -22,15 +23,43 @@ std::string read_driver_release() {
   return std::regex_search(line, match, release) ? match[1].str() : std::string{};
 }
 
+// Whether the NVIDIA driver's library can be loaded. Without it the CUDA runtime reports an "insufficient driver",
+// as it does for a driver too old for it; only the second is worth updating.
+bool driver_library_present() {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver != nullptr) dlclose(driver);
+  return driver != nullptr;
+}
+
+// Why the CUDA runtime finds no device, in words a user can act on.
+std::string no_device_reason(cudaError_t status) {
+  const std::string call = std::string("cudaGetDeviceCount: ") + cudaGetErrorName(status);
+  if (status == cudaErrorInsufficientDriver && !driver_library_present())
+    return "no GPU on this machine (no NVIDIA driver is installed: libcuda.so.1 cannot be loaded)";
+  if (status == cudaErrorInsufficientDriver) {
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    return "the NVIDIA driver on this machine is older than the CUDA " + std::to_string(runtime / 1000) + "." +
+           std::to_string(runtime % 1000 / 10) + " runtime needs: update the driver (" + call + ")";
+  }
+  if (status == cudaErrorNoDevice) return "no GPU on this machine (the NVIDIA driver finds none; " + call + ")";
+  return std::string("no usable GPU on this machine (") + cudaGetErrorString(status) + "; " + call + ")";
+}
+
 }  // namespace
 
 DeviceProbe probe_device(int index) {
   DeviceProbe probe;
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaErrorStubLibrary) {  // bankgate's own doing, where the driver is missing (cli/driver_stub.hpp)
+    probe.reason = "no GPU on this machine (no NVIDIA driver is installed: the suite runs with the CUDA toolkit's stub "
+                   "driver in its place, so that its tests can be listed and skipped)";
+    cudaGetLastError();
+    return probe;
+  }
   if (status != cudaSuccess) {
-    probe.reason = std::string("no usable CUDA driver or GPU on this machine (cudaGetDeviceCount: ") +
-                   cudaGetErrorName(status) + ", " + cudaGetErrorString(status) + ")";
+    probe.reason = no_device_reason(status);
     cudaGetLastError();  // the runtime keeps the error sticky otherwise
     return probe;
   }

@@ -33,6 +33,11 @@ ModuleCubins::~ModuleCubins() {
 }
 
 void ModuleCubins::add(const char* cubin, std::size_t size) {
+  {
+    std::vector<DeviceCode> code = read_module_image(std::string_view(cubin, size));
+    const std::lock_guard lock(mutex_);
+    code_.push_back(std::move(code));
+  }
   CUpti_GetCubinCrcParams crc{CUpti_GetCubinCrcParamsSize};
   crc.cubin = cubin;
   crc.cubinSize = size;
@@ -47,6 +52,11 @@ std::vector<std::vector<char>> ModuleCubins::candidates(std::uint32_t crc) const
   std::vector<std::vector<char>> all;
   for (const auto& [key, cubin] : cubins_) all.push_back(cubin);
   return all;
+}
+
+std::vector<std::vector<DeviceCode>> ModuleCubins::loaded_code() const {
+  const std::lock_guard lock(mutex_);
+  return code_;
 }
 
 }  // namespace bankgate::detail

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <bankgate/gtest/gate_test.hpp>
+#include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
 
 #include "transpose.cuh"

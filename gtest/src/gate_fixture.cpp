@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +13,7 @@
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/expectation_check.hpp>
 #include <bankgate/gtest/device_lock.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 #include <bankgate/gate/gpu_key.hpp>
@@ -24,6 +24,10 @@
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gate/statistics.hpp>
 #include <bankgate/metrics.hpp>
+
+#include "case_check.hpp"
+#include "case_record.hpp"
+#include "fixture_console.hpp"
 
 namespace bankgate::gtest {
 
@@ -68,64 +72,17 @@ class RunOnExit {
   std::function<void()> run_;
 };
 
-const std::string strict_note = std::string(" [") + protocol::env::require_gpu + "=1 makes this a failure instead of a skip]";
+// Why a test that cannot measure failed rather than skipped: the run asked for measurements (`bankgate gate` asks,
+// and GPU CI should).
+const std::string strict_note = std::string(" [a failure, not a skip: ") + protocol::env::require_gpu +
+                                "=1 asks every GPU test to measure, as bankgate gate does]";
 
-// Per-line figures of the case's kernel, with the bank conflicts and uncoalesced sectors they imply.
-void attach_lines(TestRecord& record, const std::vector<KernelInstructions>& kernels) {
-  std::vector<InstructionFigures> instructions;
-  for (const KernelInstructions& k : kernels)
-    if (k.kernel_name == record.kernel) instructions.insert(instructions.end(), k.instructions.begin(), k.instructions.end());
-  record.lines = figures_by_line(instructions, suite_config().source_dir);
-  for (const auto& [name, value] : excess_by_kind(record.lines)) record.derived[name] = value;
-}
-
-// The driver's figures of the launch, as counters.
-std::vector<std::pair<std::string_view, double>> launch_counters(const LaunchFigures& launch) {
-  return {{metric::registers_per_thread, launch.registers_per_thread},
-          {"launch__shared_mem_per_block_static", launch.static_shared_bytes},
-          {"launch__shared_mem_per_block_dynamic", launch.dynamic_shared_bytes},
-          {metric::local_memory_per_thread, launch.local_bytes_per_thread},
-          {metric::resident_blocks_per_sm, launch.resident_blocks_per_sm}};
-}
-
-// A counter's tolerance: the case's own where it gives one, else the metric table's default.
-Tolerance tolerance_for(const std::string& name, const KernelCase& kc) {
-  if (const auto own = kc.counter_tolerances.find(name); own != kc.counter_tolerances.end()) return own->second;
-  const MetricTraits* traits = find_metric(name);
-  if (traits == nullptr || traits->tolerance.relative == 0.0) return {};
-  return {Tolerance::Kind::relative, traits->tolerance.relative, std::string(traits->tolerance.reason)};
-}
-
-TestRecord to_record(const KernelTiming& timing, const KernelCounters& counters, bool correct, const KernelCase& kc) {
-  TestRecord r;
-  r.kernel = timing.kernel_name;
-  r.correct = correct;
-  for (const auto& [name, value] : counters.values) r.counters[name] = {value, tolerance_for(name, kc)};
-  // The launch figures go with the default (SASS-instrumented) set, whose rows they share in the metric table.
-  if (counters.values.contains(std::string(metric::shared_load_requests)))
-    for (const auto& [name, value] : launch_counters(timing.launch)) r.counters[std::string(name)] = {value, tolerance_for(std::string(name), kc)};
-  for (auto& [name, value] : derived_ratios(counters)) r.derived[name] = value;
-  r.derived[std::string(ratio::shared_load)] = transactions_per_request(counters, SharedOp::load);
-  r.derived[std::string(ratio::shared_store)] = transactions_per_request(counters, SharedOp::store);
-  // The source's expectation travels with the measurement, so the baselines (and the kernel tables
-  // `bankgate readme-table` generates from them) show expected beside measured.
-  if (kc.expected) {
-    ExpectedRatios expected{{}, std::string(kc.expected->why)};
-    for (const ExpectedRatio& e : kc.expected->ratios) expected.ratios[std::string(e.ratio)] = e.value;
-    r.expected = std::move(expected);
-  }
-  // Median, spread and the median's standard error from the samples; how they were taken from the collector,
-  // so that a baseline taken another way (L2 state, launches per sample) is refused rather than compared.
-  TimingSummary t = summarize_durations(timing.durations_ns);
-  t.tolerance = kc.timing_tolerance;
-  t.l2 = to_string(timing.l2);
-  t.launches_per_sample = timing.launches_per_sample;
-  t.warmup_launches = timing.warmup_launches;
-  t.dropped_samples = timing.dropped_samples;
-  t.sm_clock_mhz = timing.sm_clock_mhz;
-  r.timing = t;
-  r.samples_ns = timing.durations_ns;
-  return r;
+// A test that cannot measure is skipped, its reason printed once per process (fixture_console.hpp), with the
+// setting that makes a run fail instead as an option, once too: a project's tests run on machines without a GPU
+// as often as on GPU runners.
+void skip_note_once(const std::string& reason) {
+  if (print_once(reason))
+    print_once(std::string("to make a test that cannot measure fail instead, as GPU CI should, set ") + protocol::env::require_gpu + "=1");
 }
 
 // The launches per sample of the test's baseline: the gate samples the way the baseline was sampled, since
@@ -199,8 +156,8 @@ void set_up_collector_once(Session& s, const Settings& config) {
   if (s.collector || s.collector_error) return;
   try {
     const auto start = std::chrono::steady_clock::now();
-    // A gated case launches one kernel (gate() checks it); room for a few lets a case that launches more be
-    // told so by that check, while the counter-data image CUPTI initialises every call stays small.
+    // A case launches one kernel, or the few a library call launches (gate() checks them against the case); room
+    // for 8 keeps the counter-data image CUPTI initialises every call small, and more fails, naming the limit.
     s.collector = std::make_unique<Collector>(CollectorOptions{.device = config.device, .max_kernels_per_call = 8});
     const double setup_ms = ms_between(start, std::chrono::steady_clock::now());
     std::cout << "[bankgate] collector set up in " << format_number(setup_ms) << " ms (CUPTI, once per process)\n";
@@ -238,7 +195,10 @@ CaseName current_case() {
   const ::testing::AssertionResult output_ok = kc.check_output();
   const auto checked = std::chrono::steady_clock::now();
   record_property(property::output_check_ms, format_number(ms_between(entered, checked)));
-  EXPECT_TRUE(output_ok) << name.suite << "." << name.test << ": kernel " << kc.kernel_name << " produced wrong output";
+  std::string kernels;
+  for (const std::string& kernel : named_kernels(kc)) kernels += (kernels.empty() ? "" : ", ") + kernel;
+  EXPECT_TRUE(output_ok) << name.suite << "." << name.test << ": " << (kc.kernel_names.size() > 1 ? "kernels " : "kernel ")
+                         << kernels << " produced wrong output";
   return output_ok;
 }
 
@@ -279,8 +239,7 @@ class MeasuredCase {
   MeasuredCase(const KernelCase& kc, const CaseName& name, const Settings& config, Collector& collector,
                const Measurement& measurement, bool output_ok)
       : kc_(kc), name_(name), config_(config), collector_(collector), gpu_(gpu_key(collector.device())),
-        timing_(measurement.timings[0]),
-        measured_(to_record(measurement.timings[0], measurement.counters[0], output_ok, kc)) {}
+        timings_(measurement.timings), measured_(case_record(measurement.timings, measurement.counters, output_ok, kc)) {}
 
   void record();
   void report(const Measurement& measurement) const;
@@ -291,6 +250,7 @@ class MeasuredCase {
  private:
   bool attribute();
   void keep_candidate() const;
+  void report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing, double host_ms) const;
   std::filesystem::path baseline_file() const { return suite_file_path(config_.baseline_dir, gpu_, name_.suite); }
 
   const KernelCase& kc_;
@@ -298,7 +258,7 @@ class MeasuredCase {
   const Settings& config_;
   Collector& collector_;
   const GpuKey gpu_;
-  const KernelTiming& timing_;  // as the collector gave it: stopping rule, warm-up, clocks
+  const std::vector<KernelTiming>& timings_;  // as the collector gave them: stopping rule, warm-up, clocks
   TestRecord measured_;
 };
 
@@ -308,11 +268,15 @@ class MeasuredCase {
 bool MeasuredCase::attribute() {
   try {
     const auto start = std::chrono::steady_clock::now();
-    attach_lines(measured_, collector_.attribute_instructions(name_.label, kc_.launch));
+    attach_lines(measured_, collector_.attribute_instructions(name_.label, kc_.launch), suite_config().source_dir);
     const double ms = ms_between(start, std::chrono::steady_clock::now());
     record_property(property::attribution_host_ms, format_number(ms));
-    std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time ("
-              << measured_.lines.size() << " source lines)\n";
+    std::size_t lines = 0;
+    for (const KernelRecord* kernel : measured_.kernels()) lines += kernel->lines.size();
+    std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time (" << lines
+              << " source lines)\n";
+    for (const KernelRecord* kernel : measured_.kernels())
+      if (lacks_line_table(kernel->lines)) print_once(no_line_table_note(kernel->kernel));
     return true;
   } catch (const CollectorError& e) {
     ADD_FAILURE() << name_.label << ": per-line attribution failed: " << e.what();
@@ -337,9 +301,9 @@ void MeasuredCase::record() {
   keep_candidate();
 }
 
-// The figures as test properties, and the cost of profiling and timing on the console: for users weighing the
-// gate against running ncu (ci/bench-collector-cost.sh), and for ci/bench-timing-gate.sh, which reads the
-// "timing in" figure.
+// The figures as test properties (the first kernel's, where the case launched several), and the cost of profiling
+// and timing on the console: for users weighing the gate against running ncu (ci/bench-collector-cost.sh), and for
+// ci/bench-timing-gate.sh, which reads the "timing in" figure.
 void MeasuredCase::report(const Measurement& measurement) const {
   for (const auto& [name, value] : measured_.derived) record_property(name, format_number(value));
   const TimingSummary& timed = *measured_.timing;
@@ -351,39 +315,39 @@ void MeasuredCase::report(const Measurement& measurement) const {
   record_property(property::warmup_launches, std::to_string(timed.warmup_launches));
   record_property(property::dropped_samples, std::to_string(timed.dropped_samples));
   record_property(property::sm_clock_mhz, format_number(timed.sm_clock_mhz));
-  const std::string& label = name_.label;
-  std::cout << "[bankgate] " << label << ": counters in " << format_number(measurement.counter_host_ms) << " ms host time ("
+  std::cout << "[bankgate] " << name_.label << ": counters in " << format_number(measurement.counter_host_ms) << " ms host time ("
             << collector_.passes() << " pass)\n";
+  const std::vector<const KernelRecord*> kernels = measured_.kernels();
+  const std::vector<std::string> labels = kernel_labels(measured_);
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    report_timing(kernels.size() == 1 ? name_.label : name_.label + " (kernel " + labels[i] + ")", *kernels[i], timings_[i],
+                  measurement.timing_host_ms);
+}
+
+void MeasuredCase::report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing, double host_ms) const {
+  const TimingSummary& timed = *kernel.timing;
   char noise[32];
-  std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * timing_.relative_noise);
-  std::cout << "[bankgate] " << label << ": timing in " << format_number(measurement.timing_host_ms) << " ms: median "
+  std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * timing.relative_noise);
+  std::cout << "[bankgate] " << label << ": timing in " << format_number(host_ms) << " ms: median "
             << format_number(timed.median_ns) << " ns (standard error " << format_number(timed.median_se_ns) << " ns), "
             << timed.samples << " samples of " << timed.launches_per_sample << " launch(es), L2 " << timed.l2
             << ", warm-up " << timed.warmup_launches << " launches, " << timed.dropped_samples << " dropped, SM clock "
             << (timed.sm_clock_mhz > 0.0 ? format_number(timed.sm_clock_mhz) + " MHz" : std::string("unknown"))
-            << ", stopped: " << timing_.stop_reason << " (noise " << noise << ")\n";
-  if (!timing_.warmup_stable)
+            << ", stopped: " << timing.stop_reason << " (noise " << noise << ")\n";
+  if (!timing.warmup_stable)
     std::cout << "[bankgate] note: " << label << ": durations were still drifting when the warm-up time ran out\n";
-  if (timing_.clocked_down)
+  if (timing.clocked_down)
     std::cout << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
               << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
 }
 
-// The ratios the kernel's source states, where it states them.
+// The ratios the kernel's source states, where it states them: each that does not hold fails the test.
 void MeasuredCase::check_expectation() const {
-  if (!kc_.expected) return;
-  for (const ExpectedRatio& e : kc_.expected->ratios) {
-    const auto got = measured_.derived.find(std::string(e.ratio));
-    if (got == measured_.derived.end()) {
-      ADD_FAILURE() << name_.label << ": the kernel's source states " << e.ratio
-                    << ", which is not a ratio of the metric table or was not measured";
-      continue;
-    }
-    // Exact but for the last bits of two divisions (8/11 computed from counts against 8.0/11.0 written).
-    if (std::abs(got->second - e.value) > 1e-12 * std::max(1.0, std::abs(e.value)))
-      ADD_FAILURE() << name_.label << ": " << e.ratio << " is " << format_number(got->second) << ", the kernel's source says "
-                    << format_number(e.value) << ": " << kc_.expected->why;
-  }
+  const std::vector<const KernelRecord*> kernels = measured_.kernels();
+  const std::vector<std::string> labels = kernel_labels(measured_);
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    for (const std::string& unmet : unmet_expectations(*kernels[i]))
+      ADD_FAILURE() << name_.label << (kernels.size() == 1 ? "" : " (kernel " + labels[i] + ")") << ": " << unmet;
 }
 
 // The test's baseline. An unreadable baseline folder fails the test; a missing baseline skips it (fails it
@@ -432,6 +396,8 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
 
 }  // namespace
 
+const char* fixture_source_file() { return __FILE__; }
+
 const Settings& GateTest::settings() const { return *session().settings; }
 
 void GateTest::SetUp() {
@@ -454,7 +420,9 @@ void GateTest::join_session() {
   }
   if (!s.probe->available) {
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.probe->reason << strict_note;
-    GTEST_SKIP() << "no GPU: " << s.probe->reason;
+    const std::string reason = s.probe->reason + "; GPU tests are skipped";
+    skip_note_once(reason);
+    GTEST_SKIP() << reason;
   }
   try {  // one measuring test per GPU
     RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
@@ -469,14 +437,31 @@ void GateTest::join_session() {
   if (s.collector_error) {
     if (!means_cannot_measure_here(s.collector_error->kind())) GTEST_FAIL() << s.collector_error->what();
     if (config.require_gpu) GTEST_FAIL() << "cannot measure: " << s.collector_error->what() << strict_note;
+    skip_note_once(s.collector_error->what());
     GTEST_SKIP() << s.collector_error->what();
   }
 }
+
+namespace {
+
+// The kernels this program holds, read once (kernels_in_this_program: no GPU needed).
+const ProgramKernels& program_kernels() {
+  static const ProgramKernels kernels = kernels_in_this_program();
+  return kernels;
+}
+
+}  // namespace
 
 // Check, measure, record, compare. A phase that fails or skips the test (GTEST_FAIL, GTEST_SKIP) returns
 // only from itself, so each such phase leaves its result empty and the test returns here too.
 void GateTest::gate(const KernelCase& kc) {
   const CaseName name = current_case();
+  const std::string& label = name.label;
+  if (const std::vector<std::string> problems = case_problems(kc, program_kernels()); !problems.empty()) {
+    std::string text;
+    for (const std::string& problem : problems) text += "\n  " + problem;
+    GTEST_FAIL() << label << ": the case cannot be gated:" << text;
+  }
   const Settings& config = settings();
   const ::testing::AssertionResult output_ok = run_and_check_output(kc, name, set_up_at_);
   if (config.launch_only)
@@ -491,10 +476,15 @@ void GateTest::gate(const KernelCase& kc) {
   const RunOnExit record_rules_time{[measured_at = std::chrono::steady_clock::now()] {
     RecordProperty(property::gate_rules_ms, format_number(ms_between(measured_at, std::chrono::steady_clock::now())));
   }};
-  const std::string& label = name.label;
-  ASSERT_EQ(measurement->counters.size(), 1u) << label << ": a gated case must launch exactly one kernel";
-  ASSERT_EQ(measurement->timings.size(), 1u) << label << ": a gated case must launch exactly one kernel";
-  ASSERT_EQ(measurement->timings[0].kernel_name, kc.kernel_name) << label << ": the case launched another kernel than it names";
+  std::vector<std::string> launched;
+  for (const KernelTiming& timing : measurement->timings) launched.push_back(timing.kernel_name);
+  ASSERT_EQ(measurement->counters.size(), launched.size()) << label << ": counters of " << measurement->counters.size()
+                                                           << " kernel launches, durations of " << launched.size();
+  if (const std::string mismatch = launch_mismatch(kc, launched); !mismatch.empty()) GTEST_FAIL() << label << ": " << mismatch;
+  // Code the driver compiled from the PTX of another architecture is not the build's: its counters would describe
+  // other instructions, and a baseline recorded from it would hold them.
+  for (const std::string& kernel : launched)
+    if (const std::string why = collector.foreign_code(kernel); !why.empty()) GTEST_FAIL() << label << " is not measured: " << why;
 
   MeasuredCase measured(kc, name, config, collector, *measurement, static_cast<bool>(output_ok));
   measured.record();

@@ -13,6 +13,7 @@
 #include <bankgate/gate/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 
+#include "fixture_console.hpp"
 #include "result_files.hpp"
 
 namespace g = bankgate::gate;
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
     std::cerr << "bad bankgate setting: " << e.what() << "\n";
     return 1;
   }
+  ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  if (::testing::TestEventListener* printer = listeners.default_result_printer())
+    listeners.Append(bankgate::gtest::fixture_console(listeners.Release(printer)).release());
   if (files) {
     std::optional<bankgate::gtest::ShardClaims> claims;
     if (files->claims_dir) claims = bankgate::gtest::ShardClaims{*files->claims_dir, files->shard};

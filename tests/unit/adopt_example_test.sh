@@ -23,6 +23,9 @@ case $mode in
     [ -x "$work/prefix/bin/bankgate" ] && pass "the prefix holds the bankgate command" || fail "the prefix holds the bankgate command"
     [ -x "$work/prefix/bin/bankgate-resource-spec" ] && pass "the prefix holds the resource spec writer beside the command" ||
       fail "the prefix holds the resource spec writer beside the command" "$(ls "$work/prefix/bin")"
+    [ -f "$work/prefix/share/doc/bankgate/LICENSE" ] && [ -f "$work/prefix/share/doc/bankgate/NOTICE" ] &&
+      cmp -s "$work/prefix/share/doc/bankgate/LICENSE" "$repo/LICENSE" && pass "the prefix holds the licence and its notice" ||
+      fail "the prefix holds the licence and its notice" "$(ls -R "$work/prefix/share" 2>&1)"
     [ -f "$work/prefix/lib/cmake/bankgate/bankgateConfig.cmake" ] && pass "the prefix holds bankgateConfig.cmake" ||
       fail "the prefix holds bankgateConfig.cmake" "$(find "$work/prefix" -name '*.cmake')"
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix${CMAKE_PREFIX_PATH:+;${CMAKE_PREFIX_PATH//:/;}}") ;;
@@ -38,6 +41,8 @@ if out=$(cmake -S "$repo/examples/adopt" -B "$work/build" "${args[@]}" 2>&1); th
 else fail "the example configures ($mode)" "$out"; finish; fi
 if out=$(cmake --build "$work/build" 2>&1); then pass "the example builds ($mode)"
 else fail "the example builds ($mode)" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"; finish; fi
+case $out in *"old header"*) fail "the example includes the fixture's current header, not its old one" "$out" ;;
+  *) pass "the example includes the fixture's current header, not its old one" ;; esac
 
 listed=$(ctest --test-dir "$work/build" -N 2>&1)
 # Its one test, and its suite's measuring run (one process per suite), and none of bankgate's own tests.
@@ -62,7 +67,7 @@ if nvidia-smi -L >/dev/null 2>&1; then
 else
   [ "$status" -eq 0 ] && pass "without a GPU the project's ctest passes" || fail "without a GPU the project's ctest passes" "$run"
   case $run in *"Skipped"*) pass "its GPU test reports Skipped" ;; *) fail "its GPU test reports Skipped" "$run" ;; esac
-  case $run in *"no GPU: "*) pass "the skip says why" ;; *) fail "the skip says why" "$run" ;; esac
+  case $run in *"no GPU on this machine"*) pass "the skip says why" ;; *) fail "the skip says why" "$run" ;; esac
 fi
 # Baselines default to the project's own source folder, never bankgate's or a build folder.
 config=$(cat "$work/build/transpose_gate_bankgate_suite_config.cpp" 2>/dev/null)
@@ -99,5 +104,55 @@ if [ "$mode" = package ]; then
   else
     fail "a project with its suite two folders down configures and builds"
   fi
+fi
+# What adopters tripped on, in projects of their own shape (tests/unit/fixtures/outside_projects/; package mode only).
+if [ "$mode" = package ]; then
+  outside="$repo/tests/unit/fixtures/outside_projects"
+  # A suite that links the CUDA driver library: it builds (its tests are listed after the build) where the driver
+  # is missing, and its test is Skipped there with the reason; on a machine with the driver it runs.
+  if out=$( (cmake -S "$outside/driver_suite" -B "$work/driver" "${args[@]}" && cmake --build "$work/driver") 2>&1); then
+    pass "a suite linking CUDA::cuda_driver builds"
+  else
+    fail "a suite linking CUDA::cuda_driver builds" "$(printf '%s\n' "$out" | tail -20)"
+  fi
+  run=$(ctest --test-dir "$work/driver" -V 2>&1)
+  status=$?
+  if [ -e /proc/driver/nvidia/version ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+    [ "$status" -eq 0 ] && pass "with the driver, the suite linking it passes" || fail "with the driver, the suite linking it passes" "$run"
+  else
+    [ "$status" -eq 0 ] && pass "without the driver, the ctest of a suite linking it passes" ||
+      fail "without the driver, the ctest of a suite linking it passes" "$run"
+    # ctest's line for the test: "2/2 Test #2: Driver.Version ....***Skipped   0.01 sec"
+    verdict=$(printf '%s\n' "$run" | grep -E 'Test +#[0-9]+: Driver\.Version ')
+    case $verdict in *Skipped*) pass "without the driver, its GPU test reports Skipped (neither passed nor failed)" ;;
+      *) fail "without the driver, its GPU test reports Skipped (neither passed nor failed)" "$run" ;; esac
+    case $run in *"no GPU on this machine (no NVIDIA driver is installed"*) pass "without the driver, the skip says the driver is missing" ;;
+      *) fail "without the driver, the skip says the driver is missing" "$run" ;; esac
+  fi
+  # CUDA sources that include bankgate's headers (C++20) build, also with CMake 3.25.
+  if out=$( (cmake -S "$outside/cuda_headers" -B "$work/headers" "${args[@]}" && cmake --build "$work/headers") 2>&1); then
+    pass "CUDA sources that include bankgate's headers build (CMake $(cmake --version | head -1 | awk '{print $3}'))"
+  else
+    fail "CUDA sources that include bankgate's headers build" "$(printf '%s\n' "$out" | grep -E 'error|Error' | head -20)"
+  fi
+  # Its fixture allocates in SetUp after the base's, as docs/adopting.md shows: without a GPU it skips, not fails.
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    run=$(ctest --test-dir "$work/headers" -V 2>&1)
+    verdict=$(printf '%s\n' "$run" | grep -E 'Test +#[0-9]+: Scale\.Doubles ')
+    case $verdict in *Skipped*) pass "a fixture that allocates in SetUp after the base's is Skipped without a GPU" ;;
+      *) fail "a fixture that allocates in SetUp after the base's is Skipped without a GPU" "$run" ;; esac
+  fi
+  # A .cu file in SOURCES of a project that has not enabled CUDA is refused, not left out without a word.
+  cxx_only="$work/cxx-only"
+  mkdir -p "$cxx_only"
+  cp "$repo/examples/adopt"/*.cu* "$repo/examples/adopt"/*.cpp "$cxx_only/"
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(cxx_only LANGUAGES CXX)\nfind_package(bankgate CONFIG REQUIRED)\n%s\n' \
+    'bankgate_add_gpu_suite(transpose_gate SOURCES transpose.cu transpose_gate_test.cpp)' >"$cxx_only/CMakeLists.txt"
+  out=$(cmake -S "$cxx_only" -B "$cxx_only/build" "${args[@]}" 2>&1)
+  status=$?
+  [ "$status" -ne 0 ] && pass "a .cu source without CUDA enabled stops the configure" || fail "a .cu source without CUDA enabled stops the configure" "$out"
+  case $(printf '%s' "$out" | tr -s ' \n' ' ') in *"SOURCES holds CUDA files (transpose.cu), but this project has not enabled CUDA"*"enable_language(CUDA)"*)
+    pass "a .cu source without CUDA enabled: says how to enable CUDA" ;;
+    *) fail "a .cu source without CUDA enabled: says how to enable CUDA" "$out" ;; esac
 fi
 finish

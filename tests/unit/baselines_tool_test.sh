@@ -254,6 +254,20 @@ timed() {
     "samples_ns": [$samples]}}
 }
 JSON
+  # The summary a GPU run writes beside its samples (statistics.cpp): a candidate's must be its samples'.
+  python3 - "$dir/$gpu_dir/Suite/$test.json" <<'PY'
+import json, math, sys
+path = sys.argv[1]
+d = json.load(open(path))
+t = next(iter(d["tests"].values()))
+v = sorted(t["samples_ns"])
+def q(p):
+    pos = p * (len(v) - 1); lo = math.floor(pos); hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (pos - lo) * (v[hi] - v[lo])
+dev = sorted(abs(x - q(0.5)) for x in v)
+t["timing"].update(median_ns=q(0.5), min_ns=v[0], p10_ns=q(0.1), p90_ns=q(0.9), mad_ns=(dev[19] + dev[20]) / 2)
+json.dump(d, open(path, "w"))
+PY
 }
 
 cmp_dir="$root/compare"

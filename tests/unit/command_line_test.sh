@@ -182,6 +182,42 @@ expect_not_in "compare --quiet: no ctest lines" "bankgate: running" "$out"
 expect_in "compare --quiet: the error is shown" "the base build measured nothing" "$out"
 
 # ---------------------------------------------------------------------------------------------------------
+# 4b. Run inside a build folder, given one without tests, or checking baselines before there are any: what
+# bankgate does and advises fits where it is.
+run bash -c "cd '$good' && '$tool' gate --quiet"
+expect_rc "gate inside a build folder without --build: that folder is gated (exit 2 here)" 2
+expect_in "gate inside a build folder without --build: the verdict of that build" "no GPU test ran" "$out"
+expect_not_in "gate inside a build folder without --build: no build/build looked for" "build/build" "$out"
+run bash -c "cd '$good' && '$tool' record --quiet --no-build"
+expect_in "record inside a build folder without --build: that folder's log is named" \
+  "the test output in $good/bankgate/record/ctest.log says why" "$out"
+run bash -c "cd '$good' && '$tool' gate --build elsewhere"
+expect_rc "gate inside a build folder, --build naming no build: refused (exit 3)" 3
+expect_in "gate inside a build folder, --build naming no build: says to give --build ." \
+  "bankgate runs inside one ($good): give that folder with --build . or leave --build out" "$out"
+mkdir -p "$root/no-tests"
+printf 'cmake_minimum_required(VERSION 3.20)\nproject(fixture NONE)\n' >"$root/no-tests/CMakeLists.txt"
+"$cmake" -S "$root/no-tests" -B "$root/no-tests/build" >/dev/null 2>&1
+run bash -c "cd '$root/no-tests/build' && '$tool' gate --build ."
+expect_rc "gate --build . of a build without tests: refused (exit 3)" 3
+expect_in "gate --build . of a build without tests: says so, and how to configure it from its sources" \
+  "is a build folder, but its project registers no tests: gate kernels with bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (cmake -S $root/no-tests -B $root/no-tests/build)" "$out"
+expect_not_in "gate --build . of a build without tests: never advises configuring the build folder from itself" "cmake -S . -B ." "$out"
+run bash -c "cd '$root/no-tests' && '$tool' gate --build fresh"
+expect_in "gate in a project's folder before configuring: how to configure it" "configure the project first (cmake -S . -B fresh)" "$out"
+
+run bash -c "cd '$root' && '$tool' check-baselines"
+expect_rc "check-baselines before any baselines: could not read (exit 2)" 2
+expect_in "check-baselines before any baselines: says so" "baselines does not exist: no baselines have been recorded there yet" "$out"
+expect_in "check-baselines before any baselines: how to record the first" "refresh --build BUILD --new-gpu\` (BUILD: your build folder)" "$out"
+mkdir -p "$root/empty-baselines"
+run "$tool" check-baselines --baselines "$root/empty-baselines"
+expect_rc "check-baselines of an empty folder: exit 2" 2
+expect_in "check-baselines of an empty folder: says why, and how to record the first" \
+  "$root/empty-baselines holds no baselines yet: record the first ones on a machine with the GPU with" "$out"
+expect_in "check-baselines of another folder: the refresh names it" "--new-gpu --baselines $root/empty-baselines" "$out"
+
+# ---------------------------------------------------------------------------------------------------------
 # 5. Colour: verdicts on a terminal only; NO_COLOR and --color=never turn it off, --color=always forces it.
 summary_of_fixtures=("$tool" summary --junit "$fixtures/gate_summary/gate-junit.xml" --gtest-results "$fixtures/gate_summary/gtest-results")
 run "${summary_of_fixtures[@]}"

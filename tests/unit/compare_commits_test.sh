@@ -161,6 +161,39 @@ check "a project in a folder: configured from that folder of the worktree" \
 run "$tool" compare-commits --quiet --source "$mono/kernels" --work "$root/elsewhere" --rounds 1 HEAD HEAD
 check "--work: the scratch folder named" "[ -d '$root/elsewhere/src/${sub_commit:0:12}' ] && [ -d '$root/elsewhere/run/build-logs' ]"
 
+# The project's own build (build/ of the project, or --build): both commits are configured with its settings
+# of where packages, the CUDA compiler and the GPU architectures are (the package route finds bankgate through
+# them); a --cmake-arg of the same name wins.
+own="$root/own"
+git init -q "$own"
+echo build/ >"$own/.gitignore"
+project "$own"
+git -C "$own" add -A && git -C "$own" commit -qm one && own_commit=$(git -C "$own" rev-parse HEAD)
+own_cache="$own/build/bankgate-compare/build/${own_commit:0:12}/CMakeCache.txt"
+prefixes="$root/prefix one;$root/prefix two"
+cmake -S "$own" -B "$own/build" "-DCMAKE_PREFIX_PATH=$prefixes" -Dbankgate_DIR:PATH="$root/prefix one/lib/cmake/bankgate" \
+  -DCMAKE_CUDA_COMPILER:FILEPATH=/opt/cuda-planted/bin/nvcc -DCMAKE_CUDA_ARCHITECTURES:STRING=90a >/dev/null 2>&1
+run "$tool" compare-commits --source "$own" --rounds 1 HEAD HEAD
+expect_rc "the project's build's settings: compared (exit 2 here)" 2
+expect_in "the project's build's settings: said" \
+  "both builds take CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER, CMAKE_CUDA_ARCHITECTURES from the build folder $own/build" "$out"
+check "CMAKE_PREFIX_PATH of the project's build reaches the commit's build, a list with blanks whole" \
+  "grep -qx 'CMAKE_PREFIX_PATH:[A-Z]*=$prefixes' '$own_cache'" "$(grep -a CMAKE_PREFIX_PATH "$own_cache")"
+check "bankgate_DIR of the project's build reaches the commit's build" \
+  "grep -qx 'bankgate_DIR:[A-Z]*=$root/prefix one/lib/cmake/bankgate' '$own_cache'"
+check "CMAKE_CUDA_COMPILER of the project's build reaches the commit's build" \
+  "grep -qx 'CMAKE_CUDA_COMPILER:[A-Z]*=/opt/cuda-planted/bin/nvcc' '$own_cache'"
+check "CMAKE_CUDA_ARCHITECTURES of the project's build reaches the commit's build" \
+  "grep -qx 'CMAKE_CUDA_ARCHITECTURES:[A-Z]*=90a' '$own_cache'"
+run "$tool" compare-commits --quiet --source "$own" --rounds 1 --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=89 HEAD HEAD
+check "a --cmake-arg wins over the project's build's setting" "grep -qx 'CMAKE_CUDA_ARCHITECTURES:[A-Z]*=89' '$own_cache'"
+cmake -S "$own" -B "$root/own-elsewhere" -DCMAKE_CUDA_ARCHITECTURES=80 >/dev/null 2>&1
+run "$tool" compare-commits --quiet --source "$own" --build "$root/own-elsewhere" --rounds 1 HEAD HEAD
+check "--build names the project's build whose settings are taken" "grep -qx 'CMAKE_CUDA_ARCHITECTURES:[A-Z]*=80' '$own_cache'"
+run "$tool" compare-commits --source "$own" --build "$root/plain" --rounds 1 HEAD HEAD
+expect_rc "--build of a folder that is no build: refused (exit 3)" 3
+expect_in "--build of a folder that is no build: said" "$root/plain is not a configured build folder" "$out"
+
 # ---------------------------------------------------------------------------------------------------------
 # 4. compare --markdown on recorded candidates: head with one counter changed against base.
 planted="$fixtures/report/planted-run/candidates"
@@ -172,6 +205,7 @@ suite = json.load(open(path))
 for test in suite["tests"].values():
     counter = test["counters"]["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]
     counter["value"] = counter["value"] * 32
+    test["derived"]["shared_load_transactions_per_request"] *= 32  # a ratio is what its counters give
 json.dump(suite, open(path, "w"))
 PY
 summary="$root/step-summary.md"

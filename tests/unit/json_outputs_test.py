@@ -6,10 +6,13 @@ The command writes each model from fixtures, no GPU needed: the gate's summary (
 not measure, a wrong output), `review --json` and `compare --json` (two builds' rounds, one slower); the
 candidates and every committed baseline are checked against theirs. `bankgate --version` must be CMake's.
 A schema that stopped matching what the command writes, or a field written as text that should be a number,
-fails here.
+fails here. So does an output that breaks its contract on hostile input: times that are no duration (negative,
+NaN, text), a date in another form, bytes that are not UTF-8 in --command, BANKGATE_GIT_COMMIT, --build or a
+kernel name; and a JSON writer that does not go through text.hpp's json_text.
 """
 import copy
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -158,6 +161,81 @@ class Outputs(unittest.TestCase):
         baseline = json.loads(next(ROOT.glob("baselines/*/*/*.json")).read_text())
         baseline["tests"][next(iter(baseline["tests"]))]["samples_ns"] = [1.0]
         self.assertTrue(problems("baseline.schema.json", baseline), "a baseline keeps no raw samples")
+
+    def test_times_and_dates_the_schema_cannot_take_are_written_as_unknown(self):
+        """ctest's time and a candidate's date come from files: what is no duration or no UTC date becomes null or ""."""
+        times = ['"-5"', '"nan"', '"inf"', '""', None, '"1e999"', '"abc"', '"0.5"']
+        cases = "".join(f'<testcase name="T.t{i}" status="run"{"" if t is None else " time=" + t}/>' for i, t in enumerate(times))
+        junit = self.dir / "junit.xml"
+        junit.write_text(f'<?xml version="1.0"?><testsuite>{cases}<testcase name="Transpose.naive" status="run" time="1"/></testsuite>')
+        cand = self.dir / "candidates"
+        suite_file(cand / "sm_90/nvidia-h200/Transpose/naive.json", "Transpose", {"naive": counter_test("naive", 64)},
+                   provenance={**PROVENANCE, "date": "yesterday, around noon"})
+        out = self.dir / "summary.json"
+        done = bankgate("summary", "--junit", junit, "--candidates", cand, "--json", out, "--junit-out", self.dir / "out.xml")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        summary = self.assertValid("summary.schema.json", out)
+        self.assertEqual([t["seconds"] for t in summary["tests"]], [None] * 7 + [0.5, 1])
+        self.assertEqual(summary["provenance"]["measured"], "")
+
+    def test_strings_that_are_not_utf8_are_written_with_replacement_characters(self):
+        """--command, BANKGATE_GIT_COMMIT, a --build folder and kernel names of any bytes: valid JSON, no exception."""
+        cand, base = self.dir / "candidates", self.dir / "promoted"
+        suite_file(cand / "sm_90/nvidia-h200/Transpose/naive.json", "Transpose", {"naive": counter_test("naive", 64)})
+        environment = {**os.environb, b"BANKGATE_GIT_COMMIT": b"ab\xfe"}
+        done = subprocess.run([TOOL, "promote", "--candidates", cand, "--baselines", base, "--new-gpu", "--force",
+                               "--command", b"refresh \xff --filter x"], capture_output=True, env=environment)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertNotIn(b"json.exception", done.stdout + done.stderr)
+        baseline = self.assertValid("baseline.schema.json", base / "sm_90/nvidia-h200/Transpose.json")
+        self.assertEqual((baseline["provenance"]["command"], baseline["provenance"]["git_commit"]),
+                         ("refresh \ufffd --filter x", "ab\ufffd"))
+        names = subprocess.run([TOOL, "kernel-name"], input=b"void k<\xff>(int)\n", capture_output=True)
+        self.assertEqual(names.returncode, 0, names.stderr)
+        self.assertEqual(json.loads(names.stdout)[0]["name"], "void k<\ufffd>(int)")
+        protocol = subprocess.run([TOOL, "protocol", "--build", b"build\xff"], capture_output=True)
+        self.assertEqual(protocol.returncode, 0, protocol.stderr)
+        self.assertIn("build\ufffd", json.loads(protocol.stdout)["layout"]["gate"])
+
+    def test_every_json_writer_goes_through_json_text(self):
+        """One place makes JSON text (text.hpp's json_text): a writer of its own would throw on invalid UTF-8 again."""
+        writers = [f"{path.relative_to(ROOT)}:{n}" for folder in ("core", "cupti_collector", "gate", "gtest", "cli")
+                   for path in (ROOT / folder).rglob("*.[ch]pp") for n, line in enumerate(path.read_text().splitlines(), 1)
+                   if ".dump(" in line and path.name != "text.cpp"]
+        self.assertEqual(writers, [])
+
+    def test_a_case_of_two_kernels_validates_in_every_model(self):
+        """A library call's two kernels, the second's loads turned 32-way: its change names the kernel."""
+        cand, base = self.dir / "candidates", self.dir / "baselines"
+        def two(second_load, samples=True):
+            kernels = [counter_test("reducePartials", 64, 900.0), counter_test("reduceFinal", second_load, 700.0)]
+            for kernel in kernels:
+                del kernel["correct"]
+                if not samples:
+                    del kernel["samples_ns"]
+            return {"correct": True, "kernels": kernels}
+        suite_file(cand / "sm_90/nvidia-h200/Reduce/twoPass.json", "Reduce", {"twoPass": two(1024)})
+        suite_file(base / "sm_90/nvidia-h200/Reduce.json", "Reduce", {"twoPass": two(32, samples=False)})
+        self.assertValid("candidate.schema.json", cand / "sm_90/nvidia-h200/Reduce/twoPass.json")
+        self.assertValid("baseline.schema.json", base / "sm_90/nvidia-h200/Reduce.json")
+        junit = self.dir / "junit.xml"
+        junit.write_text('<testsuite tests="1"><testcase name="Reduce.twoPass" classname="Reduce.twoPass" time="1" '
+                         'status="fail"><failure message="Failed"/></testcase></testsuite>')
+        out = self.dir / "summary.json"
+        done = bankgate("summary", "--junit", junit, "--candidates", cand, "--baselines", base, "--json", out)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        summary = self.assertValid("summary.schema.json", out)
+        change = summary["tests"][0]["changes"][0]
+        self.assertEqual((change["kernel"], change["metric"], change["display_name"]),
+                         ("reduceFinal", LOAD, "reduceFinal: shared load transactions"))
+        review = self.dir / "review.json"
+        bankgate("review", "--candidates", cand, "--baselines", base, "--gpu", "sm_90/nvidia-h200", "--json", review)
+        rows = self.assertValid("review.schema.json", review)["rows"]
+        self.assertIn(("reduceFinal", "counter_changed"), {(r.get("kernel"), r["verdict"]) for r in rows})
+        both = copy.deepcopy(two(1024))
+        both["kernels"][0]["samples_ns"] = [1.0]
+        self.assertTrue(problems("baseline.schema.json", {**json.loads((base / "sm_90/nvidia-h200/Reduce.json").read_text()),
+                                                          "tests": {"twoPass": both}}), "a baseline keeps no raw samples")
 
     def test_the_version_is_cmakes(self):
         self.assertEqual(bankgate("--version", expect=(0,)).stdout.strip(), f"bankgate {VERSION}")

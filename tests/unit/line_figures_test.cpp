@@ -343,3 +343,48 @@ TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
 }
 
 }  // namespace
+
+// A kernel of a library built without -lineinfo: the collector attributes its instructions, but CUPTI's line table
+// names no file or line for any of them.
+namespace {
+
+std::vector<bankgate::InstructionFigures> without_line_table() {
+  return {{.pc_offset = 0x40, .opcode = "LDS", .kind = "shared_load", .executions = 4096, .wavefronts = 131072, .ideal_wavefronts = 4096},
+          {.pc_offset = 0x80, .opcode = "STG.E", .kind = "global_store", .executions = 4096, .sectors = 16384, .ideal_sectors = 16384}};
+}
+
+TEST(LineFigures, AKernelWithoutALineTableIsToldWithTheRemedy) {
+  const std::vector<SourceLineFigures> lines = figures_by_line(without_line_table(), "/home/user/project");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(lacks_line_table(lines));
+  const std::string note = no_line_table_note("libTranspose");
+  EXPECT_NE(note.find("kernel libTranspose has no line information"), std::string::npos) << note;
+  EXPECT_NE(note.find("-lineinfo, e.g. bankgate_add_line_info(<target>)"), std::string::npos) << note;
+}
+
+TEST(LineFigures, AKernelWithLinesOrWithoutFiguresIsNotToldSo) {
+  EXPECT_FALSE(lacks_line_table(swizzled_lines()));
+  EXPECT_FALSE(lacks_line_table({}));  // nothing attributed (no recording, nothing changed): nothing to say
+  std::vector<bankgate::InstructionFigures> some = without_line_table();
+  some[1].file = "/home/user/project/kernels/transpose.cu";
+  some[1].line = 52;
+  EXPECT_FALSE(lacks_line_table(figures_by_line(some, "/home/user/project")));
+}
+
+TEST(LineFigures, AChangedCounterOfSuchAKernelSaysSoInsteadOfUnknownLines) {
+  TestRecord baseline;
+  baseline.kernel = "libTranspose";
+  baseline.counters[load_wavefronts] = {4096, {}};
+  baseline.lines = figures_by_line(without_line_table(), "/home/user/project");
+  TestRecord measured = baseline;
+  measured.counters[load_wavefronts].value = 131072;
+  const TestLocation where{"Transpose", "Library", "baselines/sm_90/nvidia-h200/Transpose.json", {}};
+  Finding changed;
+  for (const Finding& f : compare(baseline, measured))
+    if (f.metric == load_wavefronts) changed = f;
+  const std::string text = format_failure(where, changed, measured, baseline);
+  EXPECT_NE(text.find("lines      kernel libTranspose has no line information"), std::string::npos) << text;
+  EXPECT_EQ(text.find("<unknown line>"), std::string::npos) << text;
+}
+
+}  // namespace

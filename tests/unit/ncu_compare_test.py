@@ -9,6 +9,7 @@ Run: python3 -m unittest discover -s tests/unit -p ncu_compare_test.py   (CTest 
 """
 import csv
 import io
+import json
 import pathlib
 import re
 import shutil
@@ -149,6 +150,29 @@ class CompareTest(unittest.TestCase):
         status, out = self.case.compare()
         self.assertEqual(status, 1, out)
         self.assertIn("Transpose.NaiveSquare: no collector candidate", out)
+
+    def test_each_kernel_of_a_case_that_launched_two_is_compared_with_its_own_row(self):
+        """The two fixture kernels as the two launches of one case: ncu's two rows go to them in launch order, and
+        the gate judges a counter beyond ncu's value per kernel (the padded transpose's loads, 2.5% off)."""
+        cand = self.case.dir / "candidates/sm_90/nvidia-h200/Transpose"
+        naive = json.loads((cand / "NaiveSquare.json").read_text())
+        padded = json.loads((cand / "PaddedNonSquare.json").read_text())
+        kernels = [naive["tests"]["NaiveSquare"], padded["tests"]["PaddedNonSquare"]]
+        for kernel in kernels:
+            del kernel["correct"]
+        naive["tests"] = {"RoundTrip": {"correct": True, "kernels": kernels}}
+        for single in ("NaiveSquare.json", "PaddedNonSquare.json"):
+            (cand / single).unlink()
+        (cand / "RoundTrip.json").write_text(json.dumps(naive, indent=2))
+        (self.case.ncu / "transpose_suite.tests").write_text("Transpose.\n  RoundTrip\n")
+        status, out = self.case.compare()
+        self.assertEqual(status, 1, out)
+        self.assertEqual(verdict_of(out, "Transpose.RoundTrip (transposeNaive)", LD), "equal")
+        self.assertEqual(verdict_of(out, "Transpose.RoundTrip (transposePadded)", LD), "DIFFERENT")
+        self.assertEqual(verdict_of(out, "Transpose.RoundTrip (transposePadded)", ST), TOLERATED)
+        self.assertIn("8 counters of 2 kernels compared", out)
+        self.case.add_run(2, {LD: 68669}, drop_last_kernel=True)
+        self.assertIn("ncu profiled 1 kernels for 1 tests (2 kernels) (run 2 of 2)", self.case.compare()[1])
 
 
 class SpreadTest(unittest.TestCase):

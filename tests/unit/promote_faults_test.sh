@@ -14,7 +14,9 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-promote-faults.XXXXXX")
 chmod 755 "$root"
 trap 'chmod -R u+w "$root" 2>/dev/null; rm -rf "$root"' EXIT
 unset CI BANKGATE_FAULT_INJECT
+export XDG_STATE_HOME="$root/state"  # where promotions keep their journals: this test's own
 . "$(dirname "$0")/test_lib.sh"
+journal_of() { echo "$XDG_STATE_HOME/bankgate/journals/$(stat -c '%d-%i' "$1").journal"; }
 
 snapshot() { (cd "$1" && find . \( -type f -o -type l \) -print0 | sort -z | xargs -0 -r sha256sum); }
 
@@ -80,7 +82,7 @@ check "every baseline is as before and no staging file is left" '[ "$before" = "
 new_case
 run env BANKGATE_FAULT_INJECT=renamed:4:kill "$tool" promote --candidates "$cand" --baselines "$base"
 check "a promotion killed after 4 of 8 files dies" '[ "$rc" -eq 137 ]' "rc $rc: $out"
-check "it leaves its journal" '[ -f "$base/.bankgate-promote.journal" ]'
+check "it leaves its journal, outside the folder" '[ -f "$(journal_of "$base")" ] && [ -z "$(find "$base" -name "*journal*")" ]'
 # The next run names the folder another way and runs elsewhere: the journal's paths are the folder's own.
 mkdir -p "$dir/elsewhere" && ln -s "$base" "$dir/linked-baselines"
 run bash -c 'cd "$1/elsewhere" && BANKGATE_FAULT_INJECT=staged:1:fail "$2" promote --candidates "$3" --baselines ../linked-baselines' \
@@ -89,22 +91,28 @@ check "the next run reports the rolled-back promotion" '[[ $out == *"rolled back
 check "and the baselines are exactly as before the killed run" '[ "$before" = "$(snapshot "$base")" ]' "$(snapshot "$base")"
 new_case
 run env BANKGATE_FAULT_INJECT=staged:3:kill "$tool" promote --candidates "$cand" --baselines "$base"
-check "a promotion killed while staging dies with staging files left" '[ "$rc" -eq 137 ] && [ -n "$(find "$base" -name "*.bankgate-staged")" ]'
+check "a promotion killed while staging dies with staging files left" '[ "$rc" -eq 137 ] && [ -n "$(find "$base" -name "*.bankgate-staged-*")" ]'
 check "the killed staging changed no baseline" '[ "$(snapshot "$base" | grep -v bankgate-staged)" = "$before" ]'
-touch "$base/$gpu/S1.json.tmp.12345"
+# Files named like leftovers that no promotion of this machine wrote (an older bankgate's temporary, a pull
+# request's) are not the promotion's to remove.
+touch "$base/$gpu/S1.json.tmp.12345" "$base/$gpu/S2.json.bankgate-staged"
 run "$tool" promote --candidates "$cand" --baselines "$base"
 check "the next promotion succeeds" '[ "$rc" -eq 0 ]' "$out"
-check "and names the leftovers it removed" '[[ $out == *"removed "*"bankgate-staged"* ]] && [[ $out == *"S1.json.tmp.12345"* ]]' "$out"
-check "no leftover stays" '[ -z "$(find "$base" -name "*.bankgate-staged" -o -name "*.bankgate-backup" -o -name "*.tmp.*")" ]'
+check "and names the staging files it removed" '[[ $out == *"removed the staging and backup files of an interrupted promotion (3 files"* ]]' "$out"
+check "no staging or backup file of its own stays" '[ -z "$(find "$base" -name "*.bankgate-staged-*" -o -name "*.bankgate-backup-*")" ] && [ ! -e "$(journal_of "$base")" ]'
+check "files it did not write stay" '[ -f "$base/$gpu/S1.json.tmp.12345" ] && [ -f "$base/$gpu/S2.json.bankgate-staged" ]'
 
-# A journal that points outside its folder (edited, or copied from elsewhere) is refused, touching nothing.
+# A journal (this user's own, outside the folder) that points outside its folder is refused, touching nothing.
 new_case
 echo keep >"$dir/victim.json"
-printf '{"entries": [{"real": "../victim.json", "staged": "x", "backup": "y", "created": true}]}' >"$base/.bankgate-promote.journal"
+mkdir -p "$(dirname "$(journal_of "$base")")"
+printf '{"phase": "committing", "entries": [{"real": "../victim.json", "staged": "victim.json.bankgate-staged-1", "backup": "victim.json.bankgate-backup-1", "created": true,
+  "staged_file": {"device": 1, "inode": 1, "size": 1, "mtime_ns": 1}, "original_file": {"device": 1, "inode": 1, "size": 1, "mtime_ns": 1}}]}' >"$(journal_of "$base")"
+chmod 600 "$(journal_of "$base")"
 run "$tool" promote --candidates "$cand" --baselines "$base"
 check "a journal pointing outside the folder is refused" '[ "$rc" -ne 0 ] && [[ $out == *"journal"*"unusable"* ]]' "$out"
 check "and the file it names is untouched" '[ "$(cat "$dir/victim.json")" = keep ]'
-rm "$base/.bankgate-promote.journal"
+rm "$(journal_of "$base")"
 
 # 5. An injected failure in the middle of the commit rolls back in the same run.
 new_case
@@ -158,7 +166,9 @@ new_case
 chmod -R a-w "$base/$gpu"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
   chmod -R a+rX "$root"
-  run setpriv --reuid=65534 --regid=65534 --clear-groups "$tool" promote --candidates "$cand" --baselines "$base"
+  mkdir -p "$root/nobody-state" && chown 65534:65534 "$root/nobody-state"  # that user's own journal folder
+  run setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_STATE_HOME="$root/nobody-state" \
+    "$tool" promote --candidates "$cand" --baselines "$base"
 else
   run "$tool" promote --candidates "$cand" --baselines "$base"
 fi

@@ -39,6 +39,9 @@ expect_out() {  # expect_out NAME TEXT: the output mentions TEXT
 unchanged() {  # unchanged NAME FILE COPY
   if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$3" "$2")"; fi
 }
+check() {  # check NAME CONDITION [DETAIL]
+  if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi
+}
 
 # ---------------------------------------------------------------------------------------------------------
 # Printing: exactly the expected table, the same on every run.
@@ -93,6 +96,27 @@ unchanged "--check writes nothing" "$root/stale.md" "$root/stale.copy"
 sed 's/| 2.965 ≠ \/ 0 |/| 2.965 \/ 0 |/' "$readme" >"$root/edited.md"
 run --baselines "$baselines" --gpu "$gpu" --readme "$root/edited.md" --check
 expect_rc "--check catches a hand edit of one cell" 1
+
+# A README that is a link (a page kept elsewhere in the repository): the page is written through it, the link
+# stays and the page keeps its mode (it was replaced by a plain file of mode 644, the page left stale). A link
+# out of the repository is refused: nothing there is read (--check would print its lines) or written.
+repo="$root/repo" && mkdir -p "$repo/docs" && git init -q "$repo"
+cp "$fixtures/README.fixture.md" "$repo/docs/page.md" && chmod 600 "$repo/docs/page.md" && ln -s docs/page.md "$repo/README.md"
+run --baselines "$baselines" --gpu "$gpu" --readme "$repo/README.md"
+expect_rc "--readme through a link rewrites the table" 0
+check "the link stays a link" '[ -L "$repo/README.md" ]'
+unchanged "the page it leads to holds the table" "$repo/docs/page.md" "$root/want.md"
+check "the page keeps its mode 600" '[ "$(stat -c %a "$repo/docs/page.md")" = 600 ]' "$(stat -c %a "$repo/docs/page.md")"
+printf 'secret line one\n<!-- bankgate:kernel-table:begin -->\nTOKEN-outside-readme\n<!-- bankgate:kernel-table:end -->\n' >"$root/outside.md"
+cp "$root/outside.md" "$root/outside.copy"
+ln -s ../outside.md "$repo/OUT.md"
+for check_flag in "" --check; do
+  run --baselines "$baselines" --gpu "$gpu" --readme "$repo/OUT.md" $check_flag
+  expect_rc "a README linked out of the repository is refused${check_flag:+ by $check_flag}" 2
+  expect_out "${check_flag:+$check_flag: }the refusal says where the link leads" "outside the repository"
+  check "${check_flag:+$check_flag: }nothing of the file outside is shown" '[[ $out != *TOKEN-outside* ]]' "$out"
+  unchanged "${check_flag:+$check_flag: }the file outside is untouched" "$root/outside.md" "$root/outside.copy"
+done
 
 # ---------------------------------------------------------------------------------------------------------
 # Markers missing, doubled, out of order or not on their own line: exit 2, the README untouched.

@@ -389,6 +389,65 @@ TEST(TerminalSafe, ReplacesBytesThatAreNotUtf8AndIsIdempotent) {
   EXPECT_EQ(terminal_safe(once), once);
 }
 
+TEST(TerminalLine, NewlinesReorderingAndInvisibleCharactersAreShownToo) {
+  EXPECT_EQ(terminal_line("a\nforged\tline"), "a\\x0aforged\\x09line");
+  EXPECT_EQ(terminal_line("exe.\u202Etxt"), "exe.\\u202etxt");  // right-to-left override
+  EXPECT_EQ(terminal_line("A.b\u200B"), "A.b\\u200b");          // zero-width space: a name posing as A.b
+  EXPECT_EQ(terminal_line("para\u2029graph"), "para\\u2029graph");
+  EXPECT_EQ(terminal_safe("exe.\u202Etxt\nnext"), "exe.\\u202etxt\nnext");  // a message keeps its lines
+}
+
+TEST(ShellQuote, OneWordWhateverItHolds) {
+  EXPECT_EQ(shell_quote("build/test"), "build/test");
+  EXPECT_EQ(shell_quote("build/test", /*always=*/true), "'build/test'");
+  EXPECT_EQ(shell_quote("it's; rm -rf ~"), R"('it'\''s; rm -rf ~')");
+  EXPECT_EQ(shell_quote(""), "''");
+}
+
+TEST(FilterLiteral, SelectsTheNameOnOneLineWithoutFilterSyntax) {
+  EXPECT_EQ(filter_literal("Suite.test/0"), "Suite.test/0");
+  EXPECT_EQ(filter_literal("-A.*:B.c"), "?A.??B.c");  // no negative part, no wildcard, no second pattern
+  EXPECT_EQ(filter_literal("A.b\nc\x1b"), "A.b?c?");
+  EXPECT_EQ(filter_literal("A.\u202E"), "A.???");  // one '?' per byte
+  EXPECT_EQ(filter_literal("A.\xFF"), "A.?");
+  EXPECT_EQ(filter_literal("A.\u00e9"), "A.\u00e9");  // printable Unicode stays
+}
+
+TEST(RefreshCommand, QuotesTheNameAndAFolderThatLooksLikeAnOption) {
+  EXPECT_EQ(refresh_command({"bankgate", "-b"}, "X", "y' --new-gpu; touch PWNED; '"),
+            R"(bankgate refresh --build ./-b --filter 'X.y'\'' ??new?gpu; touch PWNED; '\''')");
+}
+
+TEST(MarkdownText, NothingInItIsMarkup) {
+  EXPECT_EQ(markdown_text("![x](https://e.example/p.png)"), R"(!\[x\](https:\//e.example/p.png))");
+  EXPECT_EQ(markdown_text("<img src=x onerror=alert(1)> & a|b"), R"(&lt;img src=x onerror=alert(1)&gt; &amp; a\|b)");
+  EXPECT_EQ(markdown_text("line\n## forged"), "line<br>## forged");
+  EXPECT_EQ(markdown_text(R"(*em* _u_ ~~s~~ `c` \)"), R"(\*em\* \_u\_ \~\~s\~\~ \`c\` \\)");
+  EXPECT_EQ(markdown_text("www.e.example @team"), "www\\.e.example @\u2060team");
+}
+
+TEST(MarkdownCode, NoRunOfBackticksInsideClosesTheSpan) {
+  EXPECT_EQ(markdown_code("a.b"), "`a.b`");
+  EXPECT_EQ(markdown_code("x```y"), "````x```y````");
+  EXPECT_EQ(markdown_code("`"), "`` ` ``");
+  EXPECT_EQ(markdown_code(""), "` `");
+  EXPECT_EQ(markdown_code("a|b\nc", MarkdownPlace::table), R"(`a\|b\x0ac`)");
+  EXPECT_EQ(markdown_code_block("x\n````\ny"), "`````text\nx\n````\ny\n`````\n");
+}
+
+TEST(XmlText, WhatXml10ForbidsIsShownEscaped) {
+  EXPECT_EQ(xml_text("a\x1b[31mb\x07"), R"(a\x1b[31mb\x07)");
+  EXPECT_EQ(xml_text(std::string("nul\0", 4)), R"(nul\x00)");
+  EXPECT_EQ(xml_text("\uFFFE\uFFFF"), R"(\ufffe\uffff)");
+  EXPECT_EQ(xml_text("tab\tline\ncr\r\u0085"), "tab\tline\ncr\r\u0085");  // all allowed in XML 1.0
+  EXPECT_EQ(xml_text("bad \xFF"), "bad " + fffd);
+}
+
+TEST(HtmlText, NothingInItIsMarkup) {
+  EXPECT_EQ(html_text(R"(<a href='x'>"&")"), "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;");
+  EXPECT_EQ(html_text("bad \xFF"), "bad " + fffd);
+}
+
 TEST(FailureMessage, ControlCharactersInNamesAreShownEscaped) {
   const TestRecord baseline = baseline_record();
   TestRecord measured = regressed_record();

@@ -48,6 +48,17 @@ TEST(RunnerMerge, PoolsSamplesAndWidensTheAbsoluteToleranceByTheSpread) {
   EXPECT_TRUE(r.correct);
 }
 
+// A runner 3x slower than the other widened every runner's tolerance by the gap, silently: a 3x slowdown passed.
+TEST(RunnerMerge, RunnersFarApartAreRefusedNotMergedIntoAWideTolerance) {
+  try {
+    merge_runners({runner("gpu-a", 760), runner("gpu-b", 2280)});
+    FAIL() << "runners 3x apart were merged";
+  } catch (const RunnerMergeError& e) {
+    EXPECT_NE(std::string(e.what()).find("x apart"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu-b"), std::string::npos) << e.what();
+  }
+}
+
 TEST(RunnerMerge, OneRunnerIsReturnedUnchanged) {
   const auto merged = merge_runners({runner("gpu-a", 760)});
   EXPECT_DOUBLE_EQ(merged.at("Transpose").tests.at("Padded").timing->tolerance.absolute_ns, 64.0);

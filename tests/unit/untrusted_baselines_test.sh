@@ -15,6 +15,7 @@ tool=$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-untrusted.XXXXXX")
 trap 'chmod -R u+w "$root" 2>/dev/null; rm -rf "$root"' EXIT
 unset CI BANKGATE_FAULT_INJECT
+export XDG_STATE_HOME="$root/state"  # where promotions keep their journals: this test's own
 . "$(dirname "$0")/test_lib.sh"
 
 # Everything under a folder, links as links: "nothing changed" means this does not change.
@@ -49,32 +50,72 @@ value_of() {  # value_of FILE TEST: the test's shared load requests in a baselin
 }
 
 echo "# 1. A crafted journal and a link out of the folder"
+# A journal is this user's file outside the folder (journal_folder()); even one of those is checked before use.
 new_case
 echo readme >"$dir/README.md" && echo build >"$dir/build.sh" && echo victim >"$dir/victim.json"
 ln -s .. "$base/up"
-journal() { printf '{"entries": [%s]}' "$1" >"$base/.bankgate-promote.journal"; }
-entry() { printf '{"real": "%s", "staged": "%s.bankgate-staged", "backup": "%s", "created": %s}' "$1" "$1" "$2" "$3"; }
+journal_of() { echo "$XDG_STATE_HOME/bankgate/journals/$(stat -c '%d-%i' "$1").journal"; }
+journal() { mkdir -p "$XDG_STATE_HOME/bankgate/journals" && printf '{"phase": "committing", "entries": [%s]}' "$1" >"$(journal_of "$base")" && chmod 600 "$(journal_of "$base")"; }
+id='{"device": 1, "inode": 1, "size": 1, "mtime_ns": 1}'
+entry() {
+  printf '{"real": "%s", "staged": "%s.bankgate-staged-1", "backup": "%s", "created": %s, "staged_file": %s, "original_file": %s}' \
+    "$1" "$(basename "$1")" "$2" "$3" "$id" "$id"
+}
 outside_before=$(cat "$dir/README.md" "$dir/build.sh" "$dir/victim.json")
-journal "$(entry up/README.md up/README.md.bankgate-backup true), $(entry up/build.sh $gpu/S1.json false)"
+journal "$(entry up/README.md README.md.bankgate-backup-1 true), $(entry up/build.sh S1.json.bankgate-backup-1 false)"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "a journal naming files through a link out of the folder is refused" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
-journal "$(entry up/victim.json up/victim.json.bankgate-backup true)"
+journal "$(entry up/victim.json victim.json.bankgate-backup-1 true)"
 run timeout 20 "$tool" recover --baselines "$base"
 check "so is one naming a baseline-like file through the link (recover)" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
-journal "$(entry ../victim.json ../victim.json.bankgate-backup true)"
+journal "$(entry ../victim.json victim.json.bankgate-backup-1 true)"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "and one climbing out with '..'" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
 # A NUL inside a name ("..\u0000a" is no '..' to a string check, but '..' to the system).
-journal "$(entry '..\u0000a/victim.json' '..\u0000a/victim.json.bankgate-backup' true)"
+journal "$(entry '..\u0000a/victim.json' 'victim.json.bankgate-backup-1' true)"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "and one hiding '..' before a NUL byte" '[ "$rc" -ne 0 ] && [[ $out == *"unusable"* ]]' "$out"
 check "every file beside the folder is untouched" '[ "$outside_before" = "$(cat "$dir/README.md" "$dir/build.sh" "$dir/victim.json")" ]'
 # Own attack: a journal whose backup is another file inside the folder would rename that file over a baseline.
 echo notes >"$base/notes.json"
-journal "$(entry $gpu/S1.json notes.json false)"
+journal "$(entry $gpu/S1.json ../../notes.json false)"
 run timeout 20 "$tool" recover --baselines "$base"
 check "a journal whose backup is not the baseline's own is refused" '[ "$rc" -ne 0 ] && [[ $out == *"not its own"* ]] && [ -f "$base/notes.json" ]' "$out"
-rm -f "$base/.bankgate-promote.journal" "$base/up"
+journal "$(entry $gpu/S1.json S1.json.bankgate-backup-1 false)" && chmod 666 "$(journal_of "$base")"
+run timeout 20 "$tool" recover --baselines "$base"
+check "a journal others may write is not trusted" '[ "$rc" -ne 0 ] && [[ $out == *"not this user"* ]]' "$out"
+rm -f "$(journal_of "$base")" "$base/up"
+
+echo "# 1b. Recovery trusts nothing a pull request can add"
+# The pull request commits a journal and a backup of its own into the folder: the gate named \`bankgate recover\`,
+# which deleted the committed baselines ("created") or put the backup over them (a counter 1 -> 777).
+new_case
+sed 's/"value": 1$/"value": 777/' "$base/$gpu/S1.json" >"$base/$gpu/S1.json.bankgate-backup"
+printf '{"entries": [{"real": "%s/S1.json", "staged": "%s/S1.json.bankgate-staged", "backup": "%s/S1.json.bankgate-backup", "created": false},
+  {"real": "%s/S2.json", "staged": "%s/S2.json.bankgate-staged", "backup": "%s/S2.json.bankgate-backup", "created": true}]}' \
+  $gpu $gpu $gpu $gpu $gpu $gpu >"$base/.bankgate-promote.journal"
+before=$(snapshot "$base")
+run "$tool" check-baselines --baselines "$base"
+check "a journal in the folder marks nothing half-written, and check-baselines names it" \
+  '[[ $out != *"bankgate recover"* ]] && [[ $out == *".bankgate-promote.journal"*"not bankgate"* ]]' "$out"
+run "$tool" recover --baselines "$base"
+check "recover touches no committed baseline for it" '[ "$rc" -eq 0 ] && [ "$before" = "$(snapshot "$base")" ]' "$out"
+run "$tool" promote --candidates "$cand" --baselines "$base" --filter S2.t
+check "nor does a later promotion: no backup of the pull request is restored" \
+  '[ "$rc" -eq 0 ] && [ "$(value_of "$base/$gpu/S1.json" t)" = 1 ] && [ -f "$base/$gpu/S1.json.bankgate-backup" ]' "$out"
+# A promotion killed on this machine, then a pull request checked out before the recovery: its baseline (and a
+# file named like a backup) are not the files the journal recorded, so they stay.
+new_case
+run env BANKGATE_FAULT_INJECT=renamed:1:kill "$tool" promote --candidates "$cand" --baselines "$base"
+check "a killed promotion leaves its journal outside the folder" '[ "$rc" -eq 137 ] && [ -f "$(journal_of "$base")" ] && [ ! -e "$base/.bankgate-promote.journal" ]'
+backup=$(cd "$base/$gpu" && ls S1.json.bankgate-backup-* 2>/dev/null | head -n 1)
+sed 's/"value": 1$/"value": 777/' "$base/$gpu/S2.json" >"$base/$gpu/S2.json.tmp" && mv "$base/$gpu/S2.json.tmp" "$base/$gpu/S2.json"
+[ -n "$backup" ] && sed 's/"value": 1$/"value": 777/' "$base/$gpu/$backup" >"$base/$gpu/b.tmp" && mv "$base/$gpu/b.tmp" "$base/$gpu/$backup"
+run "$tool" recover --baselines "$base"
+check "recovery restores no backup that is not the very file it kept" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"not the file this promotion kept"* ]] && [ "$(value_of "$base/$gpu/S1.json" t)" = 2 ]' "$out"
+check "and leaves a baseline changed since as it is" '[ "$(value_of "$base/$gpu/S2.json" t)" = 777 ]' "$out"
+rm -f "$(journal_of "$base")"
 
 echo "# 2. Per-line figures naming files outside the project's sources"
 report_case() {  # report_case FILE_NAME [SOURCES]: the recorded run with every per-line figure naming line 1 of FILE_NAME
@@ -129,17 +170,58 @@ rm -rf "$cand" && candidate "$cand" S1 t 2 "\"baselines\": \"$project/baselines\
 run "$tool" promote --candidates "$cand" --build "$build" --new-gpu
 check "the project's own folder is taken" '[ "$rc" -eq 0 ] && [ -f "$project/baselines/$gpu/S1.json" ]' "$out"
 
+echo "# 5. Nothing is read outside the confined folders"
+# A candidate names its baselines folder: summary (and the gate) read it only inside the project, as promote does.
+work="$root/confine" && cp -r "$fixture" "$work"
+project="$work/project" && build="$work/build" && mkdir -p "$project" "$build"
+printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$project" >"$build/CMakeCache.txt"
+outside="$root/outside-baselines" && cp -r "$work/baselines" "$outside"
+find "$outside" -name '*.json' -exec sed -i 's/"kind": "exact"/"kind": "relative", "amount": 0.25, "reason": "TOKEN-outside-baseline"/' {} +
+find "$work/candidates" -name '*.json' -exec sed -i "s|\"baselines\": \"[^\"]*\"|\"baselines\": \"$outside\"|" {} +
+for flags in "--build $build" ""; do
+  # shellcheck disable=SC2086  # the flags' words
+  run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" $flags \
+    --json "$work/s.json" --markdown "$work/s.md" --html "$work/s.html"
+  check "summary ${flags:+with --build }does not read the baselines a candidate names outside the project" \
+    '[ "$rc" -eq 2 ] && grep -q "not inside the project\|pass --build DIR, or --baselines DIR" "$work/s.json" && ! grep -q TOKEN-outside "$work/s.json" "$work/s.md" "$work/s.html" && [[ $out != *TOKEN-outside* ]]' \
+    "rc $rc: $(grep -o "TOKEN-outside[^ ]*" "$work/s.json" | head -1) $out"
+  rm -f "$work/s.md"
+done
+# A GoogleTest report linked out of its folder: its text reached report.html.
+printf '<testsuites><testsuite><testcase classname="Transpose" name="NaiveSquare"><failure message="TOKEN-outside-report"/></testcase></testsuite></testsuites>' >"$root/outside-report.xml"
+rm "$work/gtest-results/Transpose.NaiveSquare.xml" && ln -s "$root/outside-report.xml" "$work/gtest-results/Transpose.NaiveSquare.xml"
+run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" \
+  --baselines "$work/baselines" --html "$work/r.html" --json "$work/r.json"
+check "a GoogleTest report linked outside its folder is named, not read" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"GoogleTest report was not read"*"leads outside"* ]] && ! grep -q TOKEN-outside "$work/r.html" "$work/r.json"' "rc $rc: $out"
+mkdir -p "$work/results" && ln -s "$root/outside-report.xml" "$work/results/Transpose.NaiveSquare.xml"
+run "$tool" verdict --results "$work/results" --test Transpose.NaiveSquare
+check "verdict reads no result through a link out of its folder" '[ "$rc" -eq 1 ] && [[ $out == *"leads outside"* ]] && [[ $out != *TOKEN-outside* ]]' "$out"
+# compare-commits --work names a folder whose run/ is the user's: it was deleted before anything was checked.
+repo="$root/repo" && git init -q "$repo" && echo x >"$repo/f" && git -C "$repo" add f &&
+  git -C "$repo" -c user.name=t -c user.email=t@example.com commit -qm one
+for place in run src build; do
+  mkdir -p "$root/userwork/$place" && echo precious >"$root/userwork/$place/thesis.txt"
+  run "$tool" compare-commits HEAD HEAD --source "$repo" --work "$root/userwork"
+  check "compare-commits --work refuses a $place/ it did not make, deleting nothing" \
+    '[ "$rc" -eq 3 ] && [[ $out == *"did not make"* ]] && [ "$(cat "$root/userwork/$place/thesis.txt")" = precious ] && [ ! -e "$root/userwork/run/build-logs" ]' "$out"
+  rm -rf "$root/userwork"
+done
+mkdir -p "$root/userwork" "$root/users-folder" && echo precious >"$root/users-folder/thesis.txt" && ln -s "$root/users-folder" "$root/userwork/run"
+run "$tool" compare-commits HEAD HEAD --source "$repo" --work "$root/userwork"
+check "and a run/ that is a link to the user's folder" '[ "$rc" -eq 3 ] && [ "$(cat "$root/users-folder/thesis.txt")" = precious ]' "$out"
+
 echo "# 7. Smaller ones"
 new_case
-mkfifo "$base/.bankgate-promote.journal"
+mkdir -p "$XDG_STATE_HOME/bankgate/journals" && mkfifo "$(journal_of "$base")"
 run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "a FIFO as the journal is refused without hanging" '[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [[ $out == *"journal"* ]]' "rc $rc: $out"
-rm "$base/.bankgate-promote.journal"
+rm "$(journal_of "$base")"
 
 new_case
 before=$(snapshot "$base")
 run env BANKGATE_FAULT_INJECT=renamed:1:kill "$tool" promote --candidates "$cand" --baselines "$base"
-check "a promotion killed after its first file leaves the folder half-written" '[ "$rc" -eq 137 ] && [ -f "$base/.bankgate-promote.journal" ]'
+check "a promotion killed after its first file leaves the folder half-written" '[ "$rc" -eq 137 ] && [ -f "$(journal_of "$base")" ]'
 for reader in "check-baselines --baselines $base" "review --candidates $cand --baselines $base" \
   "promote --dry-run --candidates $cand --baselines $base"; do
   # shellcheck disable=SC2086  # the reader's words
@@ -221,8 +303,8 @@ new_case
 echo keep >"$dir/keep.json" && ln -s ../../../keep.json "$base/$gpu/S9.json.bankgate-staged"
 ln -s S2.json "$base/$gpu/S2.json.bankgate-backup"
 run "$tool" promote --candidates "$cand" --baselines "$base"
-check "links named like leftovers are not followed by the clean-up" \
-  '[ "$rc" -eq 0 ] && [ "$(cat "$dir/keep.json")" = keep ] && [ -f "$base/$gpu/S2.json" ]' "$out"
+check "links named like leftovers are neither followed nor taken for the promotion's own" \
+  '[ "$rc" -eq 0 ] && [ "$(cat "$dir/keep.json")" = keep ] && [ -f "$base/$gpu/S2.json" ] && [ -L "$base/$gpu/S2.json.bankgate-backup" ]' "$out"
 
 new_case
 run "$tool" promote --candidates "$cand" --baselines "$base" --gpu ../../escape

@@ -5,6 +5,10 @@
 // (count_passes, preflight.hpp, in the collector). Adding a SASS metric is one row in `counter_table`:
 // recording, comparison, reports, JSON and the documentation's table follow from it.
 
+#if __cplusplus < 202002L
+#error "bankgate's headers need C++20: give a CUDA source that includes them CUDA_STANDARD 20, or none (bankgate's targets ask for C++20); with CMake before 3.26, bring bankgate in (find_package, add_subdirectory) in the target's folder or one above, which gives CMake nvcc's C++20 flag"
+#endif
+
 #include <optional>
 #include <span>
 #include <string>

@@ -124,6 +124,10 @@ struct SetupPhases {
 // "kern<32>" (no return type, namespaces or parameters).
 std::string kernel_base_name(const std::string& demangled);
 
+// Whether a case's `wanted` kernel name names the kernel results call `base_name`: the same name, or the name without
+// its template arguments ("DeviceReduceKernel" for "DeviceReduceKernel<cub::...>", whose arguments no one writes).
+bool kernel_name_matches(const std::string& wanted, const std::string& base_name);
+
 struct DeviceInfo {
   int index = 0;
   std::string name;       // e.g. "NVIDIA H200"

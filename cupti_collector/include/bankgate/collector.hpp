@@ -55,6 +55,14 @@ class Collector {
   std::vector<KernelInstructions> attribute_instructions(std::string_view label, const std::function<void()>& launch,
                                                          const CounterOptions& options = {});
 
+  // Why kernel `kernel_name` (as KernelTiming names it) ran code that the driver compiled from the PTX of another
+  // architecture instead of code the build made for this GPU, e.g. "built for sm_75, this GPU is sm_90: the driver
+  // JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=90 (90a for wgmma)" for a suite built without
+  // CMAKE_CUDA_ARCHITECTURES. Such code has other instructions and other counters than the build's. Told by the
+  // modules loaded since this collector was made (what the GPU ran) and by the program's own device code (what the
+  // driver had to choose from). Empty where the code is this GPU's or nothing tells.
+  std::string foreign_code(const std::string& kernel_name) const;
+
   // The phases of the last collect_counters call.
   const CounterPhases& last_counter_phases() const;
   // The phases of this collector's construction.

@@ -1,39 +1,43 @@
 #include <bankgate/gate/test_report.hpp>
 
+#include <bankgate/gate/confined_folder.hpp>
+
 #include <pugixml.hpp>
 
 #include <sstream>
 
 #include <bankgate/gate/atomic_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 #include <bankgate/gate/xml_reader.hpp>
 
 namespace bankgate::gate {
 
+// Names and messages pass xml_text on their way to pugixml: the file must be XML 1.0 whatever a test printed.
 std::string render_test_report(const TestReportEntry& e) {
   pugi::xml_document doc;
   pugi::xml_node suites = doc.append_child("testsuites");
   pugi::xml_node suite = suites.append_child("testsuite");
-  suite.append_attribute("name") = e.suite.c_str();
+  suite.append_attribute("name") = xml_text(e.suite).c_str();
   suite.append_attribute("tests") = 1;
   suite.append_attribute("failures") = e.status == TestReportEntry::Status::failed ? 1 : 0;
   suite.append_attribute("skipped") = e.status == TestReportEntry::Status::skipped ? 1 : 0;
   pugi::xml_node testcase = suite.append_child("testcase");
-  testcase.append_attribute("name") = e.test.c_str();
-  testcase.append_attribute("classname") = e.suite.c_str();
+  testcase.append_attribute("name") = xml_text(e.test).c_str();
+  testcase.append_attribute("classname") = xml_text(e.suite).c_str();
   testcase.append_attribute("status") = "run";
   testcase.append_attribute("result") = e.status == TestReportEntry::Status::skipped ? "skipped" : "completed";
   testcase.append_attribute("time") = e.seconds;
   for (const std::string& m : e.messages) {
     pugi::xml_node node = testcase.append_child(e.status == TestReportEntry::Status::skipped ? "skipped" : "failure");
-    node.append_attribute("message") = m.c_str();
+    node.append_attribute("message") = xml_text(m).c_str();
   }
   if (!e.properties.empty()) {
     pugi::xml_node properties = testcase.append_child("properties");
     for (const auto& [name, value] : e.properties) {
       pugi::xml_node p = properties.append_child("property");
-      p.append_attribute("name") = name.c_str();
-      p.append_attribute("value") = value.c_str();
+      p.append_attribute("name") = xml_text(name).c_str();
+      p.append_attribute("value") = xml_text(value).c_str();
     }
   }
   std::ostringstream out;
@@ -59,10 +63,20 @@ void write_test_report(const std::filesystem::path& dir, const TestReportEntry& 
 }
 
 std::optional<TestReportEntry> read_test_report(const std::filesystem::path& path) {
+  // The result was written by a pull request's test: it is read inside its folder, and a link out of it, a FIFO
+  // or a device in its place is an XmlError at once (read through the confined folder and read_input_fd).
+  const std::filesystem::path parent = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  // read_xml_file reads through read_input_file: a FIFO or device in the result's place is an XmlError at once.
-  const XmlElement root = read_xml_file(path);
+  if (!std::filesystem::is_directory(parent, ec)) return std::nullopt;
+  std::string text;
+  try {
+    const ConfinedFolder folder(parent, "the results folder");
+    if (!folder.kind(path.filename())) return std::nullopt;
+    text = folder.read(path.filename());
+  } catch (const std::exception& e) {  // ConfinementError, InputFileError
+    throw XmlError(e.what());
+  }
+  const XmlElement root = parse_xml(text, path.string());
   const auto cases = root.descendants("testcase");
   if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
   return read_testcase(*cases.front());

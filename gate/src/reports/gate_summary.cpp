@@ -5,14 +5,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/baseline_changes.hpp>
 #include <bankgate/gate/baseline_folder.hpp>
 #include <bankgate/gate/candidates.hpp>
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/confined_folder.hpp>
 #include <bankgate/gate/report.hpp>
 #include <bankgate/gate/run_protocol.hpp>
 #include <bankgate/gate/test_report.hpp>
@@ -56,28 +60,37 @@ std::string without_location(const std::string& message) {
   return out;
 }
 
-std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir) {
+// Reports are written by the run of a pull request's tests: they are read inside their folder, and one that
+// leads out of it (a link, absolute or through '..') is named as a problem of the run, never read.
+std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir, std::vector<std::string>& problems) {
   std::map<std::string, GtestReport> reports;
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec)) return reports;
-  for (const auto& entry : fs::recursive_directory_iterator(dir, ec)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".xml") continue;
-    XmlElement root;
-    try {
-      root = read_xml_file(entry.path());
-    } catch (const XmlError&) {
-      // A report cut short by a crash, or no regular file (read_xml_file never waits on a FIFO): the test's ctest
-      // record says how it ended.
-      continue;
+  std::vector<std::string> refused;
+  std::vector<fs::path> files;
+  try {
+    const h::ConfinedFolder folder(dir, "the GoogleTest reports folder");
+    files = folder.files_below(".", [](const std::string& name) { return name.ends_with(".xml"); }, refused);
+    for (const fs::path& relative : files) {
+      XmlElement root;
+      try {
+        root = parse_xml(folder.read(relative), folder.display(relative).string());
+      } catch (const std::exception&) {
+        // A report cut short by a crash: the test's ctest record says how it ended.
+        continue;
+      }
+      for (const XmlElement* testcase : root.descendants("testcase")) {
+        const h::TestReportEntry test = h::read_testcase(*testcase);
+        GtestReport& r = reports[test.suite + "." + test.test];
+        for (const std::string& m : test.messages) r.messages.push_back(without_location(m));
+        r.properties = test.properties;
+        if (const auto d = r.properties.find(protocol::property::device); d != r.properties.end()) r.device = d->second;
+      }
     }
-    for (const XmlElement* testcase : root.descendants("testcase")) {
-      const h::TestReportEntry test = h::read_testcase(*testcase);
-      GtestReport& r = reports[test.suite + "." + test.test];
-      for (const std::string& m : test.messages) r.messages.push_back(without_location(m));
-      r.properties = test.properties;
-      if (const auto d = r.properties.find(protocol::property::device); d != r.properties.end()) r.device = d->second;
-    }
+  } catch (const h::ConfinementError& e) {
+    refused.push_back(e.what());
   }
+  for (const std::string& why : refused) problems.push_back("a GoogleTest report was not read: " + why);
   return reports;
 }
 
@@ -86,18 +99,20 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
   std::map<std::string, Measured> measured;
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec)) return measured;
-  for (const auto& arch : fs::directory_iterator(dir))
-    if (arch.is_directory())
-      for (const auto& model : fs::directory_iterator(arch.path())) {
-        if (!model.is_directory()) continue;
-        const h::GpuKey gpu{arch.path().filename().string(), model.path().filename().string()};
-        try {
-          for (const auto& [suite, file] : h::read_candidates(dir, gpu))
-            for (const auto& [test, record] : file.tests) measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir, file.provenance};
-        } catch (const h::BaselineError& e) {
-          problems.push_back(std::string("unreadable candidate: ") + e.what());
-        }
+  std::vector<std::string> refused;  // GPU folders that are links: never followed
+  try {
+    for (const h::GpuKey& gpu : h::gpu_folders(h::ConfinedFolder(dir, "the candidates folder"), refused)) {
+      try {
+        for (const auto& [suite, file] : h::read_candidates(dir, gpu))
+          for (const auto& [test, record] : file.tests) measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir, file.provenance};
+      } catch (const h::BaselineError& e) {
+        problems.push_back(std::string("unreadable candidate: ") + e.what());
       }
+    }
+  } catch (const h::ConfinementError& e) {
+    refused.push_back(e.what());
+  }
+  for (const std::string& why : refused) problems.push_back(std::string("unreadable candidate: ") + why);
   return measured;
 }
 
@@ -109,7 +124,8 @@ std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, co
   for (const h::Finding& f : findings) {
     if (f.verdict == h::Verdict::pass) continue;
     const bool moved = f.verdict == h::Verdict::counter_changed || f.verdict == h::Verdict::slower || f.verdict == h::Verdict::faster;
-    changes.push_back({f.timing ? "duration (median) [ns]" : std::string(display_name(f.metric)), f.timing ? "" : f.metric,
+    const std::string what = f.timing ? "duration (median) [ns]" : std::string(display_name(f.metric));
+    changes.push_back({f.kernel.empty() ? what : f.kernel + ": " + what, f.timing ? "" : f.metric,
                        f.verdict == h::Verdict::not_measured ? "-" : h::format_number(f.measured),
                        f.verdict == h::Verdict::not_in_baseline ? "-" : h::format_number(f.baseline),
                        moved ? h::format_change(f.measured, f.baseline) : "", f.tolerance.empty() ? "-" : f.tolerance,
@@ -142,6 +158,17 @@ class BaselineFolders {
   std::map<fs::path, std::optional<h::BaselineFolder>> folders_;
 };
 
+// ctest's wall time for the test: nullopt where its report gives none, or gives what is no duration (text, a
+// negative or infinite number), so that no such value reaches the reports.
+std::optional<double> duration_of(const XmlElement& testcase) {
+  const std::string text = testcase.attribute("time");
+  double seconds = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, seconds);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(seconds) || seconds < 0.0) return std::nullopt;
+  return seconds;
+}
+
 // ctest's JUnit report; a missing or unreadable one is a problem of the whole run.
 std::optional<XmlElement> read_junit(const fs::path& junit, std::vector<std::string>& problems) {
   std::error_code ec;
@@ -171,7 +198,7 @@ std::string status_of(const XmlElement& testcase) {
 class RunFiles {
  public:
   RunFiles(const GateInputs& in, std::vector<std::string>& problems, RunProvenance& provenance)
-      : in_(in), problems_(problems), provenance_(provenance), reports_(read_gtest_reports(in.gtest_results)),
+      : in_(in), problems_(problems), provenance_(provenance), reports_(read_gtest_reports(in.gtest_results, problems)),
         measured_(read_measurements(in.candidates, problems)) {
     const auto names = gated_counter_names();
     known_.insert(names.begin(), names.end());
@@ -186,6 +213,8 @@ class RunFiles {
                                                 const fs::path& file);
   void classify(TestResult& t, const XmlElement& testcase, const Measured* m, const h::TestRecord* baseline,
                 const fs::path& file) const;
+  void note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file);
+  void show_changes(TestResult& t, const fs::path& file) const;
 
   const GateInputs& in_;
   std::vector<std::string>& problems_;
@@ -196,6 +225,7 @@ class RunFiles {
   BaselineFolders folders_;
   std::map<fs::path, std::optional<h::SuiteFile>> baselines_;  // read once per file; nullopt: absent
   std::map<fs::path, std::string> unusable_;                   // and why a file could not be read
+  std::map<fs::path, std::vector<h::BaselineChange>> changes_;  // what this change did to each, against the base
 };
 
 TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& name) {
@@ -204,10 +234,7 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   const auto dot = t.name.find('.');
   t.suite = t.name.substr(0, dot);
   t.test = dot == std::string::npos ? "" : t.name.substr(dot + 1);
-  try {
-    t.seconds = std::stod(testcase.attribute("time", "0"));
-  } catch (const std::exception&) {
-  }
+  t.seconds = duration_of(testcase);
   if (const auto report = reports_.find(t.name); report != reports_.end()) {
     t.device = report->second.device;
     t.properties = report->second.properties;
@@ -220,7 +247,37 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   if (measured) baseline = add_measurement(t, *measured, file);
   t.refresh = h::refresh_command(in_.refresh, t.suite, t.test);
   classify(t, testcase, measured, baseline, file);
+  show_changes(t, file);
   return t;
+}
+
+// What the change did to the suite's baseline, against the base branch's copy (where there is one that reads).
+void RunFiles::note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file) {
+  if (!in_.base_baseline || !baselines_[file]) return;
+  const std::optional<std::string> text = in_.base_baseline(root, h::suite_file_relative(gpu, suite));
+  if (!text) return;  // a suite new in this change: nothing was there to loosen
+  try {
+    changes_[file] = h::baseline_changes(h::parse_suite_file(*text, "the base branch's " + file.string(), &known_), *baselines_[file]);
+  } catch (const h::BaselineError&) {
+    // The base's file is of another schema or unreadable: this change's file is the only one to go by.
+  }
+}
+
+// Every change to the test's baseline is named in its result; one that loosens the gate fails the test unless the
+// run accepts it (a reviewer's decision, --accept-loosened).
+void RunFiles::show_changes(TestResult& t, const fs::path& file) const {
+  const auto changes = changes_.find(file);
+  if (changes == changes_.end()) return;
+  for (const h::BaselineChange& c : changes->second) {
+    if (c.test != t.test) continue;
+    const bool fails = c.loosens && !in_.accept_loosened;
+    if (fails) {
+      t.changes.push_back({c.figure + " (loosened in this change)", "", c.after, c.before, "", "-", "LOOSENED in this change", std::nullopt});
+      if (t.outcome == Outcome::passed) t.outcome = Outcome::regressed;
+    }
+    t.reason += (t.reason.empty() ? "" : "\n") + c.text() +
+                (fails ? ": the gate fails until a reviewer accepts it (--accept-loosened)" : c.loosens ? " (accepted)" : "");
+  }
 }
 
 // The test's measurement, and the baseline it is gated against where there is one (returned, and kept in the
@@ -230,10 +287,23 @@ const h::TestRecord* RunFiles::add_measurement(TestResult& t, const Measured& m,
   t.measured = m.record;
   note_measurement(provenance_, m.provenance);
   if (m.record.timing) t.median_ns = m.record.timing->median_ns;
-  const fs::path& root = in_.baselines.empty() ? m.baseline_dir : in_.baselines;
-  const fs::path folder = root.empty() ? fs::path("baselines") : root;
+  fs::path folder = in_.baselines;
+  std::optional<std::string> refused;  // why the folder the candidate names is not read
+  if (folder.empty() && m.baseline_dir.empty()) folder = "baselines";
+  if (folder.empty()) {
+    try {
+      folder = h::candidate_baselines_folder(m.baseline_dir, in_.project, t.suite);
+    } catch (const h::BaselineError& e) {
+      folder = m.baseline_dir;
+      refused = e.what();
+    }
+  }
   file = h::suite_file_path(folder, m.gpu, t.suite);
   t.baseline_file = file.string();
+  if (refused) {
+    unusable_[file] = *refused;
+    return nullptr;
+  }
   const h::TestRecord* baseline = nullptr;
   if (const std::optional<h::SuiteFile>& read = suite_file(folder, m.gpu, t.suite, file))
     if (const auto it = read->tests.find(t.test); it != read->tests.end()) baseline = &it->second;
@@ -249,7 +319,8 @@ const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, co
     if (const h::BaselineFolder* folder = folders_.open(root, problems_)) {
       try {
         baselines_[file] = folder->read(gpu, suite, &known_);
-        note_baseline(provenance_, baselines_[file]->provenance);
+        if (baselines_[file]) note_baseline(provenance_, baselines_[file]->provenance);
+        note_changes(root, gpu, suite, file);
       } catch (const h::BaselineError& e) {
         unusable_[file] = e.what();
       }
@@ -347,6 +418,10 @@ GateSummary summarize(const GateInputs& in) {
   if (s.tests.empty())
     s.problems.push_back("no GPU test ran: " + in.junit.string() + " lists none (a ctest filter that matches no test, or "
                          "a build without GPU suites)");
+  if (s.provenance.commit.empty() && !in.source_commit.empty()) {
+    s.provenance.commit = in.source_commit;
+    s.provenance.dirty = in.source_dirty;
+  }
   return s;
 }
 

@@ -21,8 +21,8 @@ bool uses_sectors(const SourceLineFigures& l) { return line_unit(l.kind) == Line
 
 // The link around a line's name, where there is one.
 std::string linked(const std::string& text, const std::string& address) {
-  if (address.empty()) return escape(text);
-  return "<a href='" + escape(address) + "'>" + escape(text) + "</a>";
+  if (address.empty()) return html_text(text);
+  return "<a href='" + html_text(address) + "'>" + html_text(text) + "</a>";
 }
 
 // The source line's cells: its name (linked) and its text. A line only the baseline has shows no text of
@@ -35,10 +35,10 @@ void source_cells(std::ostream& out, const LineChange& c, SourceLines& sources) 
   } else {
     const SourceLineFigures& l = *c.measured;
     out << "<td class=l>" << linked(l.where(), sources.measured_link(l.file, l.line)) << "</td><td class=src>"
-        << escape(sources.text(l.file, l.line));
+        << html_text(sources.text(l.file, l.line));
   }
   const SourceLineFigures& l = c.measured ? *c.measured : *c.baseline;
-  if (!l.inlined.empty()) out << "<br><span class=muted>inlined from " << escape(l.inlined) << "</span>";
+  if (!l.inlined.empty()) out << "<br><span class=muted>inlined from " << html_text(l.inlined) << "</span>";
   out << "</td>";
 }
 
@@ -52,7 +52,7 @@ void line_row(std::ostream& out, const LineChange& c, bool changed, SourceLines&
   };
   out << "<tr" << (changed ? " class=changed" : "") << ">";
   source_cells(out, c, sources);
-  out << "<td class=l>" << escape(l.kind) << "</td><td class=l>" << escape(l.opcode) << "</td><td>"
+  out << "<td class=l>" << html_text(l.kind) << "</td><td class=l>" << html_text(l.opcode) << "</td><td>"
       << pair([](const SourceLineFigures& x) { return std::to_string(x.executions); }) << "</td><td>"
       << pair([](const SourceLineFigures& x) { return fixed(uses_sectors(x) ? x.sectors_per_request() : x.wavefronts_per_request(), 2); })
       << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.sectors : x.wavefronts); })

@@ -14,11 +14,10 @@
 #include <bankgate/gate/confined_folder.hpp>
 #include <bankgate/gate/gate_summary.hpp>
 #include <bankgate/gate/source_url.hpp>
+#include <bankgate/gate/text.hpp>  // html_text: every text from outside goes through it
 
 namespace bankgate::gate::html {
 
-// Text for an element or an attribute value (quoted with ' or "): nothing in it is markup.
-std::string escape(const std::string& text);
 std::string fixed(double value, int decimals);
 // The id of a test's section, for links to it: "test-" and its name, with characters outside [A-Za-z0-9._-]
 // as '-'.

@@ -53,9 +53,22 @@ void draw_axes(std::ostream& out, const DurationAxis& axis, const Frame& f) {
       << ") rotate(-90)' text-anchor=middle>share of samples</text>";
 }
 
+// More points than the plot has pixels across show nothing more: a curve is drawn from at most this many of its
+// quantiles, so a run of millions of samples makes a plot of the same few kilobytes.
+constexpr std::size_t max_curve_points = 1001;
+
+// `sorted` thinned to at most max_curve_points values at equal steps of share, its ends kept.
+std::vector<double> thinned(const std::vector<double>& sorted) {
+  if (sorted.size() <= max_curve_points) return sorted;
+  std::vector<double> points;
+  for (std::size_t i = 0; i < max_curve_points; ++i) points.push_back(sorted[i * (sorted.size() - 1) / (max_curve_points - 1)]);
+  return points;
+}
+
 // One distribution as a cumulative step line: sorted values at equal steps of share.
-void draw_curve(std::ostream& out, const std::vector<double>& sorted, const DurationAxis& axis, const Frame& f, const char* style) {
-  if (sorted.empty()) return;
+void draw_curve(std::ostream& out, const std::vector<double>& all, const DurationAxis& axis, const Frame& f, const char* style) {
+  if (all.empty()) return;
+  const std::vector<double> sorted = thinned(all);
   out << "<polyline fill=none stroke-width=2 " << style << " points='";
   for (std::size_t i = 0; i < sorted.size(); ++i) {
     const double share = sorted.size() == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(sorted.size() - 1);

@@ -42,14 +42,16 @@ nlohmann::json to_json(const Finding& f) {
   const bool has_measured = f.verdict != Verdict::not_measured;
   const bool has_baseline = f.verdict != Verdict::not_in_baseline;
   const bool has_change = has_measured && has_baseline && f.baseline != 0.0;
-  return {{"metric", f.metric},
-          {"timing", f.timing},
-          {"measured", number_or_null(has_measured, f.measured)},
-          {"baseline", number_or_null(has_baseline, f.baseline)},
-          {"change", number_or_null(has_change, has_change ? (f.measured - f.baseline) / f.baseline : 0.0)},
-          {"tolerance", f.tolerance},
-          {"verdict", verdict_id(f.verdict)},
-          {"detail", f.detail}};
+  nlohmann::json finding = {{"metric", f.metric},
+                             {"timing", f.timing},
+                             {"measured", number_or_null(has_measured, f.measured)},
+                             {"baseline", number_or_null(has_baseline, f.baseline)},
+                             {"change", number_or_null(has_change, has_change ? (f.measured - f.baseline) / f.baseline : 0.0)},
+                             {"tolerance", f.tolerance},
+                             {"verdict", verdict_id(f.verdict)},
+                             {"detail", f.detail}};
+  if (!f.kernel.empty()) finding["kernel"] = f.kernel;  // a test of several kernels: which one
+  return finding;
 }
 
 nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey& gpu, const RunProvenance& provenance,

@@ -1,29 +1,21 @@
 #include <bankgate/gate/report.hpp>
 
+#include <bankgate/gate/instruction_lines.hpp>
 #include <bankgate/gate/line_comparison.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <sstream>
 
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ':' || c == '=';
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 std::string refresh_command(const RefreshContext& how, const std::string& suite, const std::string& test) {
   std::string command = shell_quote(how.command) + " refresh";
-  if (!how.build_dir.empty()) command += " --build " + shell_quote(how.build_dir);
-  return command + " --filter '" + suite + "." + test + "'";
+  // A relative folder whose name starts with '-' would be read as an option.
+  const std::string build = how.build_dir.starts_with('-') ? "./" + how.build_dir : how.build_dir;
+  if (!build.empty()) command += " --build " + shell_quote(build);
+  // The test's name as a filter that selects it, quoted: a name is whatever the pull request made it.
+  return command + " --filter " + shell_quote(filter_literal(suite + "." + test), /*always=*/true);
 }
 
 namespace {
@@ -35,8 +27,9 @@ std::string kind_of(const std::string& metric) {
 }
 
 // The source lines behind a changed counter, when both sides carry per-line figures.
-std::string where_it_changed(const std::string& metric, const TestRecord& measured, const TestRecord& baseline) {
+std::string where_it_changed(const std::string& metric, const KernelRecord& measured, const KernelRecord& baseline) {
   if (measured.lines.empty()) return "";
+  if (lacks_line_table(measured.lines)) return "  lines      " + no_line_table_note(measured.kernel) + "\n";
   if (baseline.lines.empty())
     return "  lines      the baseline has no per-line figures to compare with; a refresh records them\n";
   const std::string kind = kind_of(metric);
@@ -58,11 +51,18 @@ std::string where_it_changed(const std::string& metric, const TestRecord& measur
 
 }  // namespace
 
-std::string format_failure(const TestLocation& where, const Finding& f, const TestRecord& measured,
-                           const TestRecord& baseline) {
+std::string format_failure(const TestLocation& where, const Finding& f, const TestRecord& measured_test,
+                           const TestRecord& baseline_test) {
+  // The kernel the finding is about (of a test of several, the one it names); one a side lacks compares with nothing.
+  const KernelRecord none;
+  const KernelRecord* measured_kernel = kernel_labelled(measured_test, f.kernel);
+  const KernelRecord* baseline_kernel = kernel_labelled(baseline_test, f.kernel);
+  const KernelRecord& measured = measured_kernel != nullptr ? *measured_kernel : none;
+  const KernelRecord& baseline = baseline_kernel != nullptr ? *baseline_kernel : none;
+  const std::string kernel = f.kernel.empty() ? measured_test.kernel : f.kernel;
   std::ostringstream out;
   const std::string what = f.timing ? "duration" : std::string(display_name(f.metric));
-  out << "[bankgate] " << where.suite << "." << where.test << " (kernel " << measured.kernel << "): " << what << " "
+  out << "[bankgate] " << terminal_line(where.suite + "." + where.test) << " (kernel " << terminal_line(kernel) << "): " << what << " "
       << (f.verdict == Verdict::slower ? "regressed" : to_string(f.verdict)) << "\n";
   out << "  metric     " << f.metric << (f.timing ? " [ns]" : "") << "\n";
   out << "  measured   " << (f.verdict == Verdict::not_measured ? "-" : format_number(f.measured)) << "\n";
@@ -78,9 +78,9 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
       out << "  " << name << ": " << format_number(value) << " (baseline " << format_number(b->second) << ")\n";
   }
   if (!f.timing) out << where_it_changed(f.metric, measured, baseline);
-  out << "  baseline file  " << where.baseline_file.string() << "\n";
+  out << "  baseline file  " << terminal_line(where.baseline_file.string()) << "\n";
   out << "  if intended, refresh: " << refresh_command(where.refresh, where.suite, where.test);
-  return terminal_safe(out.str());  // test and kernel names come from the project's sources
+  return terminal_safe(out.str());  // names on one line each; the rest comes from the project's sources too
 }
 
 }  // namespace bankgate::gate

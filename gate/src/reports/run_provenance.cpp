@@ -1,7 +1,9 @@
 #include <bankgate/gate/run_provenance.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -36,11 +38,26 @@ RunProvenance provenance_now() {
   return run;
 }
 
+namespace {
+
+// Whether `text` is a date as bankgate writes them, "2026-11-21T23:59:00Z" (utc_now_iso8601): the only form the
+// outputs' schemas take, and one that orders as text.
+bool is_utc_date(const std::string& text) {
+  constexpr std::string_view form = "dddd-dd-ddTdd:dd:ddZ";
+  if (text.size() != form.size()) return false;
+  for (std::size_t i = 0; i < form.size(); ++i)
+    if (form[i] == 'd' ? !std::isdigit(static_cast<unsigned char>(text[i])) : text[i] != form[i]) return false;
+  return true;
+}
+
+}  // namespace
+
 void note_measurement(RunProvenance& run, const Provenance& candidate) {
   RunProvenance one;
   one.commit = candidate.git_commit;
   one.dirty = candidate.git_dirty;
-  one.measured = candidate.date;
+  // A candidate is a file anyone may have written: a date in another form is no date the reports can give.
+  one.measured = is_utc_date(candidate.date) ? candidate.date : "";
   if (!candidate.gpu_name.empty())
     one.gpus.push_back({candidate.gpu_name, candidate.driver_release, candidate.driver_version, candidate.cuda_runtime_version});
   merge_provenance(run, one);

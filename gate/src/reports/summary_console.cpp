@@ -34,10 +34,11 @@ std::string render_console(const GateSummary& s, const Palette& palette) {
   }
   std::ostringstream out;
   if (!s.tests.empty()) out << format_table(rows, style);
-  // Names and messages come from the tests' reports: made terminal-safe before any colour is added.
-  for (const std::string& p : s.problems) out << palette.paint("problem:", Tone::bad) << " " << terminal_safe(p) << "\n";
+  // Names and messages come from the tests' reports: made terminal-safe, each on its line, before any colour is
+  // added, so that a name cannot start a line of its own (a forged verdict).
+  for (const std::string& p : s.problems) out << palette.paint("problem:", Tone::bad) << " " << terminal_line(p) << "\n";
   const Tone verdict = s.exit_code() == protocol::exit_ok ? Tone::good : Tone::bad;
-  out << "bankgate gate " << palette.paint(terminal_safe(summary_text::headline(s)), verdict) << "\n";
+  out << "bankgate gate " << palette.paint(terminal_line(summary_text::headline(s)), verdict) << "\n";
   return out.str();
 }
 

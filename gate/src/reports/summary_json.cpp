@@ -43,7 +43,7 @@ nlohmann::json test_json(const TestResult& t) {
           {"outcome", outcome_id(t.outcome)},
           {"device", t.device},
           {"gpu", t.gpu},
-          {"seconds", t.seconds},
+          {"seconds", t.seconds ? nlohmann::json(*t.seconds) : nlohmann::json(nullptr)},
           {"reason", t.reason},
           {"changes", std::move(changes)},
           {"median_ns", t.median_ns ? nlohmann::json(*t.median_ns) : nlohmann::json(nullptr)},

@@ -9,11 +9,16 @@
 //   the run's problems (no test ran, an unreadable input) -> <error> of one testcase "bankgate.run"
 // Hence exit 0 exactly when failures and errors are 0, exit 1 when failures > 0, exit 2 when only errors are;
 // `skipped` is always 0. docs/adopting.md says the same to users.
+//
+// Every text from outside passes xml_text (text.hpp) on its way to pugixml, which escapes markup but writes a
+// control character as a character reference (&#27;) that XML 1.0 forbids, and stops a string at a NUL.
 #include <bankgate/gate/gate_summary.hpp>
 
 #include <sstream>
 
 #include <pugixml.hpp>
+
+#include <bankgate/gate/text.hpp>
 
 #include "summary_text.hpp"
 
@@ -48,7 +53,7 @@ void add_property(pugi::xml_node properties, const char* name, const std::string
   if (value.empty()) return;
   pugi::xml_node property = properties.append_child("property");
   property.append_attribute("name") = name;
-  property.append_attribute("value") = value.c_str();
+  property.append_attribute("value") = xml_text(value).c_str();
 }
 
 // Where the results come from, for whoever reads the report later: the suite's <properties>.
@@ -84,19 +89,19 @@ struct Counts {
 
 void add_testcase(pugi::xml_node suite, const TestResult& t, Counts& counts) {
   pugi::xml_node testcase = suite.append_child("testcase");
-  testcase.append_attribute("name") = t.test.c_str();
-  testcase.append_attribute("classname") = t.suite.c_str();
-  testcase.append_attribute("time") = t.seconds;
+  testcase.append_attribute("name") = xml_text(t.test).c_str();
+  testcase.append_attribute("classname") = xml_text(t.suite).c_str();
+  if (t.seconds) testcase.append_attribute("time") = *t.seconds;  // JUnit's time is optional: left out where unknown
   ++counts.tests;
-  counts.seconds += t.seconds;
+  counts.seconds += t.seconds.value_or(0.0);
   if (t.outcome == Outcome::passed) return;
   const bool failure = t.outcome == Outcome::regressed;
   std::string why = failure_reason(t);
   if (t.outcome == Outcome::skipped) why = "skipped, which fails a strict gate (exit 2): " + why;
   pugi::xml_node node = testcase.append_child(failure ? "failure" : "error");
-  node.append_attribute("message") = summary_text::first_line(why, 400).c_str();
+  node.append_attribute("message") = xml_text(summary_text::first_line(why, 400)).c_str();
   node.append_attribute("type") = outcome_id(t.outcome).c_str();
-  node.append_child(pugi::node_pcdata).set_value((why + advice(t)).c_str());
+  node.append_child(pugi::node_pcdata).set_value(xml_text(why + advice(t)).c_str());
   ++(failure ? counts.failures : counts.errors);
 }
 
@@ -110,9 +115,9 @@ void add_problems(pugi::xml_node suite, const std::vector<std::string>& problems
   std::string text;
   for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
   pugi::xml_node error = testcase.append_child("error");
-  error.append_attribute("message") = summary_text::first_line(problems.front(), 400).c_str();
+  error.append_attribute("message") = xml_text(summary_text::first_line(problems.front(), 400)).c_str();
   error.append_attribute("type") = "problem";
-  error.append_child(pugi::node_pcdata).set_value(text.c_str());
+  error.append_child(pugi::node_pcdata).set_value(xml_text(text).c_str());
   ++counts.tests;
   ++counts.errors;
 }
@@ -123,7 +128,7 @@ void set_counts(pugi::xml_node node, const Counts& counts, const RunProvenance& 
   node.append_attribute("errors") = counts.errors;
   node.append_attribute("skipped") = 0;
   node.append_attribute("time") = counts.seconds;
-  node.append_attribute("timestamp") = junit_timestamp(p).c_str();
+  node.append_attribute("timestamp") = xml_text(junit_timestamp(p)).c_str();
 }
 
 }  // namespace
@@ -134,7 +139,7 @@ std::string render_junit(const GateSummary& s) {
   suites.append_attribute("name") = "bankgate";
   pugi::xml_node suite = suites.append_child("testsuite");
   suite.append_attribute("name") = "bankgate";
-  suite.append_attribute("hostname") = s.provenance.host.empty() ? "unknown" : s.provenance.host.c_str();
+  suite.append_attribute("hostname") = s.provenance.host.empty() ? "unknown" : xml_text(s.provenance.host).c_str();
   add_provenance(suite, s.provenance);
   add_split_properties(suite, s);
   Counts counts;

@@ -22,64 +22,53 @@ namespace {
 namespace fs = std::filesystem;
 using summary_text::count;
 
-std::string escape_cell(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out += c;
-  }
-  return out;
-}
-
-std::string code_block(const std::string& text) {
-  const std::string fence = text.find("```") == std::string::npos ? "```" : "~~~~";
-  constexpr std::size_t limit = 4000;  // GitHub caps a step summary at 1 MiB
+// A failure's messages, whole up to a limit: GitHub caps a step summary at 1 MiB.
+std::string messages_block(const std::string& text) {
+  constexpr std::size_t limit = 4000;
   const std::string shown = text.size() > limit ? text.substr(0, limit) + "\n... (cut; the whole message is in the JUnit file)" : text;
-  return fence + "text\n" + shown + "\n" + fence + "\n";
+  return markdown_code_block(shown);
 }
 
 // The headline, the counts where anything did not pass, and the run's problems.
 void write_overview(std::ostream& out, const GateSummary& s, const std::string& title) {
-  out << "## " << title << " " << summary_text::headline(s) << "\n\n";
-  out << escape_cell(summary_text::provenance_line(s.provenance)) << "\n\n";
+  out << "## " << markdown_text(title + " " + summary_text::headline(s)) << "\n\n";
+  out << markdown_text(summary_text::provenance_line(s.provenance)) << "\n\n";
   if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured), k = count(s, Outcome::skipped);
       r + n + k > 0)
     out << count(s, Outcome::passed) << " passed, " << r << " regressed, " << n << " could not be measured, " << k
         << " skipped or not run.\n\n";
-  for (const std::string& p : s.problems) out << "- **problem:** " << escape_cell(p) << "\n";
+  for (const std::string& p : s.problems) out << "- **problem:** " << markdown_text(p) << "\n";
   if (!s.problems.empty()) out << "\n";
 }
 
 void write_changes(std::ostream& out, const std::vector<MetricChange>& changes) {
   out << "| what | measured | baseline | change | tolerance |\n| --- | ---: | ---: | ---: | --- |\n";
   for (const MetricChange& c : changes)
-    out << "| " << escape_cell(c.metric) << (c.metric_name.empty() ? "" : "<br>`" + c.metric_name + "`") << " | "
-        << escape_cell(c.measured) << " | " << escape_cell(c.baseline) << " | " << escape_cell(c.change.empty() ? c.verdict : c.change)
-        << " | " << escape_cell(c.tolerance) << " |\n";
+    out << "| " << markdown_text(c.metric) << (c.metric_name.empty() ? "" : "<br>" + markdown_code(c.metric_name, MarkdownPlace::table))
+        << " | " << markdown_text(c.measured) << " | " << markdown_text(c.baseline) << " | "
+        << markdown_text(c.change.empty() ? c.verdict : c.change) << " | " << markdown_text(c.tolerance) << " |\n";
   out << "\n";
 }
 
 // One test that did not pass: where it ran, what changed, what to run about it, and its messages.
 void write_failure(std::ostream& out, const TestResult& t) {
-  out << "#### `" << t.name << "`: " << (t.outcome == Outcome::regressed ? "regressed" : t.outcome == Outcome::skipped ? "skipped (a failure in the gate)" : "could not be measured")
+  out << "#### " << markdown_code(t.name) << ": " << (t.outcome == Outcome::regressed ? "regressed" : t.outcome == Outcome::skipped ? "skipped (a failure in the gate)" : "could not be measured")
       << "\n\n";
   if (!t.device.empty() || !t.gpu.empty())
-    out << "Measured on device " << (t.device.empty() ? "?" : t.device) << (t.gpu.empty() ? "" : ", " + t.gpu) << ".\n\n";
+    out << "Measured on device " << markdown_text(t.device.empty() ? "?" : t.device) << (t.gpu.empty() ? "" : ", " + markdown_text(t.gpu))
+        << ".\n\n";
   if (!t.changes.empty()) write_changes(out, t.changes);
-  if (!t.baseline_file.empty()) out << "Baseline file: `" << t.baseline_file << "`. ";
+  if (!t.baseline_file.empty()) out << "Baseline file: " << markdown_code(t.baseline_file) << ". ";
   // Advice only where following it is the remedy: never for a crash, a missing GPU or a wrong output.
   if (summary_text::refresh_fixes(t))
-    out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: `" << t.refresh << "`\n\n";
+    out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: " << markdown_code(t.refresh) << "\n\n";
   else if (summary_text::needs_first_baseline(t))
-    out << "Record a baseline on this GPU: `" << t.refresh << "`\n\n";
+    out << "Record a baseline on this GPU: " << markdown_code(t.refresh) << "\n\n";
   else
     out << "\n\n";
   if (!t.reason.empty()) {
-    if (t.changes.empty()) out << code_block(t.reason) << "\n";
-    else out << "<details><summary>the test's messages</summary>\n\n" << code_block(t.reason) << "\n</details>\n\n";
+    if (t.changes.empty()) out << messages_block(t.reason) << "\n";
+    else out << "<details><summary>the test's messages</summary>\n\n" << messages_block(t.reason) << "\n</details>\n\n";
   }
 }
 
@@ -97,8 +86,8 @@ void write_all_tests(std::ostream& out, const GateSummary& s) {
   if (s.tests.empty()) return;
   out << "### All tests\n\n| test | result | device | detail |\n| --- | --- | --- | --- |\n";
   for (const TestResult& t : s.tests)
-    out << "| `" << t.name << "` | " << to_string(t.outcome) << " | " << escape_cell(t.device.empty() ? "-" : t.device) << " | "
-        << escape_cell(summary_text::detail(t)) << " |\n";
+    out << "| " << markdown_code(t.name, MarkdownPlace::table) << " | " << to_string(t.outcome) << " | "
+        << markdown_text(t.device.empty() ? "-" : t.device) << " | " << markdown_text(summary_text::detail(t)) << " |\n";
   out << "\n";
 }
 

@@ -113,11 +113,12 @@ void print_row(std::ostream& out, const Row& row, const std::vector<std::size_t>
 }  // namespace
 
 std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, const TableStyle& style) {
-  // Cells made terminal-safe before they are measured: an escaped cell keeps its column aligned.
+  // Cells made terminal-safe, each on one line, before they are measured: an escaped cell keeps its column aligned,
+  // and a newline in a name cannot start a forged row.
   std::vector<Row> rows;
   for (const auto& raw : raw_rows) {
     rows.emplace_back();
-    for (const std::string& cell : raw) rows.back().push_back({terminal_safe(cell)});
+    for (const std::string& cell : raw) rows.back().push_back({terminal_line(cell)});
   }
   const std::vector<std::size_t> widths = fit(rows, style.width);
   std::ostringstream out;

@@ -6,6 +6,8 @@
 #include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/text.hpp>
 #include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/instruction_lines.hpp>
+#include <bankgate/gate/statistics.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +36,7 @@ json number(double v) {
 }
 
 // A number as a message shows it: 2048, not 2048.0.
-std::string show(double v) { return number(v).dump(); }
+std::string show(double v) { return json_text(number(v), -1); }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Text a baseline may hold. Every string of a baseline (reasons, kernel names, keys) comes from a pull request
@@ -142,13 +144,13 @@ class Field {
     if (!value_.is_number()) fail("must be a number");
     const double v = value_.get<double>();
     if (!std::isfinite(v)) fail("must be finite");
-    if (v < 0) fail("must not be negative (got " + value_.dump() + ")");
+    if (v < 0) fail("must not be negative (got " + json_text(value_, -1) + ")");
     return v;
   }
   std::size_t count() const {
     if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
     const auto v = value_.get<std::uint64_t>();
-    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + value_.dump() + ")");
+    if (v > std::numeric_limits<std::uint32_t>::max()) fail("is out of range (got " + json_text(value_, -1) + ")");
     return static_cast<std::size_t>(v);
   }
   // A counter's value as written in a baseline: counters count events, so the value is a whole number written
@@ -157,7 +159,7 @@ class Field {
     const double v = non_negative();
     if (v > limits::max_counter) fail("is beyond any kernel's count");
     if (!value_.is_number_unsigned())
-      fail("must be a whole number: a counter counts events (got " + value_.dump() + "; write it without a fraction or exponent)");
+      fail("must be a whole number: a counter counts events (got " + json_text(value_, -1) + "; write it without a fraction or exponent)");
     return v;
   }
   std::uint64_t counter() const {
@@ -170,7 +172,7 @@ class Field {
     if (!value_.is_number_integer()) fail("must be a whole number");
     const auto v = value_.get<std::int64_t>();
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-      fail("is out of range (got " + value_.dump() + ")");
+      fail("is out of range (got " + json_text(value_, -1) + ")");
     return static_cast<int>(v);
   }
 
@@ -231,8 +233,21 @@ std::string parse_failure(const std::string& text, const json::exception& e) {
 // counter's or a test's name in every message). Each open object remembers its keys in a hash set, so a
 // document of many keys costs time in proportion to its size (comparing each key with all earlier ones took
 // 84 s on one object of 120,000 keys).
+// How deep a document may nest, how many values it may hold and how many keys one object may have, checked while
+// it is parsed: the schema nests six levels (tests, a test, its lines, a line, a field); the largest committed
+// baseline holds 5,005 values and a candidate at the samples bound about 100,000; the widest object is a suite's
+// tests. Beyond them parsing stops at once, before the document costs memory and time: 63 MiB of nested arrays
+// took 2.4 GB and 30 s to refuse, an object of 4 million keys minutes.
+constexpr std::size_t max_nesting = 16;
+constexpr std::size_t max_values = 1000000;
+constexpr std::size_t max_keys_per_object = 200000;
+struct TooLarge {
+  std::string problem;
+};
+
 json parse_rejecting_duplicates(const std::string& text, const std::string& origin) {
   refuse_nul_bytes(text, origin);
+  std::size_t depth = 0, values = 0;
   struct OpenObject {
     std::unordered_set<std::string> keys;  // seen so far in this object
     std::string current;                   // the key whose value is being parsed
@@ -245,16 +260,25 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
     return path;
   };
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) {
+      if (++depth > max_nesting)
+        throw TooLarge{"nests deeper than " + std::to_string(max_nesting) + " levels, which no baseline or candidate does"};
+    }
+    if (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end) --depth;
+    if (event == json::parse_event_t::value && ++values > max_values)
+      throw TooLarge{"holds more than " + std::to_string(max_values) + " values, more than any baseline or candidate"};
     if (event == json::parse_event_t::object_start) open_objects.emplace_back();
     if (event == json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
     if (event == json::parse_event_t::key && !open_objects.empty() && problem.empty()) {
       OpenObject& top = open_objects.back();
       top.current = parsed.get<std::string>();
       if (const auto where = control_character_in(top.current)) {
-        top.current = json(top.current).dump();  // the key escaped, never raw, in the message
+        top.current = json_text(json(top.current), -1);  // the key escaped, never raw, in the message
         problem = "key '" + path_of_current() + "' holds the control character " + *where + "; rename it";
       } else if (!top.keys.insert(top.current).second) {
         problem = "key '" + path_of_current() + "' appears twice in one object";
+      } else if (top.keys.size() > max_keys_per_object) {
+        throw TooLarge{"has an object of more than " + std::to_string(max_keys_per_object) + " keys, more than any baseline or candidate"};
       }
     }
     return true;
@@ -264,6 +288,8 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
     document = json::parse(text, callback);
   } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range (1e999)
     throw BaselineError(origin + ": " + parse_failure(text, e));
+  } catch (const TooLarge& e) {
+    throw BaselineError(origin + ": " + e.problem + "; it is not one bankgate wrote: record it again");
   }
   if (!problem.empty()) throw BaselineError(origin + ": " + problem);
   return document;
@@ -283,9 +309,10 @@ Tolerance read_tolerance(const Field& f) {
   else f.child("kind").fail("must be \"exact\", \"absolute\" or \"relative\" (got \"" + kind + "\")");
   t.amount = f.child("amount").non_negative();
   if (t.kind == Tolerance::Kind::relative && t.amount > limits::max_counter_relative_tolerance)
-    f.child("amount").fail("is a relative tolerance above 100%: that gates nothing");
+    f.child("amount").fail("is a relative tolerance above 50% (the most a counter may move): a counter that may double is "
+                           "not gated; tighten it");
   if (t.kind == Tolerance::Kind::absolute && t.amount > limits::max_counter)
-    f.child("amount").fail("is beyond any counter value (at most " + json(limits::max_counter).dump() + ")");
+    f.child("amount").fail("is beyond any counter value (at most " + json_text(json(limits::max_counter), -1) + ")");
   if (!f.has("reason")) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
   t.reason = f.child("reason").reason("a counter loosened without a reason; say why the counter varies");
   return t;
@@ -348,6 +375,21 @@ void check_mad_within_spread(const Field& f, const TimingSummary& t) {
 // samples), the standard error hides nothing, and small samples are not held to the bound.
 void check_standard_error_within_spread(const Field& f, const TimingSummary& t) {
   if (t.samples < min_timing_samples) return;
+  const double tick = timer_tick_ns / t.launches_per_sample;
+  if (t.median_se_ns > limits::max_timing_relative_se * t.median_ns + tick)
+    f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than 10% of the median (" + show(t.median_ns) +
+                                 " ns): a kernel that noisy cannot be timed, and a standard error that large would hide a "
+                                 "slowdown from the timing gate; record the baseline again (bankgate refresh)");
+  // The median's standard error follows from how densely the samples lie around it: about
+  // (q60 - q40) / (2 x 0.2 x sqrt(n)), from the 40th and 60th percentiles. The committed baselines stay within
+  // 1.1 times that; four times it, and a timer step, leave room for any real distribution.
+  if (t.quantiles_ns.size() == 21) {
+    const double local = 2.5 * (t.quantiles_ns[12] - t.quantiles_ns[8]) / std::sqrt(static_cast<double>(t.samples));
+    if (t.median_se_ns > 4.0 * local + tick)
+      f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than the samples around the median allow (at most " +
+                                   show(4.0 * local + tick) + " ns, from quantiles_ns[8] and [12] and the sample count); "
+                                   "record the baseline again (bankgate refresh)");
+  }
   const double ceiling = std::max(t.p90_ns - t.p10_ns, timer_tick_ns / t.launches_per_sample);
   if (t.median_se_ns > ceiling * (1 + rounding))
     f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than the samples it comes from allow (at most " +
@@ -407,6 +449,11 @@ TimingSummary read_timing(const Field& f) {
   }
   check_mad_within_spread(f, t);
   check_standard_error_within_spread(f, t);
+  const double threshold = t.tolerance.relative * t.median_ns + t.tolerance.absolute_ns;
+  const double most = limits::max_timing_threshold_of_median * t.median_ns + TimingTolerance{}.absolute_ns;
+  if (threshold > most * (1 + rounding))
+    f.child("tolerance").fail("lets the median grow by " + show(threshold) + " ns, more than half the median (" + show(t.median_ns) +
+                              " ns) plus 64 ns, the most a timing tolerance may allow: a kernel 1.5 times slower must fail; tighten it");
   return t;
 }
 
@@ -446,11 +493,61 @@ ExpectedRatios read_expected(const Field& e) {
   return expected;
 }
 
-TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
-  f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
-  TestRecord r;
+// An absolute counter tolerance may allow no more than the relative bound of the counter's value, or
+// min_counter_absolute_bound events where that is more: without it, an amount of 1e15 lets any change pass.
+void check_absolute_bound(const Field& tolerance, const CounterValue& c) {
+  if (c.tolerance.kind != Tolerance::Kind::absolute) return;
+  const double bound = std::max(limits::max_counter_relative_tolerance * c.value, limits::min_counter_absolute_bound);
+  if (c.tolerance.amount > bound)
+    tolerance.child("amount").fail("lets the counter move by " + show(c.tolerance.amount) + ", more than half its value (" +
+                                   show(c.value) + ") or " + show(limits::min_counter_absolute_bound) +
+                                   " events, the most a tolerance may allow: a counter that may double is not gated; tighten it");
+}
+
+// Derived figures are what the counters and per-line figures give (gate_fixture.cpp writes them so); the README's
+// kernel table and the reports show them. One edited apart from its counters (a ratio of 1 over 32,000 wavefronts
+// for 1,000 requests, shown as conflict-free) is refused.
+void check_derived(const Field& derived, const KernelRecord& r) {
+  const std::map<std::string, double> excess = excess_by_kind(r.lines);
+  for (const auto& [name, value] : r.derived) {
+    std::optional<double> expected;
+    std::string from;
+    if (const auto e = excess.find(name); e != excess.end()) {
+      expected = e->second;
+      from = "the per-line figures";
+    } else if (const RatioTraits* ratio = find_ratio(name)) {
+      const auto n = r.counters.find(std::string(ratio->numerator));
+      const auto d = r.counters.find(std::string(ratio->denominator));
+      if (n != r.counters.end() && d != r.counters.end()) expected = d->second.value == 0.0 ? 0.0 : n->second.value / d->second.value;
+      from = std::string(ratio->numerator) + " / " + std::string(ratio->denominator);
+    }
+    if (expected && !same_value(value, *expected))
+      derived.child(name).fail("is " + show(value) + ", but " + from + " give " + show(*expected) +
+                               ": a derived figure must be what its counters give; record the baseline again (bankgate refresh)");
+  }
+}
+
+// A candidate keeps its samples beside their summary: the summary must be theirs (summarize_durations).
+void check_summary_of_samples(const Field& f, const KernelRecord& r) {
+  const TimingSummary& t = *r.timing;
+  const Field timing = f.child("timing");
+  if (r.samples_ns.size() != t.samples)
+    timing.child("samples").fail("is " + std::to_string(t.samples) + " but samples_ns holds " + std::to_string(r.samples_ns.size()) +
+                                 " durations: re-run the suite instead of editing candidates");
+  struct Same {
+    const char* field;
+    double value, q;
+  };
+  for (const Same& s : {Same{"min_ns", t.min_ns, 0.0}, Same{"p10_ns", t.p10_ns, 0.1}, Same{"median_ns", t.median_ns, 0.5},
+                        Same{"p90_ns", t.p90_ns, 0.9}})
+    if (const double of_samples = quantile(r.samples_ns, s.q); !same_value(s.value, of_samples))
+      timing.child(s.field).fail("is " + show(s.value) + " but the samples in samples_ns give " + show(of_samples) +
+                                 ": re-run the suite instead of editing candidates");
+}
+
+// One kernel's figures: the whole record of a test of one kernel (beside "correct"), or one of "kernels".
+void read_kernel(const Field& f, const std::set<std::string>* known_metrics, KernelRecord& r) {
   r.kernel = f.child("kernel").string();
-  r.correct = f.child("correct").boolean();
   const Field counters = f.child("counters");
   counters.object();
   for (const auto& [name, unused] : counters.raw().items()) {
@@ -459,6 +556,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
       c.fail("is an unknown metric; the collector measures only the configured metrics");
     c.only({"value", "tolerance"});
     r.counters[name] = {c.child("value").counter_value(), read_tolerance(c.child("tolerance"))};
+    check_absolute_bound(c.child("tolerance"), r.counters[name]);
   }
   if (f.has("derived")) {
     const Field derived = f.child("derived");
@@ -471,8 +569,35 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
   if (f.has("samples_ns")) {
     const Field samples = f.child("samples_ns");
     if (!samples.raw().is_array()) samples.fail("must be an array of numbers");
+    if (samples.raw().size() > limits::max_samples_per_test)
+      samples.fail("holds " + std::to_string(samples.raw().size()) + " durations, more than the " +
+                   std::to_string(limits::max_samples_per_test) + " bankgate reads for one test (its collector stops at "
+                   "20,000): re-run the suite instead of editing candidates");
     for (std::size_t i = 0; i < samples.raw().size(); ++i)
       r.samples_ns.push_back(samples.element(i).non_negative());
+    if (r.timing) check_summary_of_samples(f, r);
+  }
+  if (f.has("derived")) check_derived(f.child("derived"), r);
+}
+
+TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
+  TestRecord r;
+  if (!f.has("kernels")) {
+    f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
+    r.correct = f.child("correct").boolean();
+    read_kernel(f, known_metrics, r);
+    return r;
+  }
+  // A case that launched several kernels: each its own record, in launch order.
+  f.only({"correct", "kernels"});
+  r.correct = f.child("correct").boolean();
+  const Field kernels = f.child("kernels");
+  if (!kernels.raw().is_array() || kernels.raw().size() < 2)
+    kernels.fail("must list the records of two or more kernels (a test of one kernel is written without \"kernels\")");
+  for (std::size_t i = 0; i < kernels.raw().size(); ++i) {
+    const Field k = kernels.element(i);
+    k.only({"kernel", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
+    read_kernel(k, known_metrics, i == 0 ? static_cast<KernelRecord&>(r) : r.later_kernels.emplace_back());
   }
   return r;
 }
@@ -506,12 +631,12 @@ json tolerance_json(const Tolerance& t) {
   return {};
 }
 
-json test_json(const TestRecord& r, Samples samples) {
+json kernel_json(const KernelRecord& r, Samples samples) {
   json counters = json::object();
   for (const auto& [name, c] : r.counters) counters[name] = {{"value", number(c.value)}, {"tolerance", tolerance_json(c.tolerance)}};
   json derived = json::object();
   for (const auto& [name, v] : r.derived) derived[name] = number(v);
-  json j = {{"kernel", r.kernel}, {"correct", r.correct}, {"counters", counters}, {"derived", derived}};
+  json j = {{"kernel", r.kernel}, {"counters", counters}, {"derived", derived}};
   if (r.expected) {
     json ratios = json::object();
     for (const auto& [name, value] : r.expected->ratios) ratios[name] = number(value);
@@ -549,6 +674,18 @@ json test_json(const TestRecord& r, Samples samples) {
     j["samples_ns"] = list;
   }
   return j;
+}
+
+// A test of one kernel as it always was written; one of several as its kernels' records under "kernels".
+json test_json(const TestRecord& r, Samples samples) {
+  if (r.later_kernels.empty()) {
+    json j = kernel_json(r, samples);
+    j["correct"] = r.correct;
+    return j;
+  }
+  json kernels = json::array();
+  for (const KernelRecord* k : r.kernels()) kernels.push_back(kernel_json(*k, samples));
+  return {{"correct", r.correct}, {"kernels", std::move(kernels)}};
 }
 
 }  // namespace
@@ -617,13 +754,37 @@ std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
       {"tests", tests}};
   if (!p.bankgate_version.empty()) document["provenance"]["bankgate_version"] = p.bankgate_version;
   if (samples == Samples::keep && !f.baseline_dir.empty()) document["baselines"] = f.baseline_dir.string();
-  return document.dump(2) + "\n";  // nlohmann's object is a std::map: keys come out sorted
+  // nlohmann's object is a std::map: keys come out sorted. A --command or BANKGATE_GIT_COMMIT that is not UTF-8
+  // is written with U+FFFD (json_text), never thrown on.
+  return json_text(document) + "\n";
 }
 
 void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {
   const std::string text = serialize_suite_file(file, samples);
   parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
   write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+std::vector<const KernelRecord*> TestRecord::kernels() const {
+  std::vector<const KernelRecord*> all{this};
+  for (const KernelRecord& k : later_kernels) all.push_back(&k);
+  return all;
+}
+
+std::vector<KernelRecord*> TestRecord::kernels() {
+  std::vector<KernelRecord*> all{this};
+  for (KernelRecord& k : later_kernels) all.push_back(&k);
+  return all;
+}
+
+std::vector<std::string> kernel_labels(const TestRecord& record) {
+  std::vector<std::string> labels;
+  std::map<std::string, int> launches;
+  for (const KernelRecord* k : record.kernels()) {
+    const int n = ++launches[k->kernel];
+    labels.push_back(n == 1 ? k->kernel : k->kernel + " (launch " + std::to_string(n) + ")");
+  }
+  return labels;
 }
 
 std::string SourceLineFigures::where() const {

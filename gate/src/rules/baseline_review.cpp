@@ -28,7 +28,8 @@ std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const 
     if (only_changes && f.verdict == gate::Verdict::pass && f.measured == f.baseline) continue;
     const bool has_old = f.verdict != gate::Verdict::not_in_baseline;
     const bool has_new = f.verdict != gate::Verdict::not_measured;
-    const std::string metric = f.timing ? "duration median [ns]" : std::string(display_name(f.metric));
+    const std::string what = f.timing ? "duration median [ns]" : std::string(display_name(f.metric));
+    const std::string metric = f.kernel.empty() ? what : f.kernel + ": " + what;
     table.push_back({r.suite + "." + r.test + (r.correct ? "" : " (WRONG OUTPUT)"), metric,
                      has_old ? gate::format_number(f.baseline) : "-", has_new ? gate::format_number(f.measured) : "-",
                      has_old && has_new ? gate::format_change(f.measured, f.baseline) : "new",
@@ -47,7 +48,7 @@ gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& 
   result.provenance = provenance;
   for (const auto& test : tests) {
     gate::TestRecord record = candidate.tests.at(test);
-    record.samples_ns.clear();
+    for (gate::KernelRecord* kernel : record.kernels()) kernel->samples_ns.clear();
     // Tolerances travel with the candidate: they are set, with their reasons, in the test's code (KernelCase),
     // so a refresh writes what the test asks for now, and the baseline diff shows a changed tolerance.
     result.tests[test] = record;

@@ -1,12 +1,13 @@
 #include <bankgate/gate/comparison.hpp>
 
-#include <bankgate/metrics.hpp>
-
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include <bankgate/gate/number_format.hpp>
+#include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
 
@@ -70,7 +71,10 @@ std::string describe(const TimingTolerance& tolerance) {
          " ns, and significant at 99%";
 }
 
-std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured) {
+namespace {
+
+// One kernel's findings: one per counter of either, one for the duration where either was timed.
+std::vector<Finding> compare_kernel(const KernelRecord& baseline, const KernelRecord& measured) {
   std::vector<Finding> findings;
   std::set<std::string> names;
   for (const auto& [name, unused] : baseline.counters) names.insert(name);
@@ -128,6 +132,82 @@ std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measu
     findings.push_back(f);
   }
   return findings;
+}
+
+}  // namespace
+
+const KernelRecord* kernel_labelled(const TestRecord& record, const std::string& label) {
+  if (label.empty()) return &record;
+  const std::vector<std::string> labels = kernel_labels(record);
+  const std::vector<const KernelRecord*> kernels = record.kernels();
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] == label) return kernels[i];
+  return nullptr;
+}
+
+std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured) {
+  std::vector<Finding> findings;
+  if (baseline.later_kernels.empty() && measured.later_kernels.empty()) {
+    findings = compare_kernel(baseline, measured);
+  } else {
+    // The measured kernels in launch order, then those only the baseline has.
+    std::vector<std::string> labels = kernel_labels(measured);
+    for (const std::string& label : kernel_labels(baseline))
+      if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+    const KernelRecord none;
+    for (const std::string& label : labels) {
+      const KernelRecord* b = kernel_labelled(baseline, label);
+      const KernelRecord* m = kernel_labelled(measured, label);
+      for (Finding& f : compare_kernel(b ? *b : none, m ? *m : none)) {
+        f.kernel = label;
+        findings.push_back(std::move(f));
+      }
+    }
+  }
+  order_by_explanation(findings);
+  return findings;
+}
+
+namespace {
+
+// How well a finding's kind explains a change, 0 first: memory traffic of shared, global and local memory, each
+// before its requests (instructions of that kind, CUPTI's inst_executed metrics: the traffic says what they cost),
+// then the duration, the launch figures and the instruction counts. wgmma's operands and a cluster's distributed
+// shared memory are shared-memory traffic; TMA moves global memory.
+int explanation_rank(const Finding& f) {
+  if (f.timing) return 6;
+  const MetricTraits* traits = find_metric(f.metric);
+  if (traits == nullptr) return 9;  // a counter this bankgate does not know: after every known one
+  const bool requests = f.metric.find("inst_executed") != std::string::npos;
+  switch (traits->group) {
+    case CounterGroup::shared:
+    case CounterGroup::wgmma:
+    case CounterGroup::cluster: return requests ? 1 : 0;
+    case CounterGroup::global:
+    case CounterGroup::tma: return requests ? 3 : 2;
+    case CounterGroup::local: return requests ? 5 : 4;
+    case CounterGroup::launch: return 7;
+    case CounterGroup::instructions: return 8;
+  }
+  return 9;
+}
+
+// The change relative to the baseline; a value that appeared, vanished or left zero is the largest change there is.
+double relative_change(const Finding& f) {
+  if (f.verdict == Verdict::not_in_baseline || f.verdict == Verdict::not_measured) return std::numeric_limits<double>::infinity();
+  if (f.measured == f.baseline) return 0.0;
+  if (f.baseline == 0.0) return std::numeric_limits<double>::infinity();
+  return std::abs(f.measured - f.baseline) / std::abs(f.baseline);
+}
+
+}  // namespace
+
+void order_by_explanation(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    const int rank_a = explanation_rank(a), rank_b = explanation_rank(b);
+    if (rank_a != rank_b) return rank_a < rank_b;
+    return relative_change(a) > relative_change(b);
+  });
 }
 
 bool is_failure(Verdict verdict, bool fail_on_speedup) {

@@ -56,6 +56,15 @@ std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigu
   return merge_by_line(entries);
 }
 
+bool lacks_line_table(const std::vector<SourceLineFigures>& lines) {
+  return !lines.empty() && std::all_of(lines.begin(), lines.end(), [](const SourceLineFigures& l) { return l.line == 0; });
+}
+
+std::string no_line_table_note(const std::string& kernel) {
+  return "kernel " + kernel + " has no line information, so no source line can be named for its figures: build its "
+         "library with -lineinfo, e.g. bankgate_add_line_info(<target>) or LIBRARIES <target> of bankgate_add_gpu_suite";
+}
+
 std::map<std::string, double> excess_by_kind(const std::vector<SourceLineFigures>& lines) {
   std::map<std::string, double> excess;
   for (const InstructionKindTraits& kind : instruction_kind_table()) {

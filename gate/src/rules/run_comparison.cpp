@@ -142,7 +142,8 @@ std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_
       const bool has_head = f.verdict != h::Verdict::not_measured;
       if (!f.timing && f.verdict == h::Verdict::pass) continue;  // unchanged counters stay out of the way
       const std::string unit = f.timing ? " ns" : "";
-      const std::string label = (f.timing ? row.test : row.test + " " + std::string(display_name(f.metric))) +
+      const std::string kernel = f.kernel.empty() ? "" : " " + f.kernel + ":";
+      const std::string label = (f.timing ? row.test + kernel : row.test + kernel + " " + std::string(display_name(f.metric))) +
                                 (row.head_correct ? "" : " (WRONG OUTPUT in head)");
       std::string verdict = h::to_string(f.verdict);
       if (f.verdict == h::Verdict::faster && fail_on_speedup) verdict += " (fails: BANKGATE_FAIL_ON_SPEEDUP)";
@@ -150,7 +151,7 @@ std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_
                        has_head ? h::format_number(f.measured) + unit : "-",
                        has_base && has_head ? h::format_change(f.measured, f.baseline) : "-", verdict});
       style.tones.push_back(h::tone_of(f.verdict, row.head_correct, fail_on_speedup));
-      if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty()) notes.push_back(row.test + ": " + f.detail);
+      if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty()) notes.push_back(row.test + (kernel.empty() ? ":" : kernel) + " " + f.detail);
       shown = true;
     }
     if (!shown) {

@@ -16,9 +16,10 @@ std::string nanoseconds(double ns) {
   return text;
 }
 
+// One runner's record of one kernel of a test.
 struct Entry {
   const RunnerRecording* runner;
-  const TestRecord* record;
+  const KernelRecord* record;
 };
 
 void check_counters_agree(const std::string& name, const Entry& first, const Entry& other) {
@@ -55,7 +56,8 @@ void check_timed_alike(const std::string& name, const Entry& first, const Entry&
     throw RunnerMergeError(name + ": a recording without its samples (merge candidates, not baselines)");
 }
 
-TimingSummary merged_timing(const std::vector<Entry>& entries, const RunnerMergePolicy& policy, std::vector<double>& pooled) {
+TimingSummary merged_timing(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy,
+                            std::vector<double>& pooled) {
   std::vector<double> medians, clocks;
   std::size_t warmup = 0, dropped = 0;
   for (const Entry& e : entries) {
@@ -74,6 +76,19 @@ TimingSummary merged_timing(const std::vector<Entry>& entries, const RunnerMerge
   t.sm_clock_mhz = median(clocks);
   double spread = 0.0;
   for (double m : medians) spread = std::max(spread, std::abs(m - t.median_ns));
+  // The absolute part grows by the runners' spread: runners far apart would loosen the gate for all of them (a
+  // runner 3x slower than another let any kernel of the other slow down 3x). Machines of one GPU model measure
+  // within a few percent of each other; beyond policy.max_spread they are not alike, and are refused.
+  if (spread > policy.max_spread * t.median_ns) {
+    const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+    char ratio[16];
+    std::snprintf(ratio, sizeof ratio, "%.2f", *high / *low);
+    throw RunnerMergeError(name + ": the runners' medians are " + ratio + "x apart (" + nanoseconds(*low) + " on " +
+                           entries[static_cast<std::size_t>(low - medians.begin())].runner->label + ", " + nanoseconds(*high) + " on " +
+                           entries[static_cast<std::size_t>(high - medians.begin())].runner->label +
+                           "): merged, the timing tolerance would widen by that much for every runner; machines that far "
+                           "apart are not alike: find out why (clocks, another GPU, a busy runner) or record them apart");
+  }
   t.tolerance = own.tolerance;
   t.tolerance.absolute_ns = own.tolerance.absolute_ns + policy.margin * spread;
   std::string listed;
@@ -88,16 +103,34 @@ TimingSummary merged_timing(const std::vector<Entry>& entries, const RunnerMerge
   return t;
 }
 
-TestRecord merged_test(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy) {
+// One kernel's records of every runner: counters alike, timed alike, durations pooled into `merged`.
+void merge_kernel(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy, KernelRecord& merged) {
   for (std::size_t i = 1; i < entries.size(); ++i) {
     check_counters_agree(name, entries.front(), entries[i]);
     check_timed_alike(name, entries.front(), entries[i]);
   }
-  TestRecord merged = *entries.front().record;
-  for (const Entry& e : entries) merged.correct = merged.correct && e.record->correct;
   if (merged.timing) {
     merged.samples_ns.clear();
-    merged.timing = merged_timing(entries, policy, merged.samples_ns);
+    merged.timing = merged_timing(name, entries, policy, merged.samples_ns);
+  }
+}
+
+// The test's records of every runner (the first runner's first), merged kernel by kernel.
+TestRecord merged_test(const std::string& name, const std::vector<const RunnerRecording*>& runners,
+                       const std::vector<const TestRecord*>& records, const RunnerMergePolicy& policy) {
+  TestRecord merged = *records.front();
+  const std::vector<std::string> labels = kernel_labels(merged);
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    merged.correct = merged.correct && records[r]->correct;
+    if (kernel_labels(*records[r]) != labels)
+      throw RunnerMergeError(name + ": " + runners[r]->label + " launched other kernels than " + runners.front()->label +
+                             "; record every runner from one commit");
+  }
+  const std::vector<KernelRecord*> kernels = merged.kernels();
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<Entry> entries;
+    for (std::size_t r = 0; r < records.size(); ++r) entries.push_back({runners[r], records[r]->kernels()[k]});
+    merge_kernel(labels.size() > 1 ? name + " (kernel " + labels[k] + ")" : name, entries, policy, *kernels[k]);
   }
   return merged;
 }
@@ -123,7 +156,8 @@ std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording
     SuiteFile out = file;
     for (const auto& [test, record] : file.tests) {
       const std::string name = suite + "." + test;
-      std::vector<Entry> entries{{&first, &record}};
+      std::vector<const RunnerRecording*> recorded_on{&first};
+      std::vector<const TestRecord*> records{&record};
       for (std::size_t i = 1; i < runners.size(); ++i) {
         const TestRecord* other = find_test(runners[i], suite, test);
         if (other == nullptr)
@@ -132,9 +166,10 @@ std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording
         if (runners[i].suites.at(suite).gpu != file.gpu)
           throw RunnerMergeError(name + ": " + runners[i].label + " recorded " + runners[i].suites.at(suite).gpu.model + ", " +
                                  first.label + " " + file.gpu.model + "; merge recordings of one GPU model");
-        entries.push_back({&runners[i], other});
+        recorded_on.push_back(&runners[i]);
+        records.push_back(other);
       }
-      out.tests[test] = merged_test(name, entries, policy);
+      out.tests[test] = merged_test(name, recorded_on, records, policy);
     }
     for (std::size_t i = 1; i < runners.size(); ++i)
       if (runners[i].suites.at(suite).tests.size() != file.tests.size())

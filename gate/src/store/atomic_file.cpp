@@ -20,6 +20,10 @@ void write_file_atomically(const std::filesystem::path& path, const std::functio
       out.flush();
       if (!out) throw std::runtime_error("writing " + temporary.string() + " failed (disk full?)");
     }
+    // A file replaced keeps its permissions (a README of mode 600 stays 600).
+    std::error_code missing;
+    const fs::file_status before = fs::status(path, missing);
+    if (!missing && fs::is_regular_file(before)) fs::permissions(temporary, before.permissions());
     fs::rename(temporary, path);  // atomic on POSIX within one file system
   } catch (...) {
     std::error_code ignored;

@@ -13,6 +13,30 @@ namespace fs = std::filesystem;
 
 fs::path suite_file_relative(const GpuKey& gpu, const std::string& suite) { return gpu.relative_dir() / (suite + ".json"); }
 
+bool lies_inside(const fs::path& folder, const fs::path& project) {
+  std::error_code ec;
+  const fs::path resolved_project = fs::canonical(project, ec);
+  if (ec) return false;
+  const fs::path relative = fs::weakly_canonical(folder, ec).lexically_relative(resolved_project);
+  return !ec && !relative.empty() && *relative.begin() != "..";
+}
+
+fs::path candidate_baselines_folder(const fs::path& named, const fs::path& project, const std::string& suite) {
+  if (named.empty())
+    throw BaselineError("the candidates of suite " + suite + " do not say which baselines folder they belong to "
+                        "(written by an older bankgate); pass --baselines DIR");
+  if (project.empty())
+    throw BaselineError("the candidates of suite " + suite + " name the baselines folder " + named.string() +
+                        ", but without the build folder that recorded them bankgate cannot check that it belongs to the "
+                        "project: pass --build DIR, or --baselines DIR");
+  if (!named.is_absolute() || !lies_inside(named, project))
+    throw BaselineError("the candidates of suite " + suite + " name the baselines folder '" + named.string() +
+                        "', which is not inside the project " + project.string() +
+                        " (a candidate cannot choose which baselines are read or written); pass --baselines DIR to name the "
+                        "folder yourself");
+  return named;
+}
+
 SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative, const std::set<std::string>* known_metrics) {
   std::string text;
   try {

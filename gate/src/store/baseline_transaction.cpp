@@ -9,22 +9,26 @@
 #include <cctype>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/input_file.hpp>
 #include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/text.hpp>
 
 namespace bankgate::gate {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* staged_suffix = ".bankgate-staged";
-constexpr const char* backup_suffix = ".bankgate-backup";
+constexpr const char* staged_suffix = ".bankgate-staged-";
+constexpr const char* backup_suffix = ".bankgate-backup-";
 constexpr const char* old_lock_name = ".bankgate-promote.lock";  // bankgate 0.2 locked a file; now the folder itself
 constexpr std::size_t max_journal_bytes = std::size_t{1} << 20;
 
@@ -47,6 +51,15 @@ void fault_point(const char* step, std::size_t index) {
   }
   errno = EIO;
   throw TransactionError("injected failure after " + std::string(step) + " file " + std::to_string(index));
+}
+
+// A suffix no file of a pull request can be expected to carry: staging and backup files are told apart from
+// anything else in the folder by it (and by their identity in the journal).
+std::string random_suffix() {
+  std::random_device device;
+  char text[32];
+  std::snprintf(text, sizeof text, "%d-%08x%08x", static_cast<int>(::getpid()), device(), device());
+  return text;
 }
 
 void write_all(int fd, const std::string& text, const std::string& shown) {
@@ -85,12 +98,6 @@ std::optional<mode_t> entry_mode(int folder, const std::string& name) {
   return info.st_mode;
 }
 
-bool same_file(int folder, const std::string& a, const std::string& b) {
-  struct stat x{}, y{};
-  return ::fstatat(folder, a.c_str(), &x, AT_SYMLINK_NOFOLLOW) == 0 && ::fstatat(folder, b.c_str(), &y, AT_SYMLINK_NOFOLLOW) == 0 &&
-         x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
-
 // A journal entry's file: a baseline (*.json), named by its path without links and without '.' or '..'.
 // Anything else is not what bankgate writes into a journal.
 void check_journal_path(const ConfinedFolder& folder, const std::string& text) {
@@ -103,18 +110,73 @@ void check_journal_path(const ConfinedFolder& folder, const std::string& text) {
     throw std::runtime_error("'" + text + "' runs through a symbolic link (a journal names files without links)");
 }
 
+// The folder for this user's journals, made where missing: only this user may write it (a folder others can
+// write, or one that is a link, is refused: someone else could place a journal there).
+fs::path own_journal_folder() {
+  const fs::path folder = journal_folder();
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  ::chmod(folder.c_str(), 0700);
+  struct stat info{};
+  if (::lstat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid() || (info.st_mode & 022) != 0)
+    throw TransactionError("the journal folder " + folder.string() + " is not a folder that only this user may write (" +
+                           (ec ? ec.message() : reason()) + "): set XDG_STATE_HOME to a folder of your own");
+  return folder;
+}
+
+// The journal's name: the baselines folder's device and inode, so that every spelling of its path finds it.
+std::string journal_name(const ConfinedFolder& folder) {
+  struct stat info{};
+  if (::fstat(folder.fd(), &info) != 0) throw TransactionError("cannot read " + folder.root().string() + ": " + reason());
+  return std::to_string(info.st_dev) + "-" + std::to_string(info.st_ino) + ".journal";
+}
+
+// The journal's text, read only from a regular file this user owns and nobody else may write.
+std::string read_journal(const fs::path& path) {
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  struct stat info{};
+  if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
+    throw std::runtime_error("it is not a regular file (" + reason() + ")");
+  if (info.st_uid != ::getuid() || (info.st_mode & 022) != 0)
+    throw std::runtime_error("it is not this user's own file (owner " + std::to_string(info.st_uid) + ", mode " +
+                             std::to_string(info.st_mode & 0777) + "): bankgate writes journals 0600");
+  return read_input_fd(fd.get(), path.string(), max_journal_bytes);
+}
+
 }  // namespace
 
+fs::path journal_folder() {
+  const char* state = std::getenv("XDG_STATE_HOME");
+  if (state != nullptr && state[0] == '/') return fs::path(state) / "bankgate" / "journals";
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] == '/') return fs::path(home) / ".local" / "state" / "bankgate" / "journals";
+  return fs::path("/tmp") / ("bankgate-state-" + std::to_string(::getuid())) / "journals";
+}
+
+std::optional<fs::path> interrupted_promotion(const ConfinedFolder& baselines) {
+  const fs::path journal = journal_folder() / journal_name(baselines);
+  struct stat info{};
+  if (::lstat(journal.c_str(), &info) != 0) return std::nullopt;
+  return journal;
+}
+
 void refuse_interrupted_promotion(const ConfinedFolder& baselines) {
-  if (!entry_mode(baselines.fd(), promote_journal_name)) return;
-  throw BaselineError(baselines.root().string() + " was left half-written by an interrupted promotion (it holds " +
-                      promote_journal_name + "): restore the baselines as they were before it with `bankgate recover --baselines " +
+  std::optional<fs::path> journal;
+  try {
+    journal = interrupted_promotion(baselines);
+  } catch (const TransactionError& e) {
+    throw BaselineError(e.what());
+  }
+  if (!journal) return;
+  throw BaselineError(baselines.root().string() + " was left half-written by an interrupted promotion on this machine (its journal is " +
+                      journal->string() + "): restore the baselines as they were before it with `bankgate recover --baselines " +
                       baselines.root().string() + "`, then try again");
 }
 
 BaselineTransaction::BaselineTransaction(const fs::path& root, std::chrono::seconds wait) try
     : folder_(root, "the baselines folder", /*create=*/true) {
   lock(wait);
+  journal_ = own_journal_folder() / journal_name(folder_);
   recover();
 } catch (const ConfinementError& e) {
   throw TransactionError(e.what());
@@ -136,98 +198,154 @@ void BaselineTransaction::lock(std::chrono::seconds wait) {
   }
 }
 
+namespace {
+
+bool is(const struct stat& info, unsigned long long device, unsigned long long inode, unsigned long long size) {
+  return S_ISREG(info.st_mode) && info.st_dev == device && info.st_ino == inode && static_cast<unsigned long long>(info.st_size) == size;
+}
+
+}  // namespace
+
 void BaselineTransaction::remove_staged() noexcept {
-  for (const Entry& e : entries_) {
-    try {
-      const ConfinedFolder::Place place = folder_.locate(e.real);
-      ::unlinkat(place.folder.get(), (place.name + staged_suffix).c_str(), 0);
-    } catch (...) {
-    }
+  try {
+    undo(entries_, Phase::staging);
+    if (!entries_.empty()) remove_journal();
+  } catch (...) {
   }
 }
 
-// An interrupted promotion: with a journal, its commit had begun and is rolled back to the state before it;
-// without one, what it staged never became visible and is removed. Either way the folder ends as it was.
-void BaselineTransaction::recover() {
-  if (const auto mode = entry_mode(folder_.fd(), promote_journal_name)) {
-    if (!S_ISREG(*mode))
-      throw TransactionError(folder_.display(promote_journal_name).string() + " is not a regular file (a link, folder, FIFO or "
-                             "device is in its place): bankgate only ever writes a file there; remove it");
-    roll_back_journal();
+// What a journal holds: its phase and its entries, each checked to be a baseline of the folder with staging and
+// backup files of its own name.
+void BaselineTransaction::write_journal(Phase phase) const {
+  nlohmann::json entries = nlohmann::json::array();
+  const auto id = [](const FileId& f) {
+    return nlohmann::json{{"device", f.device}, {"inode", f.inode}, {"size", f.size}, {"mtime_ns", f.mtime_ns}};
+  };
+  for (const Entry& e : entries_)
+    entries.push_back({{"real", e.real.string()}, {"created", e.created}, {"staged", e.staged}, {"backup", e.backup},
+                       {"staged_file", id(e.staged_id)}, {"original_file", id(e.original_id)}});
+  const char* phases[] = {"staging", "committing", "committed"};
+  const nlohmann::json document = {{"folder", root().string()}, {"phase", phases[static_cast<int>(phase)]}, {"entries", entries}};
+  // Written whole, then renamed into place: a kill leaves the previous journal or this one, never half of one.
+  const fs::path draft = journal_.string() + ".draft";
+  const UniqueFd journals(::open(journal_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  ::unlink(draft.c_str());
+  create_file(journals.get(), draft.filename().string(), json_text(document) + "\n", 0600, draft.string());
+  if (::rename(draft.c_str(), journal_.c_str()) != 0) {
+    const std::string why = reason();
+    ::unlink(draft.c_str());
+    throw TransactionError("cannot write the journal " + journal_.string() + ": " + why);
   }
+  ::fsync(journals.get());
+}
+
+void BaselineTransaction::remove_journal() const {
+  ::unlink(journal_.c_str());
+  const UniqueFd journals(::open(journal_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (journals.get() >= 0) ::fsync(journals.get());
+}
+
+BaselineTransaction::Undone BaselineTransaction::undo(const std::vector<Entry>& entries, Phase phase) const {
+  Undone done;
+  const auto same = [](const struct stat& info, const FileId& f) {
+    return is(info, f.device, f.inode, f.size) && info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec == f.mtime_ns;
+  };
+  for (const Entry& e : entries) {
+    ConfinedFolder::Place place;
+    try {
+      place = folder_.locate(e.real);
+    } catch (const ConfinementError& error) {
+      done.problems.push_back(error.what());
+      continue;
+    }
+    const int at = place.folder.get();
+    const auto stat_of = [&](const std::string& name) {
+      struct stat info{};
+      return ::fstatat(at, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 ? std::optional<struct stat>(info) : std::nullopt;
+    };
+    const std::string shown = folder_.display(e.real).string();
+    const auto staged = stat_of(e.staged);
+    if (staged && is(*staged, e.staged_id.device, e.staged_id.inode, e.staged_id.size)) ::unlinkat(at, e.staged.c_str(), 0);
+    if (phase == Phase::staging) continue;
+    const auto target = stat_of(place.name);
+    const auto backup = stat_of(e.backup);
+    const bool backup_is_original = backup && same(*backup, e.original_id);
+    // Only what this promotion wrote is undone: a file that is neither it nor the baseline it replaced is someone's
+    // (a checkout since, a pull request's) and stays.
+    const bool target_is_written = target && is(*target, e.staged_id.device, e.staged_id.inode, e.staged_id.size);
+    if (phase == Phase::committed || !target_is_written) {
+      if (backup_is_original) ::unlinkat(at, e.backup.c_str(), 0);
+      if (phase == Phase::committing && target && !(!e.created && same(*target, e.original_id)))
+        done.notes.push_back(shown + " is not the file this promotion wrote: it changed since, and was left as it is");
+    } else if (e.created) {
+      if (::unlinkat(at, place.name.c_str(), 0) == 0) ++done.restored;
+    } else if (!backup_is_original) {
+      done.problems.push_back(shown + " cannot be restored: its backup " + e.backup + " is " +
+                              (backup ? "not the file this promotion kept" : "gone") + "; it was left as it is (check it with git status)");
+    } else if (::renameat(at, e.backup.c_str(), at, place.name.c_str()) == 0) {
+      ++done.restored;
+    } else {
+      done.problems.push_back("cannot restore " + shown + " from its backup: " + reason());
+    }
+  }
+  return done;
+}
+
+// An interrupted promotion of this folder on this machine, from its journal: one killed while committing is
+// rolled back to the state before it; one killed while staging or after its commit has its own leftovers
+// removed. Either way the folder ends as the promotion would have left it, and only its own files are touched.
+void BaselineTransaction::recover() {
   if (const auto mode = entry_mode(folder_.fd(), old_lock_name); mode && !S_ISDIR(*mode)) {
     if (::unlinkat(folder_.fd(), old_lock_name, 0) == 0)
       recovered_.push_back("removed " + folder_.display(old_lock_name).string() + ", the lock file of an older bankgate");
   }
-  remove_leftovers();
-}
-
-void BaselineTransaction::roll_back_journal() {
-  const std::string journal = folder_.display(promote_journal_name).string();
-  struct Recorded {
-    std::string real;
-    bool created;
-  };
-  std::vector<Recorded> entries;
+  struct stat info{};
+  if (::lstat(journal_.c_str(), &info) != 0) return;
+  std::vector<Entry> entries;
+  Phase phase = Phase::staging;
   try {
-    const nlohmann::json document = nlohmann::json::parse(folder_.read(promote_journal_name, max_journal_bytes));
+    const nlohmann::json document = nlohmann::json::parse(read_journal(journal_));
+    const std::string written = document.at("phase").get<std::string>();
+    phase = written == "committing" ? Phase::committing : written == "committed" ? Phase::committed : Phase::staging;
+    if (written != "staging" && written != "committing" && written != "committed") throw std::runtime_error("unknown phase " + written);
+    const auto id = [](const nlohmann::json& f) {
+      return FileId{f.at("device").get<unsigned long long>(), f.at("inode").get<unsigned long long>(),
+                    f.at("size").get<unsigned long long>(), f.at("mtime_ns").get<long long>()};
+    };
     for (const auto& entry : document.at("entries")) {
-      const std::string real = entry.at("real").get<std::string>();
-      check_journal_path(folder_, real);
-      if (entry.at("staged").get<std::string>() != real + staged_suffix || entry.at("backup").get<std::string>() != real + backup_suffix)
-        throw std::runtime_error("the staging and backup files of '" + real + "' are not its own");
-      entries.push_back({real, entry.at("created").get<bool>()});
+      Entry e;
+      e.real = entry.at("real").get<std::string>();
+      check_journal_path(folder_, e.real.string());
+      e.created = entry.at("created").get<bool>();
+      e.staged = entry.at("staged").get<std::string>();
+      e.backup = entry.at("backup").get<std::string>();
+      const std::string name = e.real.filename().string();
+      if (!e.staged.starts_with(name + staged_suffix) || !e.backup.starts_with(name + backup_suffix) ||
+          e.staged.find('/') != std::string::npos || e.backup.find('/') != std::string::npos)
+        throw std::runtime_error("the staging and backup files of '" + e.real.string() + "' are not its own");
+      e.staged_id = id(entry.at("staged_file"));
+      e.original_id = id(entry.at("original_file"));
+      entries.push_back(std::move(e));
     }
   } catch (const std::exception& e) {
-    throw TransactionError("the journal " + journal + " of an interrupted promotion is unusable (" + e.what() +
-                           "); nothing was touched: check the baselines with git status and remove it by hand");
+    throw TransactionError("the journal " + journal_.string() + " of an interrupted promotion is unusable (" + e.what() +
+                           "); nothing was touched: check the baselines with git status, then remove the journal");
   }
-  std::size_t restored = 0;
-  for (const Recorded& e : entries) {
-    const ConfinedFolder::Place place = folder_.locate(e.real);
-    const int at = place.folder.get();
-    const std::string backup = place.name + backup_suffix;
-    if (e.created) {
-      if (::unlinkat(at, place.name.c_str(), 0) == 0) ++restored;
-    } else if (const auto mode = entry_mode(at, backup)) {
-      if (!S_ISREG(*mode))
-        throw TransactionError("the backup of " + folder_.display(e.real).string() + " is not a regular file; the journal " + journal +
-                               " was not written by bankgate: check the baselines with git status and remove it by hand");
-      // The same file as the target: that one was never replaced.
-      if (same_file(at, backup, place.name)) {
-        ::unlinkat(at, backup.c_str(), 0);
-      } else {
-        if (::renameat(at, backup.c_str(), at, place.name.c_str()) != 0)
-          throw TransactionError("cannot restore " + folder_.display(e.real).string() + " from its backup: " + reason() +
-                                 "; the journal and backups are kept for the next run");
-        ++restored;
-      }
-    }
-    ::unlinkat(at, (place.name + staged_suffix).c_str(), 0);
+  const Undone done = undo(entries, phase);
+  for (const std::string& note : done.notes) recovered_.push_back(note);
+  if (!done.problems.empty()) {
+    std::string all;
+    for (const std::string& p : done.problems) all += "\n  " + p;
+    throw TransactionError("an interrupted promotion of " + root().string() + " could not be rolled back entirely:" + all +
+                           "\nthe journal " + journal_.string() + " is kept; once the baselines are as they should be (git status), remove it");
   }
-  ::unlinkat(folder_.fd(), promote_journal_name, 0);
-  ::fsync(folder_.fd());
-  recovered_.push_back("rolled back an interrupted promotion (" + std::to_string(restored) + " of " + std::to_string(entries.size()) +
-                       " files restored to their previous content)");
-}
-
-// Staging files and backups of interrupted runs, and temporaries of older bankgate versions (*.json.tmp.<pid>).
-// A link of such a name is removed as itself, never followed.
-void BaselineTransaction::remove_leftovers() {
-  const auto leftover = [](const std::string& name) {
-    if (name.ends_with(staged_suffix) || name.ends_with(backup_suffix)) return true;
-    const auto tmp = name.rfind(".json.tmp.");
-    if (tmp == std::string::npos || tmp + 10 >= name.size()) return false;
-    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(tmp + 10), name.end(), [](unsigned char c) { return std::isdigit(c); });
-  };
-  std::vector<std::string> ignored;  // what else the listing found is for check-baselines to report
-  for (const fs::path& path : folder_.files_below(".", leftover, ignored, /*links_as_entries=*/true)) {
-    const UniqueFd parent = folder_.open_folder(path.parent_path());
-    if (::unlinkat(parent.get(), path.filename().c_str(), 0) == 0)
-      recovered_.push_back("removed " + folder_.display(path).string() + ", left by an interrupted run");
-    else
-      recovered_.push_back("could not remove " + folder_.display(path).string() + " (" + reason() + "), left by an interrupted run");
-  }
+  remove_journal();
+  if (phase == Phase::committing)
+    recovered_.push_back("rolled back an interrupted promotion (" + std::to_string(done.restored) + " of " + std::to_string(entries.size()) +
+                         " files restored to their previous content)");
+  else
+    recovered_.push_back("removed the staging and backup files of an interrupted promotion (" + std::to_string(entries.size()) +
+                         " files; no baseline had changed " + (phase == Phase::staging ? "yet" : "from what it committed") + ")");
 }
 
 void BaselineTransaction::stage(const fs::path& target, const std::string& text) {
@@ -238,7 +356,8 @@ void BaselineTransaction::stage(const fs::path& target, const std::string& text)
   } catch (const ConfinementError& e) {
     throw TransactionError(e.what());
   }
-  Entry e{target, place.relative, false};
+  const std::string suffix = random_suffix();
+  Entry e{target, place.relative, false, place.name + staged_suffix + suffix, place.name + backup_suffix + suffix, {}, {}};
   const std::string shown = folder_.display(place.relative).string();
   mode_t mode = 0644;
   struct stat info{};
@@ -254,81 +373,58 @@ void BaselineTransaction::stage(const fs::path& target, const std::string& text)
   } else {
     throw TransactionError("cannot read " + shown + ": " + reason());
   }
-  create_file(place.folder.get(), place.name + staged_suffix, text, mode, shown + staged_suffix);
+  create_file(place.folder.get(), e.staged, text, mode, folder_.display(place.relative.parent_path() / e.staged).string());
+  if (::fstatat(place.folder.get(), e.staged.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0)
+    throw TransactionError("cannot read back " + e.staged + ": " + reason());
+  e.staged_id = {info.st_dev, info.st_ino, static_cast<unsigned long long>(info.st_size), 0};
   entries_.push_back(e);
+  write_journal(Phase::staging);  // from here on a killed run's staging files are known to the next one
   fault_point("staged", entries_.size());
 }
 
 std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
-  // The journal first: from here on a killed run is rolled back by the next one.
-  nlohmann::json entries = nlohmann::json::array();
-  for (const Entry& e : entries_) {
-    const std::string real = e.real.string();
-    entries.push_back({{"real", real}, {"staged", real + staged_suffix}, {"backup", real + backup_suffix}, {"created", e.created}});
+  // The baselines each backup will keep, then the journal: from here on a killed run is rolled back by the next one.
+  for (Entry& e : entries_) {
+    if (e.created) continue;
+    const ConfinedFolder::Place place = folder_.locate(e.real);
+    struct stat info{};
+    if (::fstatat(place.folder.get(), place.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode))
+      throw TransactionError(folder_.display(e.real).string() + " changed while it was being promoted; nothing was changed");
+    e.original_id = {info.st_dev, info.st_ino, static_cast<unsigned long long>(info.st_size),
+                     info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec};
   }
-  // Written whole, then renamed into place: a kill leaves no journal or a complete one, never half of one.
-  const int root_fd = folder_.fd();
-  const std::string draft = std::string(promote_journal_name) + staged_suffix;
-  ::unlinkat(root_fd, draft.c_str(), 0);
-  create_file(root_fd, draft, nlohmann::json{{"entries", entries}}.dump(2) + "\n", 0644, folder_.display(draft).string());
-  if (::renameat(root_fd, draft.c_str(), root_fd, promote_journal_name) != 0) {
-    const std::string why = reason();
-    ::unlinkat(root_fd, draft.c_str(), 0);
-    throw TransactionError("cannot write the journal " + folder_.display(promote_journal_name).string() + ": " + why +
-                           "; nothing was changed");
-  }
-
+  write_journal(Phase::committing);
   std::size_t renamed = 0;
   try {
     for (const Entry& e : entries_) {
       const ConfinedFolder::Place place = folder_.locate(e.real);
-      if (!e.created &&
-          ::linkat(place.folder.get(), place.name.c_str(), place.folder.get(), (place.name + backup_suffix).c_str(), 0) != 0)
+      if (!e.created && ::linkat(place.folder.get(), place.name.c_str(), place.folder.get(), e.backup.c_str(), 0) != 0)
         throw TransactionError("cannot keep a backup of " + folder_.display(e.real).string() + ": " + reason());
     }
     for (const Entry& e : entries_) {
       const ConfinedFolder::Place place = folder_.locate(e.real);
-      if (::renameat(place.folder.get(), (place.name + staged_suffix).c_str(), place.folder.get(), place.name.c_str()) != 0)
+      if (::renameat(place.folder.get(), e.staged.c_str(), place.folder.get(), place.name.c_str()) != 0)
         throw TransactionError("cannot replace " + folder_.display(e.real).string() + ": " + reason());
       ++renamed;
       fault_point("renamed", renamed);
     }
   } catch (const std::runtime_error& e) {  // TransactionError, or a ConfinementError of a folder changed meanwhile
-    if (!roll_back(renamed))
+    const Undone done = undo(entries_, Phase::committing);
+    entries_.clear();  // what is left is the journal's to recover, not the destructor's to remove
+    if (!done.problems.empty())
       throw TransactionError(std::string(e.what()) + "; restoring the previous files failed too: the journal and backups "
                              "are kept; run `bankgate recover --baselines " + root().string() + "` to restore them");
+    remove_journal();
     throw TransactionError(std::string(e.what()) + "; nothing was changed (every file is as before)");
   }
-  // The commit point: without the journal the new files stand.
-  ::unlinkat(root_fd, promote_journal_name, 0);
-  ::fsync(root_fd);
+  // The commit point: from here on the new files stand, and only the backups are left to remove.
+  write_journal(Phase::committed);
   committed_ = true;
+  undo(entries_, Phase::committed);
+  remove_journal();
   std::vector<Change> changes;
-  for (const Entry& e : entries_) {
-    const ConfinedFolder::Place place = folder_.locate(e.real);
-    ::unlinkat(place.folder.get(), (place.name + backup_suffix).c_str(), 0);
-    changes.push_back({folder_.display(e.target), e.created});
-  }
+  for (const Entry& e : entries_) changes.push_back({folder_.display(e.target), e.created});
   return changes;
-}
-
-bool BaselineTransaction::roll_back(std::size_t renamed) {
-  bool restored = true;
-  for (std::size_t i = 0; i < renamed; ++i) {
-    const Entry& e = entries_[i];
-    const ConfinedFolder::Place place = folder_.locate(e.real);
-    const int at = place.folder.get();
-    if (e.created) restored &= ::unlinkat(at, place.name.c_str(), 0) == 0 || errno == ENOENT;
-    else restored &= ::renameat(at, (place.name + backup_suffix).c_str(), at, place.name.c_str()) == 0;
-  }
-  if (!restored) return false;  // the journal and backups stay: recovery finishes the rollback
-  for (const Entry& e : entries_) {
-    const ConfinedFolder::Place place = folder_.locate(e.real);
-    ::unlinkat(place.folder.get(), (place.name + backup_suffix).c_str(), 0);
-  }
-  remove_staged();
-  ::unlinkat(folder_.fd(), promote_journal_name, 0);
-  return true;
 }
 
 }  // namespace bankgate::gate

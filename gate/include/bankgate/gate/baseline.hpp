@@ -47,12 +47,25 @@ struct TimingTolerance {
 
 // Bounds no baseline may pass: beyond them a number is an edit or a corruption, not a measurement. Each refusal
 // names the file, the test and the field.
+// The tolerances' bounds (docs/baselines.md#bounds) keep every gate able to fail: no tolerance lets a counter
+// double or a kernel take 1.5x its time, and no stated noise hides a slowdown beyond that.
 namespace limits {
 inline constexpr double max_counter = 1e15;               // shared-memory events of one kernel launch
-inline constexpr double max_counter_relative_tolerance = 1.0;
+// A counter may move by at most half its value (relative), or by that much or 1024 events, whichever is more
+// (absolute: for counters near zero that vary by a few warps' events).
+inline constexpr double max_counter_relative_tolerance = 0.5;
+inline constexpr double min_counter_absolute_bound = 1024;
 inline constexpr double max_duration_ns = 1e12;           // 1000 s for one kernel
 inline constexpr double max_timing_relative_tolerance = 0.5;
 inline constexpr double max_timing_absolute_ns = 1e6;     // 1 ms
+// Together, relative x median + absolute_ns may reach at most half the median plus the default 64 ns.
+inline constexpr double max_timing_threshold_of_median = 0.5;
+// The median's standard error may be at most 10% of the median (the committed baselines stay under 3%): a
+// noisier kernel cannot be timed, and more would let its noise hide a slowdown.
+inline constexpr double max_timing_relative_se = 0.10;
+// Duration samples one test may hold (the collector stops at 20,000 by default): beyond it a candidate is
+// refused before anything is computed from it.
+inline constexpr std::size_t max_samples_per_test = 100000;
 inline constexpr double max_sm_clock_mhz = 10000.0;
 inline constexpr int max_launches_per_sample = 4096;
 }  // namespace limits
@@ -116,9 +129,9 @@ struct ExpectedRatios {
   std::string why;
 };
 
-struct TestRecord {
-  std::string kernel;    // function name of the kernel the test gates
-  bool correct = false;  // the output matched the CPU reference in this run
+// What one kernel of a test measured.
+struct KernelRecord {
+  std::string kernel;  // its function name, as results name it (kernel_base_name)
   std::map<std::string, CounterValue> counters;
   std::map<std::string, double> derived;  // e.g. transactions per request; informative, not gated
   std::optional<ExpectedRatios> expected;
@@ -127,6 +140,21 @@ struct TestRecord {
   // Per-line figures, where the attribution ran (recording, or explaining a changed counter); empty otherwise.
   std::vector<SourceLineFigures> lines;
 };
+
+// What one test measured: its kernel's figures. A case that launches several kernels (a library call: CUB, cuBLAS,
+// CUTLASS) has each recorded and gated: the first's figures are the test's own, the others follow in launch order.
+// A test of one kernel is written as it always was; one of several as {"correct", "kernels": [...]}.
+struct TestRecord : KernelRecord {
+  bool correct = false;  // the output matched the CPU reference in this run
+  std::vector<KernelRecord> later_kernels;
+
+  std::vector<const KernelRecord*> kernels() const;  // every kernel, in launch order, the first included
+  std::vector<KernelRecord*> kernels();
+};
+
+// How reports and findings name each kernel of a test (as kernels() lists them): its function name, and where one
+// function is launched more than once, " (launch 2)" and so on after its later launches.
+std::vector<std::string> kernel_labels(const TestRecord& record);
 
 struct GpuKey {
   std::string arch;   // "sm_90"

@@ -17,6 +17,16 @@ namespace bankgate::gate {
 // <arch>/<model>/<suite>.json, the place of a suite's baseline inside its folder.
 std::filesystem::path suite_file_relative(const GpuKey& gpu, const std::string& suite);
 
+// Whether `path` lies inside `folder` once every link of both is resolved (`path` need not exist yet).
+bool lies_inside(const std::filesystem::path& path, const std::filesystem::path& folder);
+
+// The baselines folder a candidate of `suite` names (its `baselines` field), taken only where it lies inside
+// `project`, the source folder its build was configured from, once every link of both is resolved. A candidate
+// is a file in a build folder that anything may have written: it cannot send a reader or a promotion to any other
+// folder. Throws BaselineError saying why the folder is not taken and what to pass instead.
+std::filesystem::path candidate_baselines_folder(const std::filesystem::path& named, const std::filesystem::path& project,
+                                                 const std::string& suite);
+
 // Reads and validates the suite file at `relative` inside `folder`; every error is a BaselineError naming it.
 SuiteFile read_suite_file(const ConfinedFolder& folder, const std::filesystem::path& relative,
                           const std::set<std::string>* known_metrics = nullptr);

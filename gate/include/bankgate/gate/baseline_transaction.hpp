@@ -2,14 +2,21 @@
 // Writing several baseline files as one change: all of them, or none. A promotion locks its baselines folder
 // before it reads anything, reads the baselines it merges into through the transaction, stages every new file
 // beside its target, then commits by renames. Any failure restores the exact previous state; a run killed
-// part-way leaves a journal, which marks the folder as half-written: every reader refuses it (see
-// refuse_interrupted_promotion) until `bankgate recover` or the next promotion rolls it back.
+// part-way leaves a journal, which marks the folder as half-written: every reader on this machine refuses it
+// (see refuse_interrupted_promotion) until `bankgate recover` or the next promotion rolls it back.
 //
-// The folder is input from whoever wrote a pull request, the journal included: every path is resolved inside
-// the folder (confined_folder.hpp), a journal may name only baseline files and their own staging and backup
-// files, and files keep their permissions. A baseline that is a symbolic link is written through the link
-// (the link stays) as long as it leads inside the folder; no file outside the folder is ever read or written.
-// The lock is the folder's own (flock on the folder), so no lock file is left for `git add` to pick up.
+// The folder is input from whoever wrote a pull request, so nothing in it can start a recovery or take part in
+// one. The journal lives outside it, in this user's state folder (journal_folder()), where a pull request
+// cannot place one; it is read only when it is a regular file this user owns that nobody else may write. It
+// records, for every file the promotion touched, the identity (device, inode, size, time) of the staging file
+// it wrote and of the baseline its backup keeps (a hard link: the very same file). Recovery deletes only a file
+// that is the one this promotion wrote and restores only a backup that is the very file it replaced; anything
+// else of that name (a file a pull request added, a baseline git checked out since) is left alone and named.
+// Staging and backup files carry a random suffix, so no file of the folder can be taken for one.
+// Every path is resolved inside the folder (confined_folder.hpp); files keep their permissions. A baseline that
+// is a symbolic link is written through the link (the link stays) as long as it leads inside the folder; no file
+// outside the folder is ever read or written. The lock is the folder's own (flock on the folder), so no lock
+// file is left for `git add` to pick up.
 
 #include <chrono>
 #include <filesystem>
@@ -27,11 +34,16 @@ class TransactionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The journal's name inside a baselines folder: present only while a promotion commits, or after one was killed.
-inline constexpr const char* promote_journal_name = ".bankgate-promote.journal";
+// Where this user's promotion journals are: $XDG_STATE_HOME/bankgate/journals, else
+// $HOME/.local/state/bankgate/journals, else /tmp/bankgate-state-<uid>/journals. One journal per baselines
+// folder, named by the folder's device and inode (however its path is spelt).
+std::filesystem::path journal_folder();
 
-// Throws TransactionError with the recovery command when an interrupted promotion left `baselines`
-// half-written. Every reader of baselines calls it before trusting what it reads.
+// The journal of an interrupted promotion of `baselines` on this machine; nullopt where there is none.
+std::optional<std::filesystem::path> interrupted_promotion(const ConfinedFolder& baselines);
+
+// Throws BaselineError with the recovery command when an interrupted promotion left `baselines` half-written.
+// Every reader of baselines calls it before trusting what it reads.
 void refuse_interrupted_promotion(const ConfinedFolder& baselines);
 
 class BaselineTransaction {
@@ -64,19 +76,36 @@ class BaselineTransaction {
   const std::filesystem::path& root() const { return folder_.root(); }
 
  private:
+  // Which file an entry is: equal only for the very same file (a hard link of it included), never for a copy.
+  struct FileId {
+    unsigned long long device = 0, inode = 0, size = 0;
+    long long mtime_ns = 0;
+    bool operator==(const FileId&) const = default;
+  };
   struct Entry {
     std::filesystem::path target;  // as given
     std::filesystem::path real;    // where the bytes go, without links, relative to the root
     bool created = false;
+    std::string staged, backup;    // their names in the folder of `real`
+    FileId staged_id, original_id;  // what this promotion wrote; the baseline it replaced (kept as the backup)
   };
+  enum class Phase { staging, committing, committed };
   void lock(std::chrono::seconds wait);
   void recover();
-  void roll_back_journal();
-  void remove_leftovers();
-  bool roll_back(std::size_t renamed);  // false when a file could not be restored
+  void write_journal(Phase phase) const;
+  void remove_journal() const;
+  // Puts the folder back as it was before (phase committing), or removes what is left over (staging: the
+  // staged files; committed: the backups). Touches only files that are what the entries say.
+  struct Undone {
+    std::size_t restored = 0;
+    std::vector<std::string> problems;  // what could not be restored: the journal stays
+    std::vector<std::string> notes;     // files changed since, left as they are
+  };
+  Undone undo(const std::vector<Entry>& entries, Phase phase) const;
   void remove_staged() noexcept;
 
   ConfinedFolder folder_;
+  std::filesystem::path journal_;
   std::vector<Entry> entries_;
   std::vector<std::string> recovered_;
   bool committed_ = false;

@@ -30,6 +30,7 @@ struct Finding {
   std::string tolerance;  // in words, e.g. "exact" or "+3% +64 ns, significant at 99%"
   Verdict verdict = Verdict::pass;
   std::string detail;  // for durations: the ratio and its confidence interval, or why no decision was made
+  std::string kernel;  // which kernel, as kernel_labels() names it, where the test has several; empty otherwise
 };
 
 inline constexpr const char* duration_metric = "duration (median)";
@@ -67,8 +68,25 @@ TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence
 std::string describe(const Tolerance& tolerance);
 std::string describe(const TimingTolerance& tolerance);
 
-// One finding per counter in either record, and one for the duration when either has timing.
+// One finding per counter in either record, and one for the duration when either has timing, in the order of
+// order_by_explanation(). Where either record has several kernels, each kernel is compared with the kernel of the
+// same label (kernel_labels()) and its findings name it; a kernel on one side only has every figure not measured or
+// not in the baseline.
 std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured);
+
+// The kernel of `record` that `label` names (kernel_labels()); the first where `label` is empty, none where no
+// kernel has that label.
+const KernelRecord* kernel_labelled(const TestRecord& record, const std::string& label);
+
+// A test's findings in the order that explains them: shared-memory traffic and conflicts first, then global and
+// local memory (each memory's transactions and sectors before its requests), then the duration, then the launch
+// figures (registers, shared memory per block, occupancy) and last the instruction counts, which move with almost
+// any edit. Within each, the larger relative change first; a
+// counter that appeared or vanished counts as the largest. A bank conflict that quadrupled the transactions of a
+// load therefore leads, not the static shared memory or the instruction count that moved with it. Every report
+// (console, markdown, HTML, JSON, GoogleTest's messages) shows a test's changes in this order and sums them up
+// by the first.
+void order_by_explanation(std::vector<Finding>& findings);
 
 // A speedup beyond the tolerance fails only when `fail_on_speedup` (BANKGATE_FAIL_ON_SPEEDUP=1) is set; an
 // inconclusive duration is no failure (the comparison reports it with its own exit code).

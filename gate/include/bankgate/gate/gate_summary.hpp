@@ -17,6 +17,7 @@
 // input is unreadable.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,7 +36,20 @@ struct GateInputs {
   std::filesystem::path gtest_results;  // GoogleTest reports, <build>/bankgate/gtest-results (may be absent)
   std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
   std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
+  // The source folder the build was configured from: a candidate's own baselines folder is read only where it
+  // lies inside (candidate_baselines_folder). Empty: unknown, so only `baselines` is read.
+  std::filesystem::path project;
+  // The base branch's text of a baseline (`relative` inside the baselines folder `folder`), where a base is
+  // known; nullopt where the base has no such file. Unset: what the change did to its baselines is not looked at.
+  // Each baseline a test is gated against is compared with it (baseline_changes.hpp): a loosening fails the test
+  // unless `accept_loosened`; every change is named in its result.
+  std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)> base_baseline;
+  bool accept_loosened = false;
   RefreshContext refresh;           // for the refresh command each result names
+  // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
+  // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
+  std::string source_commit;
+  bool source_dirty = false;
 };
 
 enum class Outcome { passed, regressed, not_measured, skipped };
@@ -54,7 +68,7 @@ struct TestResult {
   Outcome outcome = Outcome::not_measured;
   std::string device;        // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
   std::string gpu;           // the GPU model of its candidate, e.g. "NVIDIA H200"
-  double seconds = 0.0;      // ctest's wall time for the test
+  std::optional<double> seconds;  // ctest's wall time for the test; none where ctest gave no duration
   std::string reason;        // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
   std::optional<double> median_ns;  // of the measured durations, where measured
@@ -94,7 +108,7 @@ GateSummary summarize(const GateInputs& inputs);
 // without a row is judged by the gate's rules).
 GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head, const std::vector<ComparisonRow>& rows,
                                  bool fail_on_speedup);
-// Both terminal-safe (report.hpp): a control character in a test's name or message is shown, not obeyed. The
+// Both terminal-safe (text.hpp): a control character in a test's name or message is shown, not obeyed. The
 // console's table keeps within console_width, each test's detail wrapped whole; `palette` colours each result
 // and the headline (off by default).
 std::string render_console(const GateSummary& summary, const Palette& palette = {});

@@ -17,6 +17,12 @@ namespace bankgate::gate {
 // "instructions" entry, so a change in instruction counts has a place.
 std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigures>& instructions, const std::string& source_dir);
 
+// Whether per-line figures came without a line table: instructions were attributed, but not one of them to a
+// source line. The kernel was built without -lineinfo, as a project's own library is unless it asks for it.
+bool lacks_line_table(const std::vector<SourceLineFigures>& lines);
+// What to tell the user of such a kernel: that it has no line information, and how to build it with some.
+std::string no_line_table_note(const std::string& kernel);
+
 // What the lines imply, by name: bank conflicts (wavefronts above the ideal) of each shared kind, e.g.
 // "shared_load_bank_conflicts", and uncoalesced sectors (above the ideal) of each global kind, e.g.
 // "global_store_excess_sectors".

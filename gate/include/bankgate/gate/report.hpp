@@ -28,12 +28,13 @@ struct TestLocation {
 };
 
 // The command that re-measures this one test in the user's project and promotes it into its baselines after
-// review: "<bankgate> refresh --build <build> --filter 'Suite.test'".
+// review: "<bankgate> refresh --build <build> --filter 'Suite.test'". Each word shell-quoted (text.hpp), the
+// name as filter_literal gives it: one line of printable text, whatever the name holds.
 std::string refresh_command(const RefreshContext& how, const std::string& suite, const std::string& test);
-std::string shell_quote(const std::string& word);  // 'word', with embedded quotes escaped for sh
 
 // "SquareTile.setRowReadColIpad: shared load transactions rose 1024 -> 32768 (+3100%) ..." with the metric,
-// measured and baseline values, the change, the tolerance, the baseline file and the refresh command.
+// measured and baseline values, the change, the tolerance, the baseline file and the refresh command. Of a test
+// of several kernels, the figures of the kernel the finding names.
 std::string format_failure(const TestLocation& where, const Finding& finding, const TestRecord& measured,
                            const TestRecord& baseline);
 
@@ -51,7 +52,7 @@ struct TableStyle {
   std::vector<Tone> tones;       // one per row after the header; none: nothing is coloured
 };
 
-// A fixed-width text table; the first row is the header. Cells are made terminal-safe (text.hpp) and measured
+// A fixed-width text table; the first row is the header. Cells are made terminal-safe lines (terminal_line) and measured
 // in characters, so that an escaped or non-ASCII cell keeps its column aligned.
 std::string format_table(const std::vector<std::vector<std::string>>& rows, const TableStyle& style = {});
 

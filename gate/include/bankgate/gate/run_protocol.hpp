@@ -85,6 +85,10 @@ inline constexpr char cuda_device_max_connections[] = "CUDA_DEVICE_MAX_CONNECTIO
 // Where the GPU lock files are (else /tmp): every process of a run must see the same one.
 inline constexpr char tmpdir[] = "TMPDIR";
 
+// The branch or commit whose baselines a change's are compared with (check-baselines, summary, gate), where
+// --base-ref is not given (docs/baselines.md#changes-to-baselines).
+inline constexpr char base_ref[] = "BANKGATE_BASE_REF";
+
 // Tests only: a kill or failure at a chosen step of a promotion (gate/src/store/baseline_transaction.cpp reads it
 // itself; it is no setting).
 inline constexpr char fault_inject[] = "BANKGATE_FAULT_INJECT";
@@ -123,6 +127,7 @@ inline constexpr std::array environment{
     Name{"cuda_visible_devices", env::cuda_visible_devices},
     Name{"cuda_device_max_connections", env::cuda_device_max_connections},
     Name{"tmpdir", env::tmpdir},
+    Name{"base_ref", env::base_ref},
     Name{"fault_inject", env::fault_inject},
 };
 

@@ -26,6 +26,9 @@ struct RunnerRecording {
 
 struct RunnerMergePolicy {
   double margin = 2.0;
+  // The farthest runner's median may lie at most this share of the pooled median from it: machines of one GPU
+  // model measure within a few percent of each other, and the spread widens every runner's tolerance.
+  double max_spread = 0.10;
 };
 
 class RunnerMergeError : public std::runtime_error {

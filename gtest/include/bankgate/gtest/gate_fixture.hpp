@@ -1,9 +1,9 @@
 #pragma once
-// GateTest: the GoogleTest fixture every GPU suite derives from. gate() runs one kernel case through the
-// whole path: output against the CPU reference, counters and durations from the collector, a candidate
-// file for the refresh tool, and the comparison with the committed baseline. Memory counters are gated
-// exactly; instruction counts and registers carry the metric table's default tolerance (metrics.hpp), which a
-// case may override with a reason.
+// GateTest: the GoogleTest fixture every GPU suite derives from. gate() runs one case (one kernel, or the several
+// a library call launches) through the whole path: output against the CPU reference, counters and durations from
+// the collector, a candidate file for the refresh tool, and the comparison with the committed baseline. Memory
+// counters are gated exactly; instruction counts and registers carry the metric table's default tolerance
+// (metrics.hpp), which a case may override with a reason.
 // Per-source-line figures (the SASS Metrics API) are collected when recording (BANKGATE_ATTRIBUTE=1, set by
 // `bankgate record` and `refresh`) and after a counter changed, to name the lines that changed it.
 //
@@ -13,36 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <functional>
-#include <map>
-#include <optional>
-#include <string>
 
-#include <bankgate/collector.hpp>
-#include <bankgate/gate/baseline.hpp>
 #include <bankgate/gate/settings.hpp>
-#include <bankgate/expectation.hpp>
+#include <bankgate/gtest/kernel_case.hpp>
 
 namespace bankgate::gtest {
 
 using gate::Settings;
-using gate::TimingTolerance;
-
-struct KernelCase {
-  std::string kernel_name;                                 // the CUDA function the case must launch
-  std::function<void()> launch;                            // launches it once on prepared inputs
-  std::function<void()> poison_output;                     // fills outputs with a pattern no kernel writes
-  std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference
-  // What the source says its ratios (transactions or sectors per request, ...) should be; checked exactly when
-  // given (the counters are SASS-instrumented: they count what the instructions do, whatever else the GPU is
-  // doing).
-  std::optional<AccessExpectation> expected;
-  // A tolerance of the case's own for a counter (by metric name), instead of the metric table's default; any
-  // but exact must give its reason, which is recorded in the baseline.
-  std::map<std::string, gate::Tolerance> counter_tolerances{};
-  TimingOptions timing{};
-  TimingTolerance timing_tolerance{};
-};
 
 class GateTest : public ::testing::Test {
  protected:
