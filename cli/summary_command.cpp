@@ -38,7 +38,8 @@ void set_base(g::GateInputs& in, const SummaryOptions& o) {
   if (!fs::is_directory(anchor, ec)) return;
   const std::optional<BaseRef> base = find_base(anchor, o.base.base_ref);
   if (!base) return;
-  std::cout << "baselines compared with " << base->named << " (" << base->commit.substr(0, 12) << "): what this change did to them is named\n";
+  // Kept within the console table's 100 columns: a long ref name is the user's, the rest is bounded.
+  std::cout << "baselines compared with " << g::terminal_line(base->named) << " at " << base->commit.substr(0, 12) << "\n";
   in.base_baseline = [commit = base->commit](const fs::path& folder, const fs::path& relative) {
     return base_text(folder, commit, relative);
   };
