@@ -35,11 +35,11 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/collector.hpp>
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/round_judgement.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/rules/round_judgement.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tunable_work.cuh>
 

@@ -22,7 +22,7 @@ def bare_names(names, explicit=None):
 
 
 def protocol(build=None, explicit=None):
-    """The run protocol as the command states it (`bankgate protocol`, gate/include/bankgate/gate/run_protocol.hpp):
+    """The run protocol as the command states it (`bankgate protocol`, gate/include/bankgate/gate/protocol/run_protocol.hpp):
     {"environment", "layout", "measure_test_prefix", "test_properties", "exit_codes"}, the layout's paths in the
     build folder `build` where given. Scripts read these names here instead of keeping copies."""
     args = [command(explicit), "protocol"] + (["--build", str(build)] if build else [])

@@ -1,10 +1,10 @@
 """Reading what bankgate writes, for the ci/ and bench/ scripts: one place for its JSON models and files.
 
 The models (summary.json, `review --json`, `compare --json`) open with {"schema", "schema_version", "tool",
-"provenance"}; schemas/*.schema.json describe them (gate/include/bankgate/gate/output_json.hpp writes them).
+"provenance"}; schemas/*.schema.json describe them (gate/include/bankgate/gate/reports/output_json.hpp writes them).
 A reader checks the head first, so a script fed another file, or a file of a newer schema, stops with a message
 naming the file instead of a KeyError deep inside. Baseline and candidate files are the suite files of
-gate/include/bankgate/gate/baseline.hpp (schemas/baseline.schema.json, schemas/candidate.schema.json).
+gate/include/bankgate/gate/rules/baseline.hpp (schemas/baseline.schema.json, schemas/candidate.schema.json).
 """
 import json
 import pathlib

@@ -2,11 +2,11 @@
 # Every missing piece is named together with the package or setting that supplies it.
 
 # The command's exit codes for a failed set-up and a usage error (exit_setup and exit_usage of
-# gate/include/bankgate/gate/run_protocol.hpp; tests/unit/ci_lib_test.sh checks them against the command).
+# gate/include/bankgate/gate/protocol/run_protocol.hpp; tests/unit/ci_lib_test.sh checks them against the command).
 bankgate_die() { echo "bankgate: $*" >&2; exit 3; }
 bankgate_usage() { echo "bankgate: $*" >&2; exit 64; }
 
-# Whether this runs in CI, by the command's rule for $CI (gate/settings.hpp's running_in_ci): 1, true, yes, on
+# Whether this runs in CI, by the command's rule for $CI (gate/protocol/settings.hpp's running_in_ci): 1, true, yes, on
 # in any case mean CI; 0, false, no, off, empty or unset mean not; any other value stops the script, as it
 # makes the command refuse, rather than guess. Scripts decide before building, the command after it: they must
 # agree (tests/unit/ci_lib_test.sh runs both over every spelling).
@@ -21,7 +21,7 @@ bankgate_is_ci() {
 # bankgate_result_path COMMAND BUILD NAME: where the bankgate COMMAND leaves NAME of its result layout in the
 # build folder BUILD (gate, gate_junit, gate_candidates, record_candidates, gtest_results, compare, ...; all of
 # them: COMMAND protocol --get layout). Scripts ask instead of keeping a copy of the layout, which is the
-# command's (gate/include/bankgate/gate/run_protocol.hpp). Use: dir=$(bankgate_result_path ...) || exit 3
+# command's (gate/include/bankgate/gate/protocol/run_protocol.hpp). Use: dir=$(bankgate_result_path ...) || exit 3
 bankgate_result_path() {
   "$1" protocol --build "$2" --get "layout.$3" ||
     { echo "bankgate: $1 cannot say where its '$3' is (bankgate protocol); is it built?" >&2; return 3; }

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 #include "commands.hpp"
 #include "process.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The base branch's baselines, from git, so that what a change did to its baselines shows in the verdict
-// (gate/include/bankgate/gate/baseline_changes.hpp): the base is --base-ref, else BANKGATE_BASE_REF, else the merge
+// (gate/include/bankgate/gate/rules/baseline_changes.hpp): the base is --base-ref, else BANKGATE_BASE_REF, else the merge
 // base of HEAD with origin/main where the repository has that branch. Git runs as a program (process.hpp).
 
 #include <filesystem>

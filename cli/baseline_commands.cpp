@@ -12,25 +12,27 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/baseline_changes.hpp>
-#include <bankgate/gate/baseline_folder.hpp>
-#include <bankgate/gate/baseline_review.hpp>
-#include <bankgate/gate/baseline_transaction.hpp>
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/html_report.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/output_json.hpp>
-#include <bankgate/gate/gpu_key.hpp>
-#include <bankgate/gate/run_comparison.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/runner_merge.hpp>
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_changes.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/baseline_review.hpp>
+#include <bankgate/gate/store/baseline_transaction.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/reports/output_json.hpp>
+#include <bankgate/gate/rules/gpu_key.hpp>
+#include <bankgate/gate/reports/console_tables.hpp>
+#include <bankgate/gate/rules/run_comparison.hpp>
+#include <bankgate/gate/store/pooled_candidates.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/runner_merge.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/text/text.hpp>
 #include <bankgate/metrics.hpp>
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/results.hpp>
 
 #include "base_baselines.hpp"

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/store/input_file.hpp>
 
 namespace bankgate::cli {
 namespace {

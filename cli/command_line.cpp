@@ -1,8 +1,8 @@
 #include "command_line.hpp"
 
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/shard_plan.hpp>
-#include <bankgate/gate/source_url.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
+#include <bankgate/gate/text/source_url.hpp>
 
 #include <charconv>
 #include <limits>

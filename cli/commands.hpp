@@ -10,8 +10,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace bankgate::cli {
 
@@ -134,7 +134,7 @@ int summary(const SummaryOptions& options);
 
 enum class MetricsFormat { list, json, markdown };
 int metrics(MetricsFormat format, bool hardware = false);
-// The run protocol (gate/run_protocol.hpp) for scripts: the environment variables, the result layout (under
+// The run protocol (gate/protocol/run_protocol.hpp) for scripts: the environment variables, the result layout (under
 // `build` where given), the measuring tests' prefix, the test properties and the exit codes. `get`: one entry,
 // e.g. "layout.gate" or "environment.run_id", printed bare (an object: one "key<TAB>value" line per entry);
 // empty: all of it as JSON.

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "cmake_cache.hpp"
 #include "console.hpp"

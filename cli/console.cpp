@@ -4,8 +4,8 @@
 
 #include <iostream>
 
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 namespace bankgate::cli {
 

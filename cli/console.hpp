@@ -5,13 +5,13 @@
 
 #include <string>
 
-#include <bankgate/gate/colour.hpp>
+#include <bankgate/gate/reports/colour.hpp>
 
 namespace bankgate::cli {
 
 struct Console {
   bool quiet = false;     // --quiet: no progress lines; the build's and ctest's output to log files
-  gate::Palette palette;  // off unless colour was chosen for a terminal (gate/colour.hpp)
+  gate::Palette palette;  // off unless colour was chosen for a terminal (gate/reports/colour.hpp)
 };
 
 Console& console();

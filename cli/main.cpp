@@ -16,9 +16,9 @@
 //   bankgate readme-table   a README table of expected against measured transactions per request
 //   bankgate run-suite, verdict, discover   a GPU suite as one process, one ctest entry per test (used by the
 //                                           tests bankgate_add_gpu_suite() registers)
-//   bankgate protocol  the names bankgate's processes share (gate/run_protocol.hpp), for scripts
+//   bankgate protocol  the names bankgate's processes share (gate/protocol/run_protocol.hpp), for scripts
 //
-// Exit codes (gate/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
+// Exit codes (gate/protocol/run_protocol.hpp): 0 done; 1 regression; 2 could not measure or read; 3 build, set-up or
 // refusal; 4 baselines of another schema version (readme-table); 5 compare inconclusive; 64 usage error. Each
 // subcommand's --help lists those it can return.
 //
@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "command_line.hpp"
 #include "console.hpp"

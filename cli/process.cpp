@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 
-#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/reports/report.hpp>
 
 extern char** environ;
 

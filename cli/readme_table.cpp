@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/baseline_folder.hpp>
-#include <bankgate/gate/gpu_key.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/gpu_key.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/text/text.hpp>
 #include <bankgate/metrics.hpp>
 
 #include "commands.hpp"

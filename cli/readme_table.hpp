@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 
 namespace bankgate::cli {
 

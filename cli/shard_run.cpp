@@ -9,9 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/shard_plan.hpp>
-#include <bankgate/gate/test_filter.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/protocol/shard_costs.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "process.hpp"
 

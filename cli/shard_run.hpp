@@ -1,13 +1,13 @@
 #pragma once
-// gate and record with --shard I/N: this runner's part of a gate split over N runners (gate/shard_plan.hpp),
+// gate and record with --shard I/N: this runner's part of a gate split over N runners (gate/rules/shard_plan.hpp),
 // worked out from the build's ctest listing and the recorded costs, the same on every runner.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/shard_plan.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
 
 #include "commands.hpp"
 

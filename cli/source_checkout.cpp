@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 #include "commands.hpp"
 #include "process.hpp"

@@ -15,13 +15,13 @@
 #include <set>
 #include <sstream>
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/test_claims.hpp>
-#include <bankgate/gate/test_report.hpp>
-#include <bankgate/gate/text.hpp>
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/protocol/test_claims.hpp>
+#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/text/text.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 
 #include "commands.hpp"
 #include "driver_stub.hpp"
@@ -278,7 +278,7 @@ int run_suite(const RunSuiteOptions& o) {
     std::cout << "bankgate run-suite: no CUDA driver here (libcuda.so.1 cannot be loaded): " << o.binary.filename().string()
               << " runs with the CUDA toolkit's stub driver, so its tests report Skipped\n";
   std::vector<std::string> tests = list_tests(o.binary, filter);
-  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/test_claims.hpp);
+  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/protocol/test_claims.hpp);
   // otherwise each takes every used-th test, which every shard can work out alone.
   const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
   if (used > 1 && !claims) tests = every_nth(tests, o.shard, used);

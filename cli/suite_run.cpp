@@ -10,14 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/shard_plan.hpp>
-#include <bankgate/gate/test_filter.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "commands.hpp"
 #include "console.hpp"

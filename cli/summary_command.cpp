@@ -5,13 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/html_report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/shard_merge.hpp>
-#include <bankgate/gate/shard_plan.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/reports/shard_merge.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "base_baselines.hpp"
 #include "commands.hpp"

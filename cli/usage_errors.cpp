@@ -4,7 +4,7 @@
 #include <cctype>
 #include <string_view>
 
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 namespace bankgate::cli {
 namespace {

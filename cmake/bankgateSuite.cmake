@@ -38,7 +38,7 @@
 include_guard(GLOBAL)
 
 # The names this function shares with the `bankgate` command and the suites, which
-# gate/include/bankgate/gate/run_protocol.hpp names for them: the folder of the results under the build
+# gate/include/bankgate/gate/protocol/run_protocol.hpp names for them: the folder of the results under the build
 # folder (results_root), in it the per-test reports (gtest_results) and the suites' own measurements
 # (suite_candidates), and the measuring tests' names (measure_test_prefix). CMake cannot read the header, so
 # these are copies; tests/unit/suite_protocol_test.sh runs this macro and fails when they differ from what the

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <bankgate/order_statistics.hpp>
+
 #include "check.hpp"
 #include "names.hpp"
 #include "occupancy.hpp"
@@ -80,14 +82,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  return (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) / 2.0;
-}
+// The median, or 0 for no values (no clock readings kept): order_statistics.hpp's definition.
+double median_of(std::vector<double> values) { return values.empty() ? 0.0 : bankgate::median(std::move(values)); }
 
 // Durations of `calls` consecutive calls of the callable: per_call kernels each, call-major.
 struct Batch {
@@ -435,10 +431,7 @@ double relative_median_noise(const std::vector<double>& samples, double resoluti
   if (samples.size() < 2) return std::numeric_limits<double>::infinity();
   const double center = median_of(samples);
   if (!(center > 0.0)) return std::numeric_limits<double>::infinity();
-  std::vector<double> deviations;
-  deviations.reserve(samples.size());
-  for (double v : samples) deviations.push_back(std::abs(v - center));
-  const double sigma = std::max(1.4826 * median_of(std::move(deviations)), resolution_ns / std::sqrt(12.0));
+  const double sigma = std::max(1.4826 * bankgate::median_absolute_deviation(samples), resolution_ns / std::sqrt(12.0));
   return 1.2533 * sigma / std::sqrt(static_cast<double>(samples.size())) / center;
 }
 

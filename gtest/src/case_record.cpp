@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include <bankgate/gate/instruction_lines.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gtest {

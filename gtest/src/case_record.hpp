@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/gtest/kernel_case.hpp>
 
 namespace bankgate::gtest {

@@ -13,10 +13,10 @@
 #include <thread>
 #include <utility>
 
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/run_provenance.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/run_provenance.hpp>
 
 namespace bankgate::gtest {
 

@@ -10,19 +10,19 @@
 #include <memory>
 #include <optional>
 
-#include <bankgate/gate/baseline_folder.hpp>
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/expectation_check.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/rules/expectation_check.hpp>
 #include <bankgate/gtest/device_lock.hpp>
 #include <bankgate/gtest/suite_config.hpp>
-#include <bankgate/gate/gpu_key.hpp>
-#include <bankgate/gate/instruction_lines.hpp>
-#include <bankgate/gate/line_comparison.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/gpu_key.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 #include <bankgate/metrics.hpp>
 
 #include "case_check.hpp"

@@ -9,8 +9,8 @@
 #include <iostream>
 #include <optional>
 
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 
 #include "fixture_console.hpp"

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iostream>
 
-#include <bankgate/gate/test_claims.hpp>
-#include <bankgate/gate/test_report.hpp>
+#include <bankgate/gate/protocol/test_claims.hpp>
+#include <bankgate/gate/protocol/test_report.hpp>
 
 namespace bankgate::gtest {
 namespace {

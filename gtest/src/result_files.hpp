@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <optional>
 
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace bankgate::gtest {
 

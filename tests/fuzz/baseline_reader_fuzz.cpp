@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::map<std::string, std::string> environment;

@@ -17,10 +17,11 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
 
 namespace {
 

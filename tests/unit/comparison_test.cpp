@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace {
 

@@ -7,8 +7,8 @@ that points at a file which was moved or never written sends the reader nowhere.
 Looks at words that start with one of the repository's top folders (gate/src/<file>.cpp, cmake/<file>.cmake,
 ...) in Markdown files and in the comments of source, CMake and script files; words with
 placeholders (<arch>, *, $VAR, {a,b}) are patterns, and build outputs (.a, .so, .o) live in a build folder: both
-are left out. A word may also name a public header by its include path (gate/settings.hpp for
-<bankgate/gate/settings.hpp>). Measured results (the RESULTS-*.md files of bench/) are tables, not prose. Prints
+are left out. A word may also name a public header by its include path (gate/protocol/settings.hpp for
+<bankgate/gate/protocol/settings.hpp>). Measured results (the RESULTS-*.md files of bench/) are tables, not prose. Prints
 "N passed, M failed".
 """
 import pathlib

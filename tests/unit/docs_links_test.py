@@ -8,7 +8,7 @@ repository (and the heading it names after '#'), every `backticked/path` of the 
 Looks at README.md and docs/*.md as they are on disk (a page not yet committed is checked too). A path is a
 word whose first part is a top-level file or folder of the repository (ci/gate.sh, docs/cli.md,
 .github/workflows/...); build folders, placeholders (<arch>, *, $VAR) and web links are left out, and a
-public header may be named by its include path (gate/settings.hpp). Paths and subcommands are read in
+public header may be named by its include path (gate/protocol/settings.hpp). Paths and subcommands are read in
 `code spans` and fenced code blocks, where commands and files are written; links anywhere. The subcommands
 (aliases too) are the ones `bankgate --help` lists.
 
@@ -84,7 +84,7 @@ def link_problems(root, page, prose):
 
 
 def exists(root, word):
-    """A repository path, or a public header named by its include path (gate/settings.hpp)."""
+    """A repository path, or a public header named by its include path (gate/protocol/settings.hpp)."""
     word = re.sub(r":\d+$", "", word.rstrip(".:"))  # kernels/async_copy.cu:84 names a line of the file
     return (root / word).exists() or any((include / word).exists() for include in root.glob("*/include/bankgate"))
 

@@ -8,8 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/expectation_check.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/expectation_check.hpp>
 
 namespace {
 

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {

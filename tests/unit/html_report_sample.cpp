@@ -4,7 +4,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
 
 #include "planted_report.hpp"
 

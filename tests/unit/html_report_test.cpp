@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/duration_axis.hpp>
-#include <bankgate/gate/html_report.hpp>
-#include <bankgate/gate/settings.hpp>
-#include <bankgate/gate/source_url.hpp>
+#include <bankgate/gate/reports/duration_axis.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
+#include <bankgate/gate/text/source_url.hpp>
 
 #include "planted_report.hpp"
 

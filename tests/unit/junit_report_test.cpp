@@ -9,7 +9,7 @@
 
 #include <pugixml.hpp>
 
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include "planted_report.hpp"
 

@@ -10,6 +10,10 @@ the command never includes the GoogleTest layer. Foreign headers likewise: CUPTI
 only, the CUDA runtime only where code runs on a GPU, GoogleTest only in its layer, CLI11 only in the command.
 Inside the collector, only its own implementation includes its façade (collector.hpp).
 
+Inside the gate, five units in a folder each (gate/include/bankgate/gate/<unit>/, gate/src/<unit>/), lowest first:
+text < rules < store < protocol < reports. A unit includes its own files and those of the units below it only:
+the rules a verdict follows read no file, the store knows no process, the protocol renders nothing.
+
 No include cycles: a header and the sources of the same name in one layer (report.hpp, report.cpp) are one
 unit, and no chain of includes between units leads back to where it started. (A cycle of units is what
 makes two parts impossible to understand, test or move apart, even where no single file includes itself.)
@@ -41,6 +45,10 @@ ALLOWED = {
 
 # Where <bankgate/...> headers are found.
 INCLUDE_DIRS = ["core/include", "cupti_collector/include", "gate/include", "gtest/include", "kernels/include"]
+
+# The gate's units, lowest first (gate/CMakeLists.txt says what each holds).
+GATE_UNITS = ["text", "rules", "store", "protocol", "reports"]
+GATE_UNIT_FOLDERS = ("gate/include/bankgate/gate/", "gate/src/")
 
 # Foreign headers: which layers may include them.
 FOREIGN = [
@@ -74,6 +82,27 @@ def layer_of(relative):
 def unit_of(relative):
     """A header and the sources of the same name in one layer are one unit: ("gate", "report")."""
     return layer_of(relative), os.path.splitext(os.path.basename(relative))[0]
+
+
+def gate_unit_of(relative):
+    """The gate unit a file of the gate layer belongs to; "" for one in no unit folder, None outside the gate."""
+    for folder in GATE_UNIT_FOLDERS:
+        if relative.startswith(folder):
+            first = relative[len(folder):].split("/")[0]
+            return first if first in GATE_UNITS else ""
+    return None
+
+
+def gate_unit_problems(relative, where, target):
+    """A file of the gate including one of a unit above its own, or a gate file in no unit folder."""
+    unit, aim = gate_unit_of(relative), gate_unit_of(target)
+    if unit is None or aim is None or not unit or not aim:
+        return []
+    if GATE_UNITS.index(aim) > GATE_UNITS.index(unit):
+        below = ", ".join(GATE_UNITS[:GATE_UNITS.index(unit)]) or "none"
+        return [f"{where}: the gate's {unit} unit includes {target} of its {aim} unit ({unit} may include only "
+                f"itself and the units below it: {below})"]
+    return []
 
 
 def project_files(root):
@@ -166,6 +195,8 @@ def check(root):
     examples = {}  # (unit, unit) -> "file:line includes file"
     for relative in project_files(root):
         layer = layer_of(relative)
+        if gate_unit_of(relative) == "" and relative.endswith(SOURCE_SUFFIXES):
+            problems.append(f"{relative}: a file of the gate in no unit folder (one of {', '.join(GATE_UNITS)})")
         for number, style, name in read_includes(root, relative):
             where = f"{relative}:{number}"
             target, problem = resolve(root, relative, style, name)
@@ -183,6 +214,7 @@ def check(root):
                 allowed = ", ".join(sorted(ALLOWED[layer][1])) or "nothing"
                 problems.append(f"{where}: the {layer} layer includes {target} of the {target_layer} layer "
                                 f"({layer} may include only itself and {allowed})")
+            problems += gate_unit_problems(relative, where, target)
             if target in FACADES and target_layer == layer and relative not in FACADES[target]:
                 problems.append(f"{where}: includes the façade {target}, which inside its layer only "
                                 f"{', '.join(sorted(FACADES[target]))} includes; include the header it is made of instead")
@@ -274,25 +306,29 @@ def self_test():
         "cupti_collector/src/collector.cpp":
             "#include <bankgate/collector.hpp>\n#include <cupti.h>\n#include \"timer.hpp\"\n",
         "cupti_collector/src/timer.hpp": "#include <bankgate/results.hpp>\n",
-        "gate/include/bankgate/gate/report.hpp": "#include <bankgate/gate/comparison.hpp>\n",
-        "gate/src/report.cpp": "#include <bankgate/gate/report.hpp>\n",
-        "gate/include/bankgate/gate/comparison.hpp": "#include <bankgate/results.hpp>\n",
-        "gate/src/comparison.cpp": "#include <bankgate/gate/comparison.hpp>\n",
+        "gate/include/bankgate/gate/reports/report.hpp": "#include <bankgate/gate/rules/comparison.hpp>\n",
+        "gate/src/reports/report.cpp": "#include <bankgate/gate/reports/report.hpp>\n",
+        "gate/include/bankgate/gate/rules/comparison.hpp": "#include <bankgate/results.hpp>\n",
+        "gate/src/rules/comparison.cpp": "#include <bankgate/gate/rules/comparison.hpp>\n",
+        "gate/include/bankgate/gate/reports/colour.hpp": "#include <string>\n",
         "gtest/include/bankgate/gtest/fixture.hpp": "#include <bankgate/collector.hpp>\n#include <gtest/gtest.h>\n",
-        "cli/main.cpp": "#include <bankgate/gate/report.hpp>\n#include <CLI/CLI.hpp>\n",
+        "cli/main.cpp": "#include <bankgate/gate/reports/report.hpp>\n#include <CLI/CLI.hpp>\n",
     }
     broken = [  # (file, its text, words the problem found must hold)
-        ("gate/src/comparison.cpp", "#include <bankgate/gate/comparison.hpp>\n#include <bankgate/gate/report.hpp>\n",
+        ("gate/src/rules/comparison.cpp", "#include <bankgate/gate/rules/comparison.hpp>\n#include <bankgate/gate/reports/report.hpp>\n",
          "include cycle gate:comparison -> gate:report -> gate:comparison"),
-        ("gate/src/report.cpp", "#include <bankgate/gate/report.hpp>\n#include <bankgate/collector.hpp>\n",
+        ("gate/src/reports/report.cpp", "#include <bankgate/gate/reports/report.hpp>\n#include <bankgate/collector.hpp>\n",
          "the gate layer includes cupti_collector/include/bankgate/collector.hpp"),
-        ("gate/src/report.cpp", "#include <bankgate/gtest/fixture.hpp>\n", "the gate layer includes gtest/"),
+        ("gate/src/reports/report.cpp", "#include <bankgate/gtest/fixture.hpp>\n", "the gate layer includes gtest/"),
         ("cli/main.cpp", "#include <bankgate/gtest/fixture.hpp>\n", "the cli layer includes gtest/"),
-        ("core/src/results.cpp", "#include <bankgate/results.hpp>\n#include <bankgate/gate/report.hpp>\n",
-         "the core layer includes gate/include/bankgate/gate/report.hpp"),
+        ("core/src/results.cpp", "#include <bankgate/results.hpp>\n#include <bankgate/gate/reports/report.hpp>\n",
+         "the core layer includes gate/include/bankgate/gate/reports/report.hpp"),
         ("cupti_collector/src/timer.hpp", "#include <bankgate/collector.hpp>\n", "includes the façade"),
-        ("gate/include/bankgate/gate/comparison.hpp", "#include <cuda_runtime_api.h>\n", "the CUDA toolkit"),
+        ("gate/include/bankgate/gate/rules/comparison.hpp", "#include <cuda_runtime_api.h>\n", "the CUDA toolkit"),
         ("cli/main.cpp", "#include <bankgate/gate/missing.hpp>\n", "no file of bankgate's layers"),
+        ("gate/src/rules/comparison.cpp", "#include <bankgate/gate/reports/colour.hpp>\n",
+         "the gate's rules unit includes gate/include/bankgate/gate/reports/colour.hpp of its reports unit"),
+        ("gate/include/bankgate/gate/loose.hpp", "#pragma once\n", "a file of the gate in no unit folder"),
     ]
     failures = []
     with tempfile.TemporaryDirectory(prefix="bankgate-layers-") as scratch:

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/html_report.hpp>
-#include <bankgate/gate/line_comparison.hpp>
-#include <bankgate/gate/instruction_lines.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace {
 

@@ -12,10 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/runner_merge.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/rules/runner_merge.hpp>
 
 namespace {
 

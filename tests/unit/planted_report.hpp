@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace bankgate::gate::planted {
 

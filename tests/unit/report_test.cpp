@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 
 namespace {
 

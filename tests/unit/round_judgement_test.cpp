@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include <bankgate/gate/round_judgement.hpp>
-#include <bankgate/gate/student_t.hpp>
+#include <bankgate/gate/rules/round_judgement.hpp>
+#include <bankgate/gate/rules/student_t.hpp>
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The run protocol's lists (gate/run_protocol.hpp): what `bankgate protocol` prints and scripts look names up
+// The run protocol's lists (gate/protocol/run_protocol.hpp): what `bankgate protocol` prints and scripts look names up
 // in. A name given twice, or a result outside the results folder, would send two processes to one place.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/runner_merge.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/runner_merge.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 
 namespace {
 

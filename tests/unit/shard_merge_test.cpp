@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/shard_merge.hpp>
+#include <bankgate/gate/reports/shard_merge.hpp>
 
 namespace {
 

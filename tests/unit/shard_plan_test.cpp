@@ -12,9 +12,11 @@
 #include <numeric>
 #include <random>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/shard_plan.hpp>
-#include <bankgate/gate/test_filter.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/protocol/shard_costs.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace {
 

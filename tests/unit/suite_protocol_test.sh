@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cmake/bankgateSuite.cmake against the run protocol (gate/include/bankgate/gate/run_protocol.hpp), no GPU needed.
+# cmake/bankgateSuite.cmake against the run protocol (gate/include/bankgate/gate/protocol/run_protocol.hpp), no GPU needed.
 # bankgate_add_gpu_suite() writes names into every project's build that the command and the suites use too: the
 # results folder, in it the per-test reports and the suites' own measurements, and the measuring tests' names.
 # CMake cannot include the header, so the file keeps copies, all in its macro _bankgate_run_protocol(). This

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include <bankgate/gate/test_claims.hpp>
+#include <bankgate/gate/protocol/test_claims.hpp>
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/test_filter.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
 
 namespace {
 

@@ -1,11 +1,11 @@
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/source_url.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/text/source_url.hpp>
 
 namespace bankgate::gate {
 namespace {

@@ -1,5 +1,5 @@
-#include <bankgate/gate/test_claims.hpp>
-#include <bankgate/gate/test_report.hpp>
+#include <bankgate/gate/protocol/test_claims.hpp>
+#include <bankgate/gate/protocol/test_report.hpp>
 
 #include <unistd.h>
 

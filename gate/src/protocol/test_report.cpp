@@ -1,15 +1,15 @@
-#include <bankgate/gate/test_report.hpp>
+#include <bankgate/gate/protocol/test_report.hpp>
 
-#include <bankgate/gate/confined_folder.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
 
 #include <pugixml.hpp>
 
 #include <sstream>
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/text.hpp>
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/text/text.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 
 namespace bankgate::gate {
 

@@ -1,9 +1,9 @@
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 
 #include <pugixml.hpp>
 
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 namespace bankgate::gate {
 namespace {

@@ -1,4 +1,4 @@
-#include <bankgate/gate/colour.hpp>
+#include <bankgate/gate/reports/colour.hpp>
 
 namespace bankgate::gate {
 

@@ -1,4 +1,4 @@
-#include <bankgate/gate/duration_axis.hpp>
+#include <bankgate/gate/reports/duration_axis.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // The gate summary's model: the files a run leaves, read and classified into one result per test. Each output
 // format has its renderer in a file of its own: summary_console.cpp, summary_markdown.cpp, summary_junit.cpp,
 // summary_json.cpp and html_report.cpp.
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -11,16 +11,16 @@
 #include <set>
 #include <sstream>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/baseline_changes.hpp>
-#include <bankgate/gate/baseline_folder.hpp>
-#include <bankgate/gate/candidates.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/confined_folder.hpp>
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/test_report.hpp>
-#include <bankgate/gate/xml_reader.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_changes.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/protocol/xml_reader.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
 
 namespace bankgate::gate::html {
 namespace {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include <bankgate/gate/confined_folder.hpp>
-#include <bankgate/gate/gate_summary.hpp>
-#include <bankgate/gate/source_url.hpp>
-#include <bankgate/gate/text.hpp>  // html_text: every text from outside goes through it
+#include <bankgate/gate/store/confined_folder.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/text/source_url.hpp>
+#include <bankgate/gate/text/text.hpp>  // html_text: every text from outside goes through it
 
 namespace bankgate::gate::html {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include <bankgate/gate/duration_axis.hpp>
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/reports/duration_axis.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 
 namespace bankgate::gate::html {
 namespace {

@@ -1,7 +1,7 @@
 // The HTML report's page: the verdict, provenance and overview first (html_overview.cpp), then each test that
 // did not pass once, as a section of tables (what changed, its source lines, its durations) with its console
 // text folded away, then the tests that passed, folded.
-#include <bankgate/gate/html_report.hpp>
+#include <bankgate/gate/reports/html_report.hpp>
 
 #include <cctype>
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/metrics.hpp>
 
 #include "html_parts.hpp"

@@ -1,12 +1,12 @@
 // The JSON models (output_json.hpp) and the summary's (summary_json.cpp) share this head and these pieces.
-#include <bankgate/gate/output_json.hpp>
+#include <bankgate/gate/reports/output_json.hpp>
 
 #include <cmath>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace bankgate::gate {
 

@@ -1,7 +1,7 @@
-#include <bankgate/gate/report.hpp>
+#include <bankgate/gate/reports/report.hpp>
 
-#include <bankgate/gate/instruction_lines.hpp>
-#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
 
 #include <sstream>
 

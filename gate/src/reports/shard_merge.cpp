@@ -1,14 +1,14 @@
-#include <bankgate/gate/shard_merge.hpp>
+#include <bankgate/gate/reports/shard_merge.hpp>
 
 #include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/confined_folder.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/shard_plan.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
 
 namespace bankgate::gate {
 namespace {

@@ -1,11 +1,11 @@
 // The gate summary on the console: one row per test, the run's problems, the headline.
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <sstream>
 
-#include <bankgate/gate/report.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "summary_text.hpp"
 

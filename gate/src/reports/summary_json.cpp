@@ -1,12 +1,12 @@
 // The gate summary for tools: summary.json (schemas/summary.schema.json), which CI keeps and scripts read.
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <charconv>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/output_json.hpp>
+#include <bankgate/gate/reports/output_json.hpp>
 
 namespace bankgate::gate {
 

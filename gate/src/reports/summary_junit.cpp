@@ -12,13 +12,13 @@
 //
 // Every text from outside passes xml_text (text.hpp) on its way to pugixml, which escapes markup but writes a
 // control character as a character reference (&#27;) that XML 1.0 forbids, and stops a string at a NUL.
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <sstream>
 
 #include <pugixml.hpp>
 
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "summary_text.hpp"
 

@@ -1,6 +1,6 @@
 // The gate summary in Markdown, as a CI step summary shows it: the headline, the failures first (each with
 // measured against baseline and the command that refreshes or records its baseline), then every test.
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include "summary_text.hpp"
 

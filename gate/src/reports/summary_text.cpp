@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/number_format.hpp>
-#include <bankgate/gate/run_protocol.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/text/number_format.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace bankgate::gate::summary_text {
 namespace {

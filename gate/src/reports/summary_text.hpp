@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include <bankgate/gate/gate_summary.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
 
 namespace bankgate::gate::summary_text {
 

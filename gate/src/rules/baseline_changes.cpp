@@ -1,8 +1,8 @@
-#include <bankgate/gate/baseline_changes.hpp>
+#include <bankgate/gate/rules/baseline_changes.hpp>
 
 #include <cmath>
 
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

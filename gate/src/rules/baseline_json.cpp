@@ -1,13 +1,11 @@
 // Reading and writing the baseline schema. Every read error names the file and the JSON path of the field.
 
-#include <bankgate/gate/atomic_file.hpp>
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/metrics.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/text.hpp>
-#include <bankgate/gate/comparison.hpp>
-#include <bankgate/gate/instruction_lines.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/text/text.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -726,17 +724,6 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
   return file;
 }
 
-SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics) {
-  // A folder or FIFO in a baseline's place must be reported, never skipped or waited on; a huge file is refused.
-  std::string text;
-  try {
-    text = read_input_file(path);
-  } catch (const InputFileError& e) {
-    throw BaselineError(e.what());
-  }
-  return parse_suite_file(text, path.string(), known_metrics);
-}
-
 std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
   const Provenance& p = f.provenance;
   json tests = json::object();
@@ -757,12 +744,6 @@ std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
   // nlohmann's object is a std::map: keys come out sorted. A --command or BANKGATE_GIT_COMMIT that is not UTF-8
   // is written with U+FFFD (json_text), never thrown on.
   return json_text(document) + "\n";
-}
-
-void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {
-  const std::string text = serialize_suite_file(file, samples);
-  parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
-  write_file_atomically(path, [&](std::ostream& out) { out << text; });
 }
 
 std::vector<const KernelRecord*> TestRecord::kernels() const {

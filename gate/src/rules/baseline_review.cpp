@@ -1,6 +1,5 @@
-#include <bankgate/gate/baseline_review.hpp>
+#include <bankgate/gate/rules/baseline_review.hpp>
 
-#include <bankgate/gate/report.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
@@ -18,25 +17,6 @@ std::vector<ReviewRow> review(const std::map<std::string, gate::SuiteFile>& cand
     }
   }
   return rows;
-}
-
-std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const Palette& palette) {
-  std::vector<std::vector<std::string>> table{{"test", "metric", "old", "new", "change", "verdict"}};
-  TableStyle style{console_width, palette, 5, {}};
-  for (const ReviewRow& r : rows) {
-    const gate::Finding& f = r.finding;
-    if (only_changes && f.verdict == gate::Verdict::pass && f.measured == f.baseline) continue;
-    const bool has_old = f.verdict != gate::Verdict::not_in_baseline;
-    const bool has_new = f.verdict != gate::Verdict::not_measured;
-    const std::string what = f.timing ? "duration median [ns]" : std::string(display_name(f.metric));
-    const std::string metric = f.kernel.empty() ? what : f.kernel + ": " + what;
-    table.push_back({r.suite + "." + r.test + (r.correct ? "" : " (WRONG OUTPUT)"), metric,
-                     has_old ? gate::format_number(f.baseline) : "-", has_new ? gate::format_number(f.measured) : "-",
-                     has_old && has_new ? gate::format_change(f.measured, f.baseline) : "new",
-                     gate::to_string(f.verdict)});
-    style.tones.push_back(tone_of(f.verdict, r.correct));
-  }
-  return gate::format_table(table, style);
 }
 
 gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& candidate,

@@ -1,4 +1,4 @@
-#include <bankgate/gate/comparison.hpp>
+#include <bankgate/gate/rules/comparison.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

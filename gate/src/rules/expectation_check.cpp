@@ -1,10 +1,10 @@
-#include <bankgate/gate/expectation_check.hpp>
+#include <bankgate/gate/rules/expectation_check.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include <bankgate/gate/number_format.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

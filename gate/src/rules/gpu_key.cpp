@@ -1,6 +1,5 @@
-#include <bankgate/gate/gpu_key.hpp>
+#include <bankgate/gate/rules/gpu_key.hpp>
 
-#include <bankgate/gate/baseline_folder.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -44,24 +43,6 @@ GpuKey parse_gpu_key(const std::string& text) {
   if (!is_valid_gpu_name(key.arch) || !is_valid_gpu_name(key.model))
     throw std::invalid_argument("'" + text + "' is not a GPU key: ARCH and MODEL are letters, digits, '_' and '-' (e.g. sm_90/nvidia-h200)");
   return key;
-}
-
-std::vector<GpuKey> gpu_folders(const std::filesystem::path& root) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(root, ec)) return {};
-  std::vector<std::string> problems;  // links and odd entries are not GPU folders; check-baselines names them
-  return gpu_folders(ConfinedFolder(root, "the folder"), problems);
-}
-
-GpuKey choose_gpu(const std::filesystem::path& root, const std::string& wanted) {
-  if (!wanted.empty()) return parse_gpu_key(wanted);
-  const std::vector<GpuKey> found = gpu_folders(root);
-  if (found.size() == 1) return found.front();
-  std::string names;
-  for (const GpuKey& key : found) names += (names.empty() ? "" : ", ") + key.arch + "/" + key.model;
-  throw std::invalid_argument(found.empty() ? "no GPU folder (ARCH/MODEL) under " + root.string()
-                                            : "GPU folders " + names + " under " + root.string() +
-                                                  "; choose one with --gpu ARCH/MODEL");
 }
 
 }  // namespace bankgate::gate

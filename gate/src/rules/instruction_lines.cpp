@@ -1,9 +1,9 @@
-#include <bankgate/gate/instruction_lines.hpp>
+#include <bankgate/gate/rules/instruction_lines.hpp>
 
 #include <algorithm>
 #include <filesystem>
 
-#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

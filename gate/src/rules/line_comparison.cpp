@@ -1,4 +1,4 @@
-#include <bankgate/gate/line_comparison.hpp>
+#include <bankgate/gate/rules/line_comparison.hpp>
 
 #include <algorithm>
 #include <cstdio>

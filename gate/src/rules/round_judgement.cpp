@@ -1,4 +1,4 @@
-#include <bankgate/gate/round_judgement.hpp>
+#include <bankgate/gate/rules/round_judgement.hpp>
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include <bankgate/gate/student_t.hpp>
+#include <bankgate/gate/rules/student_t.hpp>
 
 namespace bankgate::gate {
 namespace {

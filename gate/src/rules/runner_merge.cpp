@@ -1,11 +1,11 @@
-#include <bankgate/gate/runner_merge.hpp>
+#include <bankgate/gate/rules/runner_merge.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include <bankgate/gate/number_format.hpp>
-#include <bankgate/gate/statistics.hpp>
+#include <bankgate/gate/text/number_format.hpp>
+#include <bankgate/gate/rules/statistics.hpp>
 
 namespace bankgate::gate {
 namespace {

@@ -1,4 +1,4 @@
-#include <bankgate/gate/shard_plan.hpp>
+#include <bankgate/gate/rules/shard_plan.hpp>
 
 #include <algorithm>
 #include <charconv>

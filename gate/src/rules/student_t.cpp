@@ -1,4 +1,4 @@
-#include <bankgate/gate/student_t.hpp>
+#include <bankgate/gate/rules/student_t.hpp>
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include <bankgate/gate/test_filter.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
 
 #include <algorithm>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include <bankgate/gate/atomic_file.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
 
 #include <unistd.h>
 

@@ -1,11 +1,14 @@
-#include <bankgate/gate/baseline_folder.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
 
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
 
-#include <bankgate/gate/baseline_transaction.hpp>
+#include <bankgate/gate/rules/gpu_key.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/store/baseline_transaction.hpp>
+#include <bankgate/gate/store/input_file.hpp>
 
 namespace bankgate::gate {
 
@@ -87,6 +90,41 @@ std::vector<GpuKey> gpu_folders(const ConfinedFolder& folder, std::vector<std::s
   for (const std::string& arch : folder.folders_in(".", problems))
     for (const std::string& model : folder.folders_in(arch, problems)) found.push_back({arch, model});
   return found;  // folders_in sorts: arch, then model
+}
+
+SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std::string>* known_metrics) {
+  // A folder or FIFO in a baseline's place must be reported, never skipped or waited on; a huge file is refused.
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& e) {
+    throw BaselineError(e.what());
+  }
+  return parse_suite_file(text, path.string(), known_metrics);
+}
+
+void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {
+  const std::string text = serialize_suite_file(file, samples);
+  parse_suite_file(text, path.string() + " (about to be written)");  // never write what cannot be read back
+  write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+std::vector<GpuKey> gpu_folders(const std::filesystem::path& root) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(root, ec)) return {};
+  std::vector<std::string> problems;  // links and odd entries are not GPU folders; check-baselines names them
+  return gpu_folders(ConfinedFolder(root, "the folder"), problems);
+}
+
+GpuKey choose_gpu(const std::filesystem::path& root, const std::string& wanted) {
+  if (!wanted.empty()) return parse_gpu_key(wanted);
+  const std::vector<GpuKey> found = gpu_folders(root);
+  if (found.size() == 1) return found.front();
+  std::string names;
+  for (const GpuKey& key : found) names += (names.empty() ? "" : ", ") + key.arch + "/" + key.model;
+  throw std::invalid_argument(found.empty() ? "no GPU folder (ARCH/MODEL) under " + root.string()
+                                            : "GPU folders " + names + " under " + root.string() +
+                                                  "; choose one with --gpu ARCH/MODEL");
 }
 
 }  // namespace bankgate::gate

@@ -1,4 +1,4 @@
-#include <bankgate/gate/baseline_transaction.hpp>
+#include <bankgate/gate/store/baseline_transaction.hpp>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -17,10 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <bankgate/gate/baseline.hpp>
-#include <bankgate/gate/input_file.hpp>
-#include <bankgate/gate/run_protocol.hpp>
-#include <bankgate/gate/text.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 namespace bankgate::gate {
 namespace {
@@ -39,7 +38,7 @@ std::string reason() { return std::strerror(errno); }
 // <index>) or "renamed" (after committing file <index>); pause holds the lock 2 s longer, for a promotion
 // started meanwhile to meet. Unset in every real run. Read here, not as a setting: tests alone set it.
 void fault_point(const char* step, std::size_t index) {
-  static const char* spec = std::getenv(protocol::env::fault_inject);
+  static const char* spec = std::getenv(fault_inject_variable);
   if (spec == nullptr) return;
   const std::string wanted = std::string(step) + ":" + std::to_string(index) + ":";
   const std::string given = spec;

@@ -1,7 +1,7 @@
-#include <bankgate/gate/candidates.hpp>
+#include <bankgate/gate/store/candidates.hpp>
 
-#include <bankgate/gate/baseline_folder.hpp>
-#include <bankgate/gate/run_provenance.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/rules/run_provenance.hpp>
 
 namespace bankgate::gate {
 

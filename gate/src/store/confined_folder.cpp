@@ -1,4 +1,4 @@
-#include <bankgate/gate/confined_folder.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>

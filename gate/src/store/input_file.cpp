@@ -1,4 +1,4 @@
-#include <bankgate/gate/input_file.hpp>
+#include <bankgate/gate/store/input_file.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 
 namespace bankgate::gtest {
 

@@ -14,7 +14,7 @@
 
 #include <chrono>
 
-#include <bankgate/gate/settings.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gtest/kernel_case.hpp>
 
 namespace bankgate::gtest {

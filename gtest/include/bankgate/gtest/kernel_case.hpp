@@ -12,7 +12,7 @@
 
 #include <bankgate/collector.hpp>
 #include <bankgate/expectation.hpp>
-#include <bankgate/gate/baseline.hpp>
+#include <bankgate/gate/rules/baseline.hpp>
 
 namespace bankgate::gtest {
 

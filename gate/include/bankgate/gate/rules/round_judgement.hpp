@@ -1,0 +1,68 @@
+#pragma once
+// The timing rule of a same-runner comparison, judged by the noise the comparison itself measured. Base and
+// head were measured in alternating rounds on one machine; each round gives each test one median. How much
+// those medians move between rounds of one side is the test's noise on this runner, whatever its cause (clock,
+// placement of buffers, other work on the host), and a slowdown must stand out from it.
+//
+// With R rounds per side, on the log scale: the change is the difference of the sides' mean log medians; its
+// standard error comes from the pooled between-round spread (2R - 2 degrees of freedom); intervals use
+// Student's t. The spread of round medians already holds each round's own sampling noise, so it is not bounded
+// by the rounds' bootstrap standard errors: those overstate how well a median is known when the samples are
+// bimodal (a short kernel whose batches land in two modes 70 ns apart keeps its median within 1 ns from round
+// to round, while its bootstrap error is 27 ns). Only the timer's quantization bounds it from below: rounds
+// that agree to the tick are not known better than a tick. Then:
+//  - slower (faster): the 99.99% interval lies above (below) zero and the change exceeds the practical floor: a
+//    failure needs strong evidence, since a catalogue of 60 tests makes 60 such decisions per comparison, and
+//    round medians come in levels (a process lands its buffers one way or another), so their tails are heavier
+//    than a normal's: at 99.9%, 100 compares of the catalogue against itself on an H200 gave one false verdict;
+//  - ok: the 90% interval lies inside plus or minus the floor (two one-sided tests at 95%, the usual test of
+//    equivalence): any change is smaller than is worth a failure;
+//  - inconclusive: neither: the runner was too noisy to tell a change of the floor's size from none.
+// The floor is half the slowdown the rule is built to catch: 1% (floor 0.5%) on kernels of 20 us or more, 2%
+// (floor 1%) on kernels of 1 us or less, and between them on a straight line in log-log (0.85% at 2 us). Short
+// kernels get more room because their medians move by whole timer ticks between processes. It is never under a
+// quarter of the GPU timer's 32 ns tick seen through the samples' launches per sample: below that, a change is
+// quantization, not the kernel.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <bankgate/gate/rules/comparison.hpp>
+
+namespace bankgate::gate {
+
+struct RoundEvidence {
+  std::vector<double> base_medians_ns;  // one per round
+  std::vector<double> head_medians_ns;
+  int launches_per_sample = 1;
+};
+
+struct NoisePolicy {
+  double long_floor = 0.005;         // relative, for kernels of long_kernel_ns or more
+  double long_kernel_ns = 20000.0;
+  double short_floor = 0.01;         // relative, for kernels of short_kernel_ns or less
+  double short_kernel_ns = 1000.0;
+  double tick_ns = 32.0;
+  double tick_fraction = 0.25;
+  double change_confidence = 0.9999;     // two-sided, for slower and faster
+  double equivalence_confidence = 0.90;  // two-sided, for ok (two one-sided tests at 95%)
+};
+
+// The practical floor for a kernel whose base median is `median_ns`, timed `launches_per_sample` at a time.
+double practical_floor(double median_ns, int launches_per_sample, const NoisePolicy& policy = {});
+
+struct RoundDecision {
+  Verdict verdict = Verdict::pass;
+  double change = 0.0;            // head over base, minus 1
+  double low = 0.0, high = 0.0;   // its interval at the policy's change_confidence, likewise
+  double floor = 0.0;             // the practical floor, relative
+  double noise = 0.0;             // the between-round spread of one round's median, relative (at least quantization's)
+  std::size_t rounds = 0;         // per side (the fewer)
+  std::string detail;             // the figures behind the verdict, in words
+};
+
+// At least two rounds per side; fewer is an error the caller avoids (one round is judged by judge_timing).
+RoundDecision judge_rounds(const RoundEvidence& evidence, const NoisePolicy& policy = {});
+
+}  // namespace bankgate::gate

@@ -1,0 +1,24 @@
+#pragma once
+// Candidates: what a GPU run measured, written into the build tree (never into baselines/), one file per
+// test so that tests running in separate processes never write the same file. The refresh tool reads them.
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <bankgate/gate/rules/baseline.hpp>
+
+namespace bankgate::gate {
+
+// <dir>/<arch>/<model>/<suite>/<test>.json, a suite file holding that one test with its raw samples.
+std::filesystem::path candidate_path(const std::filesystem::path& dir, const GpuKey& gpu, const std::string& suite,
+                                     const std::string& test);
+void write_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const Provenance& device,
+                     const std::string& suite, const std::string& test, const TestRecord& record,
+                     const std::filesystem::path& baseline_dir = {});
+
+
+// Every candidate under <dir>/<arch>/<model>/, merged per suite. Throws BaselineError on an unreadable one.
+std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu);
+
+}  // namespace bankgate::gate
