@@ -46,6 +46,34 @@ TEST(RoundJudgement, NoisyRoundsAreInconclusive) {
   EXPECT_GT(d.high, d.floor);
 }
 
+TEST(RoundJudgement, EveryVerdictStatesTheSmallestChangeItCouldDetect) {
+  // Quiet rounds detect down to the floor; noisy ones only what stands out of their noise, and say so.
+  const std::vector<double> steady{30000, 30010, 29990, 30005, 29995, 30000, 30010, 29990};
+  const RoundDecision quiet = judge_rounds(rounds(steady, steady));
+  EXPECT_NEAR(quiet.detectable, quiet.floor, 1e-12);
+  EXPECT_NE(quiet.detail.find("smallest detectable change +0.50%"), std::string::npos) << quiet.detail;
+  const RoundDecision noisy = judge_rounds(rounds({30000, 30600, 29700}, {30300, 30900, 30000}));
+  EXPECT_GT(noisy.detectable, 5 * noisy.floor);
+  EXPECT_NEAR(noisy.detectable, noisy.high - noisy.change, 0.01);  // the interval's half-width, near enough
+}
+
+TEST(RoundJudgement, RoundsToDecideAnInconclusiveTest) {
+  // 1% round-to-round noise, no change: inconclusive with 3 rounds, ok with the rounds asked for.
+  const std::vector<double> base{30000, 30300, 29700}, head{30000, 30300, 29700};
+  const RoundDecision d = judge_rounds(rounds(base, head));
+  ASSERT_EQ(d.verdict, Verdict::inconclusive) << d.detail;
+  const std::size_t wanted = rounds_to_decide(d, 64);
+  EXPECT_GT(wanted, 3u);
+  EXPECT_LT(wanted, 64u);
+  std::vector<double> more_base, more_head;
+  for (std::size_t i = 0; i < wanted; ++i) {
+    more_base.push_back(base[i % 3]);
+    more_head.push_back(head[i % 3]);
+  }
+  EXPECT_EQ(judge_rounds(rounds(more_base, more_head)).verdict, Verdict::pass);
+  EXPECT_EQ(rounds_to_decide(judge_rounds(rounds({30000, 30030, 29990}, {30010, 29980, 30020})), 64), 0u);
+}
+
 TEST(RoundJudgement, FasterIsReportedAsFaster) {
   EXPECT_EQ(judge_rounds(rounds({30000, 30030, 29990}, {29000, 29010, 28990})).verdict, Verdict::faster);
 }

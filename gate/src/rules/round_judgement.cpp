@@ -68,6 +68,7 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   d.low = std::exp(log_change - half_width) - 1.0;
   d.high = std::exp(log_change + half_width) - 1.0;
   d.floor = practical_floor(base_ns, e.launches_per_sample, policy);
+  d.detectable = std::max(d.floor, std::exp(half_width) - 1.0);
   if (d.low > 0.0 && d.change > d.floor) d.verdict = Verdict::slower;
   else if (d.high < 0.0 && -d.change > d.floor) d.verdict = Verdict::faster;
   else if (std::exp(log_change + equivalence_half_width) - 1.0 < d.floor &&
@@ -78,8 +79,31 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   std::snprintf(level, sizeof level, "%g%%", 100.0 * policy.change_confidence);
   d.detail = percent(d.change) + " (" + level + " interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
              std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " + percent(d.noise).substr(1) +
-             ", floor " + percent(d.floor).substr(1);
+             ", floor " + percent(d.floor).substr(1) + "; smallest detectable change " + percent(d.detectable);
   return d;
+}
+
+namespace {
+
+// Whether `d`, with its noise and change kept, would be decided with `rounds` rounds a side.
+bool decided_with(const RoundDecision& d, std::size_t rounds, const NoisePolicy& policy) {
+  const double dof = 2.0 * static_cast<double>(rounds) - 2.0;
+  const double se = d.noise * std::sqrt(2.0 / static_cast<double>(rounds));
+  const double log_change = std::log1p(d.change);
+  const double change = student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, dof) * se;
+  const double equivalence = student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, dof) * se;
+  const bool beyond = std::abs(d.change) > d.floor && std::abs(log_change) > change;
+  const bool within = std::exp(log_change + equivalence) - 1.0 < d.floor && std::exp(log_change - equivalence) - 1.0 > -d.floor;
+  return beyond || within;
+}
+
+}  // namespace
+
+std::size_t rounds_to_decide(const RoundDecision& d, std::size_t most, const NoisePolicy& policy) {
+  if (d.verdict != Verdict::inconclusive) return 0;
+  for (std::size_t rounds = std::max<std::size_t>(d.rounds + 1, 2); rounds < most; ++rounds)
+    if (decided_with(d, rounds, policy)) return rounds;
+  return most;
 }
 
 }  // namespace bankgate::gate

@@ -59,10 +59,19 @@ struct RoundDecision {
   double floor = 0.0;             // the practical floor, relative
   double noise = 0.0;             // the between-round spread of one round's median, relative (at least quantization's)
   std::size_t rounds = 0;         // per side (the fewer)
+  // The smallest slowdown these rounds could have called slower at their noise: the floor, or the interval's
+  // half-width where the noise makes that wider. Every verdict states it, ok included: an ok says "no change of
+  // this size or more", never "no change".
+  double detectable = 0.0;
   std::string detail;             // the figures behind the verdict, in words
 };
 
 // At least two rounds per side; fewer is an error the caller avoids (one round is judged by judge_timing).
 RoundDecision judge_rounds(const RoundEvidence& evidence, const NoisePolicy& policy = {});
+
+// For an inconclusive decision: the rounds per side at which the same noise and the same observed change would be
+// decided (ok or slower/faster), at most `most`; 0 for a decided one, `most` where no number of rounds up to it
+// would do (a change sitting on the floor). What a comparison with a time budget gives undecided tests first.
+std::size_t rounds_to_decide(const RoundDecision& decision, std::size_t most, const NoisePolicy& policy = {});
 
 }  // namespace bankgate::gate
