@@ -242,7 +242,7 @@ PY
       row "build" "exit $? (${elapsed}s)" ;;
     hopper)
       built
-      suite=build/gate/tests/suites/catalogue_suite
+      suite=build/gate/tests/suites/hopper_suite
       cuobjdump -sass "$suite" >"$out/catalogue.sass" 2>&1
       awk '/Function :/ { f = $3 } match($0, /(UTMALDG|UTMASTG|UTMAPF|UBLKCP|UBLKRED|HGMMA|SYNCS\.[A-Z.0-9]+|LDSM[.A-Z0-9]*|STSM[.A-Z0-9]*|LD\.E[.A-Z0-9]*|STS\.64)/) {
              n[f " " substr($0, RSTART, RLENGTH)]++ } END { for (k in n) print k, n[k] }' "$out/catalogue.sass" |
