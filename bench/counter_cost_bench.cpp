@@ -1,6 +1,6 @@
 // What counting costs on the host: collect_counters with 1, 12 and 64 kernel launches per call, its phases
 // per kernel (where the time goes), and the first call of a process apart. With --launch-only N it launches N
-// kernels and profiles nothing, for running under Nsight Compute on the same binary (ci/bench-counters.sh
+// kernels and profiles nothing, for running under Nsight Compute on the same binary (bench/counters.sh
 // takes the difference to a plain run). Prints one JSON document.
 //
 //   bankgate-counter-bench [--batches 1,12,64] [--calls 30] [--device N]

@@ -6,9 +6,9 @@
 #      times (default 20): wall time, each suite's measuring run, timing false alarms and counter changes
 #   2. the same gate spread over every GPU (a resource spec), MULTI times (default 5), each right after a
 #      one-GPU gate, so that a drift of the machine weighs on both alike
-#   3. host ms per profiled kernel at 1, 12 and 64 kernels per call against Nsight Compute (ci/bench-counters.sh)
+#   3. host ms per profiled kernel at 1, 12 and 64 kernels per call against Nsight Compute (bench/counters.sh)
 #   4. the timing phase per test, and the per-process start-up, as the tests of the one-GPU gates recorded them
-#   5. the timing gate's false alarms and sensitivity (ci/bench-timing-gate.sh, parts compare and sensitivity;
+#   5. the timing gate's false alarms and sensitivity (bench/timing-gate.sh, parts compare and sensitivity;
 #      ROUNDS default 2, TRIALS default 40)
 # PARTS picks parts (default "gates counters timing": 1, 2 and 4 are gates; 3 counters; 5 timing).
 # One build serves every part. Logs go to $OUT (default build/gate-speed); $OUT/RESULTS-speed.md is printed last.
@@ -36,7 +36,7 @@ ctest_junit=$(bankgate_result_path "$bankgate" "$build" gate_ctest_junit) || exi
 one_gpu=${CUDA_VISIBLE_DEVICES:-0}
 one_gpu=${one_gpu%%,*}
 gpus=1
-if bash ci/write-resource-spec.sh "$out/spec.json" 2>"$out/logs/spec.txt"; then
+if bash cli/bankgate-resource-spec.sh "$out/spec.json" 2>"$out/logs/spec.txt"; then
   gpus=$(grep -o '"id"' "$out/spec.json" | wc -l)
 fi
 gate() {  # gate KIND I [ENV=VALUE...] [-- GATE OPTIONS...]: one gate, its wall time, summary and ctest's JUnit report
@@ -67,12 +67,12 @@ BANKGATE_COMMAND="$bankgate" python3 bench/gate_speed_table.py "$out/gates" "$gp
   echo "(the gates' table failed: logs/gates-table.txt)" >"$out/gates.md"
 
 start=$(now)
-[[ $parts == *" counters "* ]] && BANKGATE_BUILD_DIR=$build bash ci/bench-counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
+[[ $parts == *" counters "* ]] && BANKGATE_BUILD_DIR=$build bash bench/counters.sh "$out/counters" >"$out/logs/counters.log" 2>&1
 [[ $parts == *" counters "* ]] && echo "exit $?" >>"$out/logs/counters.log"
 echo "== counters: $(since "$start") s"
 
 start=$(now)
-[[ $parts == *" timing "* ]] && OUT="$out/timing" PARTS="compare sensitivity" ROUNDS=${ROUNDS:-2} TRIALS=${TRIALS:-40} bash ci/bench-timing-gate.sh \
+[[ $parts == *" timing "* ]] && OUT="$out/timing" PARTS="compare sensitivity" ROUNDS=${ROUNDS:-2} TRIALS=${TRIALS:-40} bash bench/timing-gate.sh \
   >"$out/logs/timing.log" 2>&1
 echo "== timing gate: $(since "$start") s"
 
@@ -88,7 +88,7 @@ echo "== timing gate: $(since "$start") s"
   cat "$out/gates.md"
   echo
   if [[ $parts == *" counters "* ]]; then
-    echo "## Counters: host ms per profiled kernel against Nsight Compute (ci/bench-counters.sh)"
+    echo "## Counters: host ms per profiled kernel against Nsight Compute (bench/counters.sh)"
     echo
     echo '```'
     sed -n '/: [0-9]* pass; collector set-up/,$p' "$out/logs/counters.log"
@@ -96,7 +96,7 @@ echo "== timing gate: $(since "$start") s"
     echo
   fi
   if [[ $parts == *" timing "* ]]; then
-    echo "## The timing gate: false alarms and sensitivity (ci/bench-timing-gate.sh)"
+    echo "## The timing gate: false alarms and sensitivity (bench/timing-gate.sh)"
     echo
     sed -e '1d' -e 's/^## /### /' "$out/timing/RESULTS.md" 2>/dev/null || echo "(no results: see logs/timing.log)"
   fi

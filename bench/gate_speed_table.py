@@ -15,8 +15,8 @@ import statistics
 import sys
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "ci"))
-import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+import bankgate_command  # noqa: E402  (lives in tools/: the scripts' way to ask the command)
 from bankgate_outputs import read_summary  # noqa: E402
 
 

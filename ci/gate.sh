@@ -11,9 +11,10 @@
 #   ci/gate.sh [--no-build]      (--no-build: use the existing build in BANKGATE_BUILD_DIR as it is)
 #
 # On a machine with several GPUs the suites are spread over all of them, one measuring run per GPU at a time (a
-# CTest resource spec from ci/write-resource-spec.sh). Reports in <build>/bankgate/gate/: junit.xml (failure
-# reasons in each failure's message), summary.json, summary.md, candidates/; where $GITHUB_STEP_SUMMARY is set,
-# the markdown summary is appended to it. BANKGATE_CTEST_ARGS adds ctest options (e.g. "-R ^SquareTile\.").
+# CTest resource spec from bankgate-resource-spec, built beside the command). Reports in <build>/bankgate/gate/:
+# junit.xml (failure reasons in each failure's message), summary.json, summary.md, candidates/; where
+# $GITHUB_STEP_SUMMARY is set, the markdown summary is appended to it. BANKGATE_CTEST_ARGS adds ctest options
+# (e.g. "-R ^SquareTile\.").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
@@ -21,7 +22,7 @@ build=1
 for arg in "$@"; do
   case $arg in
     --no-build) build=0 ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     *) bankgate_usage "unknown option '$arg' (ci/gate.sh [--no-build])" ;;
   esac
 done
@@ -43,7 +44,7 @@ spec=$(bankgate_result_path "$tool" "$build_dir" resource_spec) || exit 3
 
 args=(gate --build "$build_dir" --no-build)
 mkdir -p "$(dirname "$spec")"
-if gpus=$(bash ci/write-resource-spec.sh "$spec" 2>&1); then
+if gpus=$(bash "$build_dir/cli/bankgate-resource-spec" "$spec" 2>&1); then
   args+=(--resource-spec "$spec")  # one measuring run per GPU at a time; the command sets ctest's parallelism
   echo "$gpus"
 else

@@ -71,7 +71,7 @@ void build_project(const fs::path& build) {
 
 // The number of GPUs a CTest resource spec lists ({"local": [{"gpus": [{"id": "0", "slots": 1}, ...]}]}).
 int gpus_in_resource_spec(const fs::path& spec) {
-  const std::string how = "; write one with ci/write-resource-spec.sh, or see CTest's resource spec format";
+  const std::string how = "; write one with bankgate-resource-spec (installed beside bankgate), or see CTest's resource spec format";
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(g::read_input_file(spec));

@@ -13,7 +13,7 @@ install(DIRECTORY core/include/ cupti_collector/include/ gate/include/ gtest/inc
 install(TARGETS bankgate_core bankgate_collector bankgate_gate bankgate_gtest bankgate_gtest_main bankgate EXPORT bankgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(PROGRAMS ci/write-resource-spec.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME bankgate-resource-spec)
+install(PROGRAMS cli/bankgate-resource-spec.sh DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME bankgate-resource-spec)
 set(bankgate_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/bankgate)
 install(EXPORT bankgateTargets NAMESPACE bankgate:: DESTINATION ${bankgate_cmake_dir})
 configure_package_config_file(cmake/bankgateConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/bankgateConfig.cmake

@@ -90,7 +90,7 @@ static __global__ void syncCopy(const T* in, T* out) {
 }
 
 // Asynchronous copy: __pipeline_memcpy_async issues LDGSTS, which writes shared memory without a register and
-// without an STS. What the H200 counts (settled on the GPU, and by ci/sass-report.sh):
+// without an STS. What the H200 counts (settled on the GPU, and by tools/sass-report.sh):
 //  - stores: LDGSTS is an instruction class of its own, counted neither as a shared store request nor as a
 //    store wavefront, so 0 / 0 requests: reported as 0 (its wavefronts appear in the per-line figures as an
 //    "other" access);

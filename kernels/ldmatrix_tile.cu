@@ -32,8 +32,7 @@
 //
 // Global: the LDG.128 of a warp covers 32 consecutive chunks (512 bytes from a 512-byte boundary): 16 sectors
 // per request; each STG covers out[1024b + 32mi .. +31], 128 bytes from a 128-byte boundary: 4 sectors.
-// Every figure here was checked with Nsight Compute's SASS metrics on an H100 (nvcc 13.0, sm_90): ldmatrix
-// 65536 / 2048 = 32 (plain) and 8192 / 2048 = 4 (swizzled) wavefronts per request, no shared load request.
+// Every figure here was checked with Nsight Compute (docs/measurement.md, "Measurements behind the code").
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750
 #error "ldmatrix needs sm_75 or newer"

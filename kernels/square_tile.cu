@@ -7,11 +7,19 @@ namespace {
 
 constexpr int dim = square_tile_dim;
 // One int of padding per row shifts each row by one bank, so a column's 32 elements fall in 32 banks.
+#ifdef BANKGATE_PLANTED_REGRESSION
+// Planted (cmake -DBANKGATE_PLANTED_REGRESSION=ON): no padding, so the padded kernels' column reads turn 32-way.
+constexpr int padding = 0;
+#else
 constexpr int padding = 1;
+#endif
 
 // Row-major write, row-major read: a warp is one row (threadIdx.x varies fastest), 32 consecutive words in
 // 32 banks. Expect 1 transaction per request for stores and loads.
 __global__ void setRowReadRow(int* out) {
+#ifdef BANKGATE_PLANTED_REGRESSION
+  __nanosleep(1000);  // planted (cmake -DBANKGATE_PLANTED_REGRESSION=ON): about 1 us slower, no memory traffic
+#endif
   __shared__ int tile[dim][dim];
   const unsigned idx = threadIdx.y * blockDim.x + threadIdx.x;
   tile[threadIdx.y][threadIdx.x] = static_cast<int>(idx);

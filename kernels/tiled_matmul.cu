@@ -16,11 +16,11 @@
 //    banks apart: 1 transaction per request.
 // So 1 and 1 if every shared load were 32-bit. They are not: once the i loop is unrolled, as[ty][i..i+3] are
 // four consecutive words of one thread at a place ptxas knows, and it fuses them into one LDS.128 (nvcc 13.0,
-// sm_90; ci/sass-report.sh shows Tile/4 LDS.128 and Tile LDS per phase). A 128-bit load returns 512 bytes per
+// sm_90; tools/sass-report.sh shows Tile/4 LDS.128 and Tile LDS per phase). A 128-bit load returns 512 bytes per
 // warp; with every lane of a row on one address the H200 delivers it in 2 wavefronts (not the 4 of 512
 // distinct bytes). Per phase and warp: Tile/4 A loads of 2 wavefronts and Tile B loads of 1, so
-// (2 * Tile/4 + Tile) / (Tile/4 + Tile) = 1.5 / 1.25 = 1.2 load transactions per request for both tiles.
-// Measured on the H200: 6293751 wavefronts / 5242880 requests (Tile 16, 512^3), 1.2004 with contention.
+// (2 * Tile/4 + Tile) / (Tile/4 + Tile) = 1.5 / 1.25 = 1.2 load transactions per request for both tiles
+// (as measured: docs/measurement.md, "Measurements behind the code").
 
 #ifdef BANKGATE_PLANTED_REGRESSION
 // Planted (cmake -DBANKGATE_PLANTED_REGRESSION=ON): register spills in tiledMatmul<16> and tiledMatmul<32>.

@@ -51,7 +51,7 @@ __device__ void transpose_through_tile(const float* in, float* out, int rows, in
   for (int j = 0; j < tile_dim; j += block_rows) {
     float value = static_cast<volatile float&>(tile[tx][Layout::column(tx, ty + j)]);
 #ifdef BANKGATE_PLANTED_REGRESSION
-    // Planted for the gate's own demonstration (cmake -DBANKGATE_PLANTED_REGRESSION=ON, ci/device-round.sh
+    // Planted for the gate's own demonstration (cmake -DBANKGATE_PLANTED_REGRESSION=ON, tools/gpu-round.sh
     // planted): the first warp of the first block also reads tile column 0, all 32 lanes in one bank, and adds
     // nothing to the result. 4 requests and up to 128 wavefronts in a kernel of over 130000.
     if (blockIdx.x == 0 && blockIdx.y == 0 && ty == 0) value += 0.0f * static_cast<volatile float&>(tile[tx][0]);

@@ -302,8 +302,8 @@ void MeasuredCase::record() {
 }
 
 // The figures as test properties (the first kernel's, where the case launched several), and the cost of profiling
-// and timing on the console: for users weighing the gate against running ncu (ci/bench-collector-cost.sh), and for
-// ci/bench-timing-gate.sh, which reads the "timing in" figure.
+// and timing on the console: for users weighing the gate against running ncu (bench/collector-cost.sh), and for
+// bench/timing-gate.sh, which reads the "timing in" figure.
 void MeasuredCase::report(const Measurement& measurement) const {
   for (const auto& [name, value] : measured_.derived) record_property(name, format_number(value));
   const TimingSummary& timed = *measured_.timing;

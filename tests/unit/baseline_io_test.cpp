@@ -71,7 +71,7 @@ Provenance sample_provenance() {
           .git_commit = "0123abcd",
           .git_dirty = true,
           .date = "2001-02-03T04:05:06Z",
-          .command = "ci/refresh-baselines.sh"};
+          .command = "tools/refresh-baselines.sh"};
 }
 
 TestRecord row_read_record() {

@@ -93,7 +93,7 @@ expect_in "the tests: PyYAML asked for" "python3-yaml" "$test_needs"
 expect_in "the tests: jsonschema asked for" "python3-jsonschema" "$test_needs"
 expect_in "the tests: asked for in one go" "python3-yaml python3-jsonschema" "$test_needs"
 check "ci/test.sh asks for the tests' dependencies" "grep -q '^bankgate_ensure_test_dependencies' '$project/ci/test.sh'"
-for script in "$project"/ci/gate.sh "$project"/ci/compare-commits.sh "$project"/ci/bench-*.sh "$project"/bench/*.sh; do
+for script in "$project"/ci/gate.sh "$project"/ci/compare-commits.sh "$project"/bench/*.sh; do
   check "${script#"$project"/} asks for nothing only tests need" "! grep -q 'bankgate_ensure_test_dependencies' '$script'"
 done
 

@@ -28,8 +28,8 @@ import unittest
 import yaml
 
 ROOT = pathlib.Path(os.environ.get("BANKGATE_CI_TEMPLATES_ROOT") or pathlib.Path(__file__).resolve().parents[2])
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ci"))
-import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import bankgate_command  # noqa: E402  (lives in tools/: the scripts' way to ask the command)
 GITHUB = ROOT / ".github" / "workflows" / "bankgate-gate.yml"
 GITLAB = ROOT / ".gitlab-ci.yml"
 

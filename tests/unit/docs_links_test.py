@@ -21,8 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ci"))
-import bankgate_command  # noqa: E402  (lives in ci/: the scripts' way to ask the command)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import bankgate_command  # noqa: E402  (lives in tools/: the scripts' way to ask the command)
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"`([^`]+)`")

@@ -60,7 +60,7 @@ expect_in "the regression is the first failure in the markdown" "setRowReadColIp
 expect_in "the markdown gives the measured value" "1024" "$(cat "$md")"
 expect_in "the markdown gives the project's refresh command" "$tool refresh --build $root/project-build --filter 'SquareTile.setRowReadColIpad'" "$(cat "$md")"
 # Tools read the verdict from JSON, never from the console table.
-verdict=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[2]); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); t={x["name"]: x for x in d["tests"]}; r=t["SquareTile.setRowReadColIpad"]; print(d["exit_code"], r["outcome"], r["changes"][0]["measured"], r["changes"][0]["baseline"])' "$root/summary.json" "$repo/ci" 2>&1)
+verdict=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[2]); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); t={x["name"]: x for x in d["tests"]}; r=t["SquareTile.setRowReadColIpad"]; print(d["exit_code"], r["outcome"], r["changes"][0]["measured"], r["changes"][0]["baseline"])' "$root/summary.json" "$repo/tools" 2>&1)
 expect_in "the JSON summary gives the verdict and the changed counter, as numbers" "1 regressed 1024 32" "$verdict"
 # CI front ends show a JUnit failure's message: it must say what regressed, not just "Failed".
 message=$(python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print([f.get("message") for c in r.iter("testcase") if c.get("name")=="setRowReadColIpad" for f in c.iter("failure")][0])' "$root/junit-out.xml" 2>&1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ci/ncu_compare.py on fixtures, without a GPU: tests/unit/fixtures/ncu_compare/ holds collector candidates of
+"""tools/ncu_compare.py on fixtures, without a GPU: tests/unit/fixtures/ncu_compare/ holds collector candidates of
 Transpose.NaiveSquare and Transpose.PaddedNonSquare and an ncu CSV of the two kernels, cut from a real ncu 2025.3
 run on the H200 (--csv --page raw --print-units base; other columns dropped). Further ncu runs
 (BANKGATE_NCU_REPEATS) are written by the tests with other values for PaddedNonSquare, whose collector value
@@ -20,8 +20,8 @@ from contextlib import redirect_stdout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "unit" / "fixtures" / "ncu_compare"
-sys.path.insert(0, str(ROOT / "ci"))
-import ncu_compare  # noqa: E402  (lives in ci/, beside ncu-crosscheck.sh)
+sys.path.insert(0, str(ROOT / "tools"))
+import ncu_compare  # noqa: E402  (lives in tools/, beside ncu-crosscheck.sh)
 
 LD = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 ST = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"

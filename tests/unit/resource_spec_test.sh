@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ci/write-resource-spec.sh against a stand-in nvidia-smi: which GPUs it lists (CUDA_VISIBLE_DEVICES as CUDA
+# cli/bankgate-resource-spec.sh against a stand-in nvidia-smi: which GPUs it lists (CUDA_VISIBLE_DEVICES as CUDA
 # reads it), its refusals (exit 2 without a GPU, 3 for an unwritable file), and that ctest, given the spec,
 # runs tests asking for RESOURCE_GROUPS "gpus:1" at most one per GPU while using every GPU, handing each its
 # GPU in the form gate/src/protocol/settings.cpp reads. No GPU needed.
@@ -12,7 +12,7 @@ set -uo pipefail
 repo=${1:?usage: resource_spec_test.sh REPO_ROOT CMAKE CTEST}
 cmake=${2:?usage: resource_spec_test.sh REPO_ROOT CMAKE CTEST}
 ctest=${3:?usage: resource_spec_test.sh REPO_ROOT CMAKE CTEST}
-writer="$repo/ci/write-resource-spec.sh"
+writer="$repo/cli/bankgate-resource-spec.sh"
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-resource-spec.XXXXXX")
 trap 'rm -rf "$root"' EXIT

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ci/sass_report.py and ci/sass-report.sh on a hand-written excerpt of cuobjdump -sass output
+"""tools/sass_report.py and tools/sass-report.sh on a hand-written excerpt of cuobjdump -sass output
 (tests/unit/fixtures/sass/kernels.sass: lines as cuobjdump 13.0 prints them for sm_90, with LDSM, STSM, ATOMS,
 predicated and never-executed instructions and a second architecture added). No GPU and no cuobjdump needed:
 the shell script is run with a stand-in cuobjdump that prints the fixture.
@@ -19,8 +19,8 @@ from contextlib import redirect_stderr, redirect_stdout
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "unit" / "fixtures" / "sass" / "kernels.sass"
-sys.path.insert(0, str(ROOT / "ci"))
-import sass_report  # noqa: E402  (lives in ci/, beside the script that runs it)
+sys.path.insert(0, str(ROOT / "tools"))
+import sass_report  # noqa: E402  (lives in tools/, beside the script that runs it)
 
 
 def by_key(kernels):
@@ -92,7 +92,7 @@ class NameTest(unittest.TestCase):
             "void ns::f<ns::T<1> >(ns::T<1>*)": "f<ns::T<1> >",
             "_Z7mmaTilePKfPf": "_Z7mmaTilePKfPf",
         }
-        # The rule is the command's (bankgate kernel-name), asked through ci/bankgate_command.py.
+        # The rule is the command's (bankgate kernel-name), asked through tools/bankgate_command.py.
         self.assertEqual(sass_report.bankgate_command.bare_names(list(cases)), cases)
 
     def test_demangling_through_a_filter_program(self):
@@ -154,7 +154,7 @@ class ReportTest(unittest.TestCase):
 
 
 class ScriptTest(unittest.TestCase):
-    """ci/sass-report.sh with a stand-in cuobjdump: finding the kernels library, and its refusals."""
+    """tools/sass-report.sh with a stand-in cuobjdump: finding the kernels library, and its refusals."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -171,7 +171,7 @@ class ScriptTest(unittest.TestCase):
 
     def script(self, *args, cuobjdump=None):
         env = dict(os.environ, BANKGATE_CUOBJDUMP=str(cuobjdump or self.fake))
-        return subprocess.run(["bash", str(ROOT / "ci" / "sass-report.sh"), *args], env=env, capture_output=True,
+        return subprocess.run(["bash", str(ROOT / "tools" / "sass-report.sh"), *args], env=env, capture_output=True,
                               text=True, check=False)
 
     def test_reports_the_kernels_library_of_a_build(self):

@@ -150,7 +150,7 @@ TEST(Settings, CTestAssignmentWithoutIdIsRejected) {
   const std::string message = rejection(allotted("slots:100"));
   EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
   EXPECT_TRUE(mentions(message, "slots:100"));
-  EXPECT_TRUE(mentions(message, "ci/write-resource-spec.sh"));
+  EXPECT_TRUE(mentions(message, "bankgate-resource-spec"));
 }
 
 TEST(Settings, CTestAssignmentWithBadIdIsRejected) {
@@ -173,7 +173,7 @@ TEST(Settings, CTestAssignmentOfSeveralGpusIsRejected) {
 TEST(Settings, CTestCountWithoutGpuAssignmentIsRejected) {
   const std::string message = rejection({{"CTEST_RESOURCE_GROUP_COUNT", "1"}});
   EXPECT_TRUE(mentions(message, "CTEST_RESOURCE_GROUP_0_GPUS"));
-  EXPECT_TRUE(mentions(message, "ci/write-resource-spec.sh"));
+  EXPECT_TRUE(mentions(message, "bankgate-resource-spec"));
   EXPECT_TRUE(mentions(rejection(allotted("")), "CTEST_RESOURCE_GROUP_0_GPUS"));
 }
 

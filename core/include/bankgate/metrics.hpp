@@ -62,8 +62,8 @@ inline constexpr std::string_view resident_blocks_per_sm = "launch__resident_blo
 inline constexpr std::string_view tma_instructions = "smsp__sass_inst_executed_op_tma.sum";
 
 // The hardware set: the L1's own counters. They also count wavefronts that L1 fills of global data cause when
-// they meet shared accesses in the data banks, so in kernels with many blocks they vary from run to run (up to
-// about 1% for wavefronts and 35% for conflicts in three Nsight Compute runs on an H100).
+// they meet shared accesses in the data banks, so in kernels with many blocks they vary from run to run
+// (docs/measurement.md, "The L1's hardware counters").
 namespace hardware {
 inline constexpr std::string_view shared_load_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 inline constexpr std::string_view shared_store_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";

@@ -27,8 +27,7 @@ struct CounterOptions {
   // Cold (the default, as Nsight Compute's default --cache-control all): L2 is flushed before the launch.
   // The shared-memory wavefronts and conflicts of a kernel that also moves global data depend on it: with its
   // data still in L2 from earlier work, global loads return sooner and meet its shared accesses in the L1 data
-  // banks more often. On the H200, AsyncCopy.Sync16 read 4.01 store wavefronts per request cold and 5.73 after
-  // another test had run in the same process (bench/contention-state.sh); cold, both read 4.01.
+  // banks more often (the figures: docs/measurement.md, "Measurements behind the code").
   L2State l2 = L2State::cold;
 };
 

@@ -46,7 +46,7 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
                         "(RESOURCE_GROUPS \"gpus:1\" in cmake/bankgateSuite.cmake)");
   const std::string name = env::ctest_resource_group_0_gpus;
   const std::string value = lookup(name).value_or("");
-  const std::string hint = "; the resource spec must list GPUs under \"gpus\" as ci/write-resource-spec.sh writes it";
+  const std::string hint = "; the resource spec must list GPUs under \"gpus\" as bankgate-resource-spec (installed beside bankgate) writes it";
   if (value.empty()) throw SettingsError(name + " is not set although CTest allocates resources" + hint);
   // One pair: "id:0,slots:1;id:1,slots:1" would be two GPUs for a test that measures on one.
   if (value.find(';') != std::string::npos)

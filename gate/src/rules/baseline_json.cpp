@@ -365,7 +365,7 @@ void check_mad_within_spread(const Field& f, const TimingSummary& t) {
 // half its draws come from the tenth of the samples beyond one end: with 20 samples or more that binomial tail
 // is below 1e-4 per resample (below 1e-10 from 50 on). Values confined to an interval have a standard deviation
 // of at most half its width, so median_se_ns <= (p90_ns - p10_ns) / 2, reached only by two equal clusters at
-// p10 and p90: a bimodal kernel (committed H200 baselines reach 0.31 of the spread that way, with k = 32). The
+// p10 and p90: a bimodal kernel (committed baselines come near it: docs/measurement.md). The
 // bound allows twice the ceiling, the whole spread, and at least one step of the timer, so that a spread of
 // zero leaves room for rounding. A bound shrinking as 1/sqrt(samples), as for a normal distribution, would
 // refuse real bimodal recordings (their standard error does not shrink with more samples) and gains little:

@@ -1,7 +1,7 @@
 #pragma once
 // One measuring process per GPU. Durations and counters are only meaningful when no other bankgate test uses
 // the GPU at the same time, and CUPTI allows one profiling session per device. With a CTest resource spec
-// (ci/write-resource-spec.sh) ctest never starts two GPU tests on one GPU; without one it ignores the tests'
+// (bankgate-resource-spec, cli/bankgate-resource-spec.sh) ctest never starts two GPU tests on one GPU; without one it ignores the tests'
 // RESOURCE_GROUPS, and `ctest -j8` would start eight GPU tests on device 0 together. The device lock keeps
 // that case correct: a GPU test takes an exclusive advisory lock (flock) on a file named after its GPU before
 // it touches the device, and holds it until the process ends, so the others wait their turn.

@@ -67,7 +67,7 @@ inline constexpr char lock_timeout[] = "BANKGATE_LOCK_TIMEOUT";        // second
 // given: the template of the report's links to source lines.
 inline constexpr char source_url[] = "BANKGATE_SOURCE_URL";
 
-// Set by users or ci/refresh-baselines.sh for `bankgate promote`: the provenance of the baselines it writes.
+// Set by users or tools/refresh-baselines.sh for `bankgate promote`: the provenance of the baselines it writes.
 inline constexpr char git_commit[] = "BANKGATE_GIT_COMMIT";
 inline constexpr char git_dirty[] = "BANKGATE_GIT_DIRTY";
 
@@ -174,7 +174,7 @@ inline Path compare_logs(const Path& compare) { return compare / "logs"; }
 // What compare measured of one side ("base" or "head"), a folder per round, pooled for its verdict.
 inline Path compare_side(const Path& compare, const std::string& side) { return compare / "candidates" / side; }
 
-// The CTest resource spec ci/gate.sh writes (ci/write-resource-spec.sh) beside the results; the bench scripts
+// The CTest resource spec ci/gate.sh writes (bankgate-resource-spec) beside the results; the bench scripts
 // count its GPUs.
 inline Path resource_spec(const Path& build) { return results_root(build) / "resources.json"; }
 

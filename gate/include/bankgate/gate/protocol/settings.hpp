@@ -2,8 +2,11 @@
 // Every environment variable bankgate reads, parsed in one place: those a user sets to steer the GPU suites,
 // and those bankgate's own processes pass down to one another (their names, and who sets each, are in
 // run_protocol.hpp). A malformed value is an error that names the variable, the value and what is accepted,
-// never a silent default. Nothing else reads the environment (setting it for a child process is another
-// matter: that stays where the child is started, with run_protocol.hpp's names).
+// never a silent default. A few reads stay where they are used, each for a reason given there:
+// BANKGATE_FAULT_INJECT (a test hook), XDG_STATE_HOME and HOME (the promote journal's folder) in
+// gate/src/store/baseline_transaction.cpp; BANKGATE_BASE_REF in cli/base_baselines.cpp; whether the user gave
+// BANKGATE_GIT_COMMIT in cli/source_checkout.cpp; LD_LIBRARY_PATH (finding the driver) in cli/driver_stub.cpp.
+// Setting variables for a child process stays where the child is started, with run_protocol.hpp's names.
 
 #include <filesystem>
 #include <functional>

@@ -8,13 +8,12 @@
 // standard error comes from the pooled between-round spread (2R - 2 degrees of freedom); intervals use
 // Student's t. The spread of round medians already holds each round's own sampling noise, so it is not bounded
 // by the rounds' bootstrap standard errors: those overstate how well a median is known when the samples are
-// bimodal (a short kernel whose batches land in two modes 70 ns apart keeps its median within 1 ns from round
-// to round, while its bootstrap error is 27 ns). Only the timer's quantization bounds it from below: rounds
-// that agree to the tick are not known better than a tick. Then:
+// bimodal (docs/measurement.md, "Measurements behind the code"). Only the timer's quantization bounds it from
+// below: rounds that agree to the tick are not known better than a tick. Then:
 //  - slower (faster): the 99.99% interval lies above (below) zero and the change exceeds the practical floor: a
 //    failure needs strong evidence, since a catalogue of 60 tests makes 60 such decisions per comparison, and
 //    round medians come in levels (a process lands its buffers one way or another), so their tails are heavier
-//    than a normal's: at 99.9%, 100 compares of the catalogue against itself on an H200 gave one false verdict;
+//    than a normal's (99.9% was measured too loose: docs/measurement.md, "Measurements behind the code");
 //  - ok: the 90% interval lies inside plus or minus the floor (two one-sided tests at 95%, the usual test of
 //    equivalence): any change is smaller than is worth a failure;
 //  - inconclusive: neither: the runner was too noisy to tell a change of the floor's size from none.

@@ -51,17 +51,14 @@ struct ShardUnit {
 // The listed tests grouped by suite, sorted by suite name.
 std::vector<ShardUnit> shard_units(const std::vector<ListedTest>& tests);
 
-// What a gated test costs a runner, in seconds, where nothing better was recorded. From bench/RESULTS-speed.md
-// (the catalogue's gates on an H200, medians over 1040 tests and 20 suite processes):
+// What a gated test costs a runner, in seconds, where nothing better was recorded: measured on an H200
+// (bench/RESULTS-speed.md; the parts of each figure: docs/measurement.md, "Measurements behind the code").
 namespace shard_cost {
-// Beside its kernel's launches: counters 7.3 ms, the timing phase's own work about 10 ms (13.9 ms in all, of
-// which the catalogue's median test spends 3.8 ms in its sampled and warm-up launches, by its baselines), the
-// verdict and report 1.8 ms, preparation and the output check 0.3 ms.
+// Beside its kernel's launches: counters, the timing phase's own work, the verdict and report, preparation.
 inline constexpr double per_test_s = 0.020;
-// A test no recording knows: the median test's whole cost (7.3 + 13.9 + 1.8 + 0.3 ms), rounded up.
+// A test no recording knows: the median test's whole cost, its launches included, rounded up.
 inline constexpr double unrecorded_test_s = 0.025;
-// A suite program starting on a runner: the device probe 129 ms, the collector's set-up 188 ms and the first
-// profiled kernel's extra 235 ms.
+// A suite program starting on a runner: the device probe, the collector's set-up, the first profiled kernel.
 inline constexpr double program_start_s = 0.55;
 }  // namespace shard_cost
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A/A compares drawn from pools of rounds (ci/device-round.sh pool=R), judged without a GPU.
+"""A/A compares drawn from pools of rounds (tools/gpu-round.sh pool=R), judged without a GPU.
 
 Each pool is one long same-runner compare of a build against itself: R base rounds and R head rounds,
 each round's base and head run back to back. An A/A compare takes ROUNDS of those rounds, their base runs as
@@ -8,8 +8,8 @@ one side and their head runs as the other, as `bankgate compare` interleaves its
 shuffle share no run (independent), later shuffles draw again from the same pool. Every verdict other than
 ok is counted: SLOWER and faster are false alarms, INCONCLUSIVE is the rule declining to decide.
 
-  ci/aa_pool.py --bankgate build/cli/bankgate --pairs 100 POOL_RECORDS_DIR...
-(POOL_RECORDS_DIR holds pool-base/round-N and pool-head/round-N, as device-round.sh leaves them.)
+  bench/aa_pool.py --bankgate build/cli/bankgate --pairs 100 POOL_RECORDS_DIR...
+(POOL_RECORDS_DIR holds pool-base/round-N and pool-head/round-N, as tools/gpu-round.sh pool=R leaves them.)
 """
 import argparse
 import collections
@@ -21,8 +21,9 @@ import subprocess
 import sys
 import tempfile
 
-from bankgate_command import protocol
-from bankgate_outputs import duration_findings, read_compare
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))  # bankgate_command, bankgate_outputs
+from bankgate_command import protocol  # noqa: E402
+from bankgate_outputs import duration_findings, read_compare  # noqa: E402
 
 
 def round_dirs(side):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counters of repeated recordings, side by side: for every test, whether each counter read the same in every
 run, and its figures. Reads the candidate JSON files `bankgate record` leaves, one folder per run:
-    ci/counter_determinism.py RUN_DIR...      (each RUN_DIR: a candidates folder, <arch>/<model>/<Suite>/<test>.json)
+    bench/counter_determinism.py RUN_DIR...      (each RUN_DIR: a candidates folder, <arch>/<model>/<Suite>/<test>.json)
 Exit 0 when every counter of every test is identical in every run, 1 otherwise, 2 on unreadable input."""
 import json
 import pathlib

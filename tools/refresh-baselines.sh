@@ -2,7 +2,7 @@
 # This repository's refresh: builds the seed catalogue, runs `bankgate refresh` on it (record, review table,
 # promote into baselines/<arch>/<model>/), then regenerates the kernel table of docs/catalogue.md from the H200
 # baselines.
-#   ci/refresh-baselines.sh [--filter 'Suite.test:Other.*'] [--dry-run] [--new-gpu] [--force]
+#   tools/refresh-baselines.sh [--filter 'Suite.test:Other.*'] [--dry-run] [--new-gpu] [--force]
 # Run it on the GPU the baselines are for, review the table and `git diff baselines/ docs/catalogue.md`, then commit.
 # BANKGATE_GIT_COMMIT / BANKGATE_GIT_DIRTY=0|1 give the provenance where the tree is a copy without .git.
 set -uo pipefail

@@ -6,7 +6,7 @@ i-th kernel ncu profiled in a binary belongs to the i-th test listed; the kernel
 Usage: ncu_compare.py CANDIDATE_DIR NCU_DIR [BANKGATE_COMMAND]   (NCU_DIR holds <suite>.csv and <suite>.tests
 per binary). A value outside ncu's own spread is judged by the gate's rule through the bankgate command's JSON.
 
-Where ncu ran a binary several times (BANKGATE_NCU_REPEATS in ci/ncu-crosscheck.sh), the further runs are
+Where ncu ran a binary several times (BANKGATE_NCU_REPEATS in tools/ncu-crosscheck.sh), the further runs are
 <suite>.run2.csv, <suite>.run3.csv, ...; ncu's own run-to-run spread (min and max) is then shown per counter,
 and a collector value inside that spread agrees with ncu as much as ncu agrees with itself. Multi-block
 kernels need this: L1 contention moves their wavefront counts from run to run, under ncu as under the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host time of counter collection per kernel: the collector at 1, 12 and 64 kernels per call (with where the
 # time goes, by phase) against Nsight Compute on the same binary and kernel, with the same metrics.
-#   ci/bench-counters.sh [OUT_DIR]     (needs a GPU and ncu; default OUT_DIR build/bench-counters)
+#   bench/counters.sh [OUT_DIR]     (needs a GPU and ncu; default OUT_DIR build/bench-counters)
 # Writes OUT_DIR/collector.json, ncu timings, and prints a table last.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -2,7 +2,7 @@
 """The committed-baseline gate across machines, judged without a GPU from one recording per machine.
 
 Each RUNNER folder is what `bankgate record` left on one machine of one GPU model (candidates with their
-samples; ci/device-round.sh record=1 keeps them). For every way of choosing the baseline's machines:
+samples; tools/gpu-round.sh record=1 keeps them). For every way of choosing the baseline's machines:
   single  the baseline promoted from one machine (the default tolerance, 3% + 64 ns), every other machine
           judged against it: both directions of every pair
   merged  the baseline merged from two machines (`bankgate promote --runner`: the tolerance widened by the
@@ -11,7 +11,7 @@ the duration verdicts are counted; on unchanged code every SLOWER (and faster) i
 table follows: each machine's median, the spread between machines, and the smallest slowdown the committed
 baseline's tolerance lets fail on that test.
 
-  ci/cross_machine.py --bankgate BIN --gpu sm_90/nvidia-h200 --baselines baselines RUNNER...
+  bench/cross_machine.py --bankgate BIN --gpu sm_90/nvidia-h200 --baselines baselines RUNNER...
 """
 import argparse
 import collections
@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-from bankgate_outputs import read_review, timed_tests
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))  # bankgate_command, bankgate_outputs
+from bankgate_outputs import read_review, timed_tests  # noqa: E402
 
 
 

@@ -4,7 +4,7 @@
 # transactions-per-request figure can be traced to the instructions behind it (TiledMatmul's A-row reads fused
 # into LDS.128, AsyncCopy's copies done by LDGSTS).
 #
-#   ci/sass-report.sh [BUILD_DIR] [--kernel REGEX] [--lines]
+#   tools/sass-report.sh [BUILD_DIR] [--kernel REGEX] [--lines]
 #
 # BUILD_DIR is a configured and built tree (default build/test, which ci/test.sh builds); its kernels library
 # (kernels/libbankgate_kernels.a) is read, or the kernels' object files where there is no library. A file
@@ -66,4 +66,4 @@ done
 echo "SASS of ${inputs[*]} (cuobjdump: $cuobjdump)"
 # Kernel names are the command's rule (bankgate kernel-name): the build's own command where it has one.
 [ -d "$target" ] && [ -x "$target/cli/bankgate" ] && export BANKGATE_COMMAND="$target/cli/bankgate"
-python3 ci/sass_report.py "${report_args[@]}" "$sass"
+python3 tools/sass_report.py "${report_args[@]}" "$sass"

@@ -3,7 +3,7 @@
 # GPU, so that `ctest --resource-spec-file FILE -j N` runs at most one GPU test per GPU (each GPU test asks
 # for RESOURCE_GROUPS "gpus:1"; see cmake/bankgateSuite.cmake).
 #
-#   ci/write-resource-spec.sh [FILE]     (FILE omitted or '-': the JSON goes to standard output)
+#   cli/bankgate-resource-spec.sh [FILE]     (FILE omitted or '-': the JSON goes to standard output)
 #
 # Projects adopting bankgate get it as bankgate-resource-spec beside the bankgate command (in the build's
 # cli/ folder, and in bin/ of an installed prefix): `bankgate-resource-spec gpus.json && bankgate gate

@@ -4,8 +4,8 @@
 For each GPU model under BASELINES: each test's median, its tolerance (relative + absolute) and the smallest
 slowdown that fails against it, relative + absolute / median. Written between the markers of FILE, or checked:
 
-  ci/timing_table.py --baselines baselines --write docs/timing.md
-  ci/timing_table.py --baselines baselines --check docs/timing.md   (exit 1 and the command to run if stale)
+  tools/timing_table.py --baselines baselines --write docs/timing.md
+  tools/timing_table.py --baselines baselines --check docs/timing.md   (exit 1 and the command to run if stale)
 """
 import argparse
 import pathlib
@@ -57,7 +57,7 @@ def main():
         return 0
     if wanted != text:
         print(f"{path}: the timing table differs from the baselines in {args.baselines}; regenerate it:\n"
-              f"  python3 ci/timing_table.py --baselines {args.baselines} --write {path}")
+              f"  python3 tools/timing_table.py --baselines {args.baselines} --write {path}")
         return 1
     return 0
 

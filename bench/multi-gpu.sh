@@ -2,7 +2,7 @@
 # The gate spread over every GPU of this machine against the gate on one GPU: the wall time of each, which
 # test ran on which GPU, and whether both runs measured the same (the one-GPU run as base, judged by the
 # gate's own rule: counters exact or within their written tolerance, durations within theirs).
-#   ci/bench-multi-gpu.sh     (needs a GPU; on a one-GPU machine both runs use that GPU, one test at a time)
+#   bench/multi-gpu.sh     (needs a GPU; on a one-GPU machine both runs use that GPU, one test at a time)
 # Results go to $BENCH_OUT (default build/multi-gpu): each run's gate-results/ and log, and summary.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ gate_run one-gpu CUDA_VISIBLE_DEVICES="$(echo "${CUDA_VISIBLE_DEVICES:-0}" | cut
 
 {
   echo "== where each test ran (all GPUs), and how it ended, from the gate's JSON summary"
-  python3 -c 'import collections,sys; sys.path.insert(0, "ci"); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); c=collections.Counter((t["device"] or "unknown", t["outcome"]) for t in d["tests"]); [print(f"  {n:3d} tests on device {dev}: {o}") for (dev, o), n in sorted(c.items())]' \
+  python3 -c 'import collections,sys; sys.path.insert(0, "tools"); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); c=collections.Counter((t["device"] or "unknown", t["outcome"]) for t in d["tests"]); [print(f"  {n:3d} tests on device {dev}: {o}") for (dev, o), n in sorted(c.items())]' \
     "$out/all-gpus/summary.json"
   echo
   echo "== all GPUs (head) against one GPU (base), by the gate's rule"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What collecting counters costs: the in-process collector against ncu on the same suite binary and kernels.
-#   ci/bench-collector-cost.sh [SUITE_BINARY [FILTER]]   (needs a GPU and ncu; builds first when no binary is given)
+#   bench/collector-cost.sh [SUITE_BINARY [FILTER]]   (needs a GPU and ncu; builds first when no binary is given)
 # FILTER (a --gtest_filter, default SquareTile.*) picks the kernels: the catalogue is one suite program.
 # Prints host milliseconds per profiled kernel for both, and the wall time of a whole suite each way.
 set -uo pipefail

@@ -3,7 +3,7 @@
 # in-process collector (its values land in candidates/), then under ncu in launch-only mode, where each test
 # launches its kernel exactly once and gates nothing. Prints both values for every kernel and metric with a
 # verdict; exits 1 on any difference.
-#   ci/ncu-crosscheck.sh [--filter 'Suite.*']   (needs a GPU and ncu)
+#   tools/ncu-crosscheck.sh [--filter 'Suite.*']   (needs a GPU and ncu)
 # BANKGATE_NCU_REPEATS=N (default 1) runs ncu N times per binary and shows, per counter, ncu's own spread
 # (min and max over its runs); a collector value inside that spread, or within the counter's tolerance of it,
 # agrees. Multi-block kernels' wavefronts move between runs under ncu too, so one ncu run can mislead.
@@ -46,4 +46,4 @@ for suite in "$build_dir"/tests/suites/*_suite; do
       bankgate_die "ncu failed on $name (run $run of $repeats); see $out.ncu.log"
   done
 done
-python3 ci/ncu_compare.py "$candidates" "$build_dir/ncu" "$build_dir/cli/bankgate"
+python3 tools/ncu_compare.py "$candidates" "$build_dir/ncu" "$build_dir/cli/bankgate"

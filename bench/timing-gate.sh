@@ -12,7 +12,7 @@
 # build/timing-bench); RESULTS.md there is the table to commit (as bench/RESULTS.md). PARTS="suites compare
 # sensitivity" (the default) picks parts, so that they can run as separate jobs; the build is shared.
 # The suites part needs baselines taken with this timing method (schema 2): refresh them first
-# (ci/refresh-baselines.sh) if the tests report "unusable baseline" or TIMED DIFFERENTLY; BANKGATE_BASELINE_DIR
+# (tools/refresh-baselines.sh) if the tests report "unusable baseline" or TIMED DIFFERENTLY; BANKGATE_BASELINE_DIR
 # points the suites and the comparison at another set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +59,7 @@ if wants suites; then
   done
   python3 - "$out/suites" "$runs" "$out/timing-wall.md" "$out/false-alarms.txt" "$out/parts/suites.row" "$(( $(date +%s) - start ))" <<'PY'
 import collections, pathlib, statistics, sys
-sys.path.insert(0, "ci")
+sys.path.insert(0, "tools")
 from bankgate_outputs import read_review, read_summary
 folder, runs, wall_md, alarms_txt, row_file, seconds = pathlib.Path(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:6], sys.argv[6]
 verdicts, alarms, per_test = collections.Counter(), [], collections.defaultdict(list)
@@ -100,7 +100,7 @@ if wants compare; then
   ci/compare-commits.sh --rounds "$rounds" . . >"$out/logs/compare-same.log" 2>&1
   status=$?
   # The command's JSON (compare writes it beside its logs), not its console table.
-  read -r rows slower < <(python3 -c 'import sys; sys.path.insert(0, "ci"); from bankgate_outputs import duration_findings, read_compare; f=[x for _, x in duration_findings(read_compare(sys.argv[1]))]; print(len(f), sum(x["verdict"] == "slower" for x in f))' \
+  read -r rows slower < <(python3 -c 'import sys; sys.path.insert(0, "tools"); from bankgate_outputs import duration_findings, read_compare; f=[x for _, x in duration_findings(read_compare(sys.argv[1]))]; print(len(f), sum(x["verdict"] == "slower" for x in f))' \
     "$(bankgate_result_path "$build_dir/cli/bankgate" "$build_dir" compare_result)" 2>/dev/null || echo "? ?")
   row compare "| compare-commits, base == head | $rounds rounds per side, $rows rows | **$slower** | exit $status (0 = passed) | $(( $(date +%s) - start )) s |"
   echo "== compare base == head: exit $status, $slower SLOWER ($(( $(date +%s) - start )) s)"
@@ -120,7 +120,7 @@ fi
 {
   echo "# The timing gate on $(head -n 2 "$out/logs/gpu.txt" | tail -n 1 | cut -d, -f1-2)"
   echo
-  echo "Produced by ci/bench-timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)')."
+  echo "Produced by bench/timing-gate.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ), tree ${BANKGATE_GIT_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}$(bankgate_tree_dirty && echo ' (with uncommitted changes)')."
   echo
   echo "| part | runs | timing false alarms (SLOWER) | other | wall |"
   echo "| --- | --- | --- | --- | --- |"
