@@ -116,7 +116,7 @@ bankgate_build() {
 }
 
 # bankgate_bench_build_dir: where the bench scripts build this tree: where `bankgate compare-commits --work
-# $BANKGATE_COMPARE_DIR` builds "." (the working tree; cli/compare_commits.hpp), which ci/compare-commits.sh
+# $BANKGATE_COMPARE_DIR` builds "." (the working tree; cli/commands/compare_commits.cpp), which ci/compare-commits.sh
 # configures alike, so that one build serves them all. The caller exports BANKGATE_COMPARE_DIR, so that the
 # scripts it runs find the same build.
 bankgate_bench_build_dir() {

@@ -1,53 +1,36 @@
 #pragma once
-// The `bankgate` command line: every subcommand and option, defined once (CLI11). main.cpp parses and
-// dispatches; the fuzz target tests/fuzz/command_line_fuzz.cpp parses without dispatching.
+// The `bankgate` command line, made from the subcommand table (subcommand_table.hpp): every subcommand and option,
+// defined once (CLI11). main.cpp parses and runs; the fuzz target tests/fuzz/command_line_fuzz.cpp parses without
+// running.
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "readme_table.hpp"
-
-#include "commands.hpp"
-#include "compare_commits.hpp"
+#include "subcommand_table.hpp"
 
 namespace bankgate::cli {
 
-// What the command line asked for: each subcommand's options, and which subcommand was given.
-struct Invocation {
-  GateOptions gate;
-  RecordOptions record;
-  ReviewOptions review;
-  PromoteOptions promote;
-  RefreshOptions refresh;
-  CompareOptions compare;
-  CompareCommitsOptions compare_commits;
-  SummaryOptions summary;
-  bool metrics_json = false;
-  bool metrics_markdown = false;
-  std::string metrics_set = "sass";
-  std::filesystem::path check_root = "baselines";
-  BaseOptions check_base;
-  std::filesystem::path recover_root;
-  std::vector<std::string> kernel_names;
-  ReadmeTableRequest table;
-  RunSuiteOptions run_suite;
-  VerdictOptions verdict;
-  DiscoverOptions discover;
-  ProtocolOptions protocol;
+// What the command line asked for, bound to the options as they are parsed.
+struct CommandLine {
   // --quiet and --color, taken before the subcommand or after it (console.hpp).
   bool quiet = false;
   std::string colour = "auto";
-  CLI::App *gate_cmd = nullptr, *record_cmd = nullptr, *review_cmd = nullptr, *promote_cmd = nullptr,
-           *refresh_cmd = nullptr, *compare_cmd = nullptr, *summary_cmd = nullptr, *metrics_cmd = nullptr,
-           *check_cmd = nullptr, *recover_cmd = nullptr, *names_cmd = nullptr, *table_cmd = nullptr, *run_suite_cmd = nullptr,
-           *verdict_cmd = nullptr, *discover_cmd = nullptr, *protocol_cmd = nullptr;
-  CLI::App* compare_commits_cmd = nullptr;
+  // Each subcommand of the table, with its place in the parsed command line and what runs it.
+  struct Defined {
+    const Subcommand* entry;
+    const CLI::App* command;
+    Runner run;
+  };
+  std::vector<Defined> subcommands;
+
+  // The subcommand the command line named; nullptr before parsing.
+  const Defined* chosen() const;
 };
 
-// Adds every subcommand and option to `app`, bound to `in`.
-void define_command_line(CLI::App& app, Invocation& in);
+// Adds every subcommand of the table and its options to `app`, bound to `line`, which must outlive the parse and
+// the run.
+void define_command_line(CLI::App& app, CommandLine& line);
 
 }  // namespace bankgate::cli

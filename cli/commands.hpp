@@ -1,8 +1,11 @@
 #pragma once
-// The subcommands of `bankgate`, each a function of its options that returns the exit code. The command line
-// is defined in command_line.cpp and dispatched in main.cpp; the rules they apply live in bankgate::gate.
+// What the subcommands of `bankgate` share and call of each other, each a function of its options: the exit codes,
+// the errors main() turns into them, and the subcommands another one runs (gate runs summary, refresh runs record
+// and promote, compare runs promote, compare-commits runs compare). Each subcommand's command line and the rest of
+// its work is in commands/<name>.cpp, listed in subcommand_table.hpp; the rules they apply live in bankgate::gate.
 
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,6 +15,7 @@
 
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/store/baseline_transaction.hpp>
 
 namespace bankgate::cli {
 
@@ -54,21 +58,19 @@ struct BaseOptions {
   bool accept_loosened = false;  // a reviewer accepted the loosened tolerances: they pass, still named
 };
 
-struct GateOptions {
-  SuiteRun run;
-  BaseOptions base;
-  std::filesystem::path baselines;  // empty: each suite's own folder
-  std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
-  std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
-  std::string source_url;             // the HTML report's source link template (default: the setting)
-};
-int gate(const GateOptions& options);
-
 struct RecordOptions {
   SuiteRun run;
   std::filesystem::path baselines;
 };
-int record(const RecordOptions& options);
+// What a recording measured: where its candidates are, and the build they came from.
+struct RecordResult {
+  std::filesystem::path build;       // absolute
+  std::filesystem::path candidates;  // the run's candidates folder, holding at least one file
+};
+// Builds (unless told not to), runs the GPU suites and keeps their measurements as candidates, then shows them
+// against the baselines on `out`, with the command that promotes them. Progress lines and the build's and ctest's
+// output go to the console (console.hpp). Throws where nothing was measured.
+RecordResult record(const RecordOptions& options, std::ostream& out);
 
 struct PromoteOptions {
   std::filesystem::path candidates;  // empty: the last record's (<build>/bankgate/record/candidates)
@@ -79,14 +81,15 @@ struct PromoteOptions {
   bool dry_run = false, new_gpu = false, force = false;
   std::string invocation = "bankgate promote";
 };
-int promote(const PromoteOptions& options);
-
-struct RefreshOptions {
-  SuiteRun run;
-  std::filesystem::path baselines;
-  bool dry_run = false, new_gpu = false, force = false;
+// What a promotion wrote, or in a dry run would have been shown.
+struct PromoteResult {
+  std::vector<gate::BaselineTransaction::Change> written;  // each baseline file created or replaced; none in a dry run
+  std::vector<std::string> wrong_output;  // Suite.test of each candidate left out: its output differed from the CPU reference
 };
-int refresh(const RefreshOptions& options);
+// Writes the candidates into their baselines, one locked transaction per baselines folder; the table, the tests
+// left out and each file written are said on `out`. Throws Refusal where it must not write (CI, no candidates,
+// a GPU without baselines).
+PromoteResult promote(const PromoteOptions& options, std::ostream& out);
 
 struct ReviewOptions {
   std::filesystem::path candidates;
@@ -96,7 +99,9 @@ struct ReviewOptions {
   bool changes_only = false;
   std::filesystem::path json;
 };
-int review(const ReviewOptions& options);
+// The candidates against their baselines, shown on `out` (and written as JSON to `json` where given): exit_regression
+// where a candidate left its baseline's tolerance or its output was wrong.
+int review(const ReviewOptions& options, std::ostream& out);
 
 struct CompareOptions {
   // Two configured build folders, whose GPU suites are run here in alternating rounds; or two candidate
@@ -131,25 +136,6 @@ struct SummaryOptions {
   std::optional<gate::ShardRecord> shard;  // set by the gate: the part of a split gate this run was
 };
 int summary(const SummaryOptions& options);
-
-enum class MetricsFormat { list, json, markdown };
-int metrics(MetricsFormat format, bool hardware = false);
-// The run protocol (gate/protocol/run_protocol.hpp) for scripts: the environment variables, the result layout (under
-// `build` where given), the measuring tests' prefix, the test properties and the exit codes. `get`: one entry,
-// e.g. "layout.gate" or "environment.run_id", printed bare (an object: one "key<TAB>value" line per entry);
-// empty: all of it as JSON.
-struct ProtocolOptions {
-  std::filesystem::path build;
-  std::string get;
-};
-int protocol(const ProtocolOptions& options);
-// Reads every baseline under `root` with the gate's reader (no GPU needed); exit_not_measured when any fails.
-// Against a base (BaseOptions), names every change to them: exit_regression when one loosens the gate unaccepted.
-int check_baselines(const std::filesystem::path& root, const BaseOptions& base = {});
-// Rolls back what an interrupted promotion left in the baselines folder `root` (as the next promotion would).
-int recover(const std::filesystem::path& root);
-// Prints [{"name": demangled, "bare": name in results}, ...] for `names`, or for the lines of standard input.
-int kernel_names(const std::vector<std::string>& names);
 
 // Baselines change after a person reviewed the table, never in CI: a Refusal where CI is set, unless forced
 // (a dry run writes nothing and is always allowed).

@@ -27,30 +27,20 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <bankgate/gate/text/text.hpp>
 
 #include "command_line.hpp"
+#include "commands.hpp"
 #include "console.hpp"
 #include "usage_errors.hpp"
 
 namespace cli = bankgate::cli;
 
 namespace {
-
-struct Subcommand {
-  const CLI::App* command;
-  std::function<int()> run;
-  // Said after an error that escapes the subcommand, only where a failure leaves nothing written for certain.
-  // The others write as they go (build results, reports, logs), so an error may come after some of it: they
-  // claim nothing either way (summary names each report it could not write).
-  std::string after_failure;
-};
 
 // An error's message as the terminal shows it. Messages quote file names and fields from outside: their controls
 // are shown escaped, never obeyed, and every line after the first is indented under "bankgate:", so that a
@@ -61,7 +51,7 @@ std::string shown(const char* message) {
   return out;
 }
 
-int run(const Subcommand& subcommand) {
+int run(const cli::CommandLine::Defined& subcommand) {
   try {
     return subcommand.run();
   } catch (const cli::Refusal& e) {
@@ -72,7 +62,7 @@ int run(const Subcommand& subcommand) {
     return cli::exit_setup;
   } catch (const std::exception& e) {
     std::cerr << "bankgate: " << shown(e.what()) << "\n";
-    if (!subcommand.after_failure.empty()) std::cerr << subcommand.after_failure << "\n";
+    if (*subcommand.entry->after_failure) std::cerr << subcommand.entry->after_failure << "\n";
     return cli::exit_not_measured;
   }
 }
@@ -121,41 +111,6 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   }
 }
 
-int dispatch(cli::Invocation& in) {
-  // Each subcommand runs only when named; nothing is anyone's fallback.
-  const std::vector<Subcommand> subcommands{
-      {in.gate_cmd, [&] { return cli::gate(in.gate); }, ""},
-      {in.record_cmd, [&] { return cli::record(in.record); }, ""},
-      // review writes only its --json file, last and through a rename.
-      {in.review_cmd, [&] { return cli::review(in.review); }, "nothing was written"},
-      // A promotion is all or nothing per baselines folder; one that spans several names those already done.
-      {in.promote_cmd, [&] { return cli::promote(in.promote); }, "nothing was written, but for any baselines named above as already promoted"},
-      {in.refresh_cmd, [&] { return cli::refresh(in.refresh); }, ""},
-      {in.compare_cmd, [&] { return cli::compare(in.compare); }, ""},
-      {in.compare_commits_cmd, [&] { return cli::compare_commits(in.compare_commits); }, ""},
-      {in.summary_cmd, [&] { return cli::summary(in.summary); }, ""},
-      {in.metrics_cmd, [&] { return cli::metrics(in.metrics_json ? cli::MetricsFormat::json : in.metrics_markdown ? cli::MetricsFormat::markdown : cli::MetricsFormat::list, in.metrics_set == "hardware"); }, ""},
-      {in.names_cmd, [&] { return cli::kernel_names(in.kernel_names); }, ""},
-      {in.check_cmd, [&] { return cli::check_baselines(in.check_root, in.check_base); }, ""},
-      {in.recover_cmd, [&] { return cli::recover(in.recover_root); }, ""},
-      {in.run_suite_cmd, [&] { return cli::run_suite(in.run_suite); }, ""},
-      {in.verdict_cmd, [&] { return cli::verdict(in.verdict); }, ""},
-      {in.discover_cmd, [&] { return cli::discover(in.discover); }, ""},
-      {in.protocol_cmd, [&] { return cli::protocol(in.protocol); }, ""},
-      {in.table_cmd,
-       [&] {
-         in.table.program = cli::this_command();
-         return cli::run_readme_table(in.table, std::cout, std::cerr);
-       },
-       ""},
-  };
-  for (const Subcommand& subcommand : subcommands)
-    if (*subcommand.command) return run(subcommand);
-  // define_command_line requires one subcommand, so parsing has already refused a command line without one.
-  std::cerr << "bankgate: no subcommand given; run bankgate --help for the subcommands\n";
-  return cli::exit_usage;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,10 +118,16 @@ int main(int argc, char** argv) {
                "instruction counts and their durations against committed baselines",
                "bankgate"};
   app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
-  cli::Invocation in;
-  cli::define_command_line(app, in);
+  cli::CommandLine line;
+  cli::define_command_line(app, line);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
   const HumanTextAside aside(argc, argv);
-  cli::set_up_console(in.quiet, in.colour, aside.human_text_fd());
-  return dispatch(in);
+  cli::set_up_console(line.quiet, line.colour, aside.human_text_fd());
+  // Parsing requires one subcommand, so a command line without one has already been refused; this is a guard.
+  const cli::CommandLine::Defined* chosen = line.chosen();
+  if (chosen == nullptr) {
+    std::cerr << "bankgate: no subcommand given; run bankgate --help for the subcommands\n";
+    return cli::exit_usage;
+  }
+  return run(*chosen);
 }

@@ -1,5 +1,5 @@
 // libFuzzer target for the `bankgate` command line: the input is the arguments, one per line. Parsing gives
-// an Invocation or a CLI11 error (usage, or --help); nothing is run.
+// a subcommand's options or a CLI11 error (usage, or --help); nothing is run.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,10 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::string& a : args) argv.push_back(a.data());
   // Defined once: building the whole command line per input would be most of the work. clear() resets what
   // the previous input parsed, as a fresh process would have it.
-  static bankgate::cli::Invocation in;
+  static bankgate::cli::CommandLine line;
   static CLI::App& app = [] () -> CLI::App& {
     static CLI::App defined{"bankgate", "bankgate"};
-    bankgate::cli::define_command_line(defined, in);
+    bankgate::cli::define_command_line(defined, line);
     return defined;
   }();
   app.clear();

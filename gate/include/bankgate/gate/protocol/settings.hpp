@@ -112,7 +112,7 @@ std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup);
 // unset (the suite's own folder). load_settings() judges the value.
 std::optional<std::string> baseline_dir_override(const EnvLookup& lookup);
 
-// ---- What promote reads (cli/baseline_commands.cpp) ----
+// ---- What promote reads (cli/commands/promote.cpp) ----
 
 // CI: whether this runs in CI, where baselines must not change. parse_flag()'s rule, which ci/lib.sh's
 // bankgate_is_ci applies too (tests/unit/ci_lib_test.sh runs both over every spelling); throws SettingsError

@@ -2,6 +2,7 @@
 // over runners (--shards: one verdict from every part's, shard_merge.hpp). `bankgate gate` ends with it.
 
 #include <iostream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -13,10 +14,12 @@
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/text/text.hpp>
 
-#include "base_baselines.hpp"
-#include "commands.hpp"
-#include "console.hpp"
-#include "source_checkout.hpp"
+#include "../base_baselines.hpp"
+#include "../commands.hpp"
+#include "../console.hpp"
+#include "../options.hpp"
+#include "../source_checkout.hpp"
+#include "../subcommand_table.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -139,6 +142,38 @@ int summary(const SummaryOptions& options) {
   std::cout << g::render_console(s, console().palette);
   if (const std::string note = split_note(s, /*markdown=*/false); !note.empty()) std::cout << note << "\n";
   return write_reports(s, o, source_url);
+}
+
+Runner define_summary(CLI::App& command) {
+  const auto o = std::make_shared<SummaryOptions>();
+  command.alias("gate-summary");
+  CLI::Option* junit = command.add_option("--junit", o->junit, "ctest's JUnit report (ctest --output-junit)");
+  CLI::Option* gtest_results = command.add_option("--gtest-results", o->gtest_results, "GoogleTest's per-test XML reports");
+  CLI::Option* candidates = command.add_option("--candidates", o->candidates, "what the run measured");
+  command.add_option("--shards", o->shards,
+                     "instead of one run's files: merge the report folders of a gate split over runners (each "
+                     "`gate --shard I/N` job's " + protocol::gate_run("<build>").string() + "), found at "
+                     "or below this folder; refused (exit 2, nothing written) unless they are every part once")
+      ->excludes(junit)->excludes(gtest_results)->excludes(candidates);
+  // One of the two inputs; CLI11 says "--junit or --shards is required" as a usage error.
+  command.parse_complete_callback([o] {
+    if (o->junit.empty() && o->shards.empty()) throw CLI::RequiredError("--junit or --shards");
+  });
+  command.add_option("--baselines", o->baselines, "baselines folder (default: each suite's own)");
+  add_base_options(command, o->base);
+  command.add_option("--build", o->build, "the build folder, for the refresh commands the results name")->check(names_a_folder());
+  command.add_option("--markdown", o->markdown, "append the markdown summary to this file");
+  command.add_option("--json", o->json, "write the JSON summary here");
+  command.add_option("--junit-out", o->junit_out, "write a JUnit report with failure reasons here");
+  command.add_option("--html", o->html, "write the self-contained HTML report here");
+  command.add_option("--reports", o->reports,
+                     "write junit.xml, summary.json, summary.md and report.html into this folder, as a gate does "
+                     "(created where absent; --json, --junit-out and --html still name their own)");
+  command.add_option("--sources", o->sources,
+                     "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
+  add_source_url_option(command, o->source_url);
+  command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable}));
+  return [o] { return summary(*o); };
 }
 
 }  // namespace bankgate::cli

@@ -1,23 +1,51 @@
-#include "compare_commits.hpp"
+// compare-commits: `compare` for two commits of the project it runs in, for a pull request's base and head.
+// Each commit is checked out in a detached git worktree and built in a folder of its own under the scratch
+// folder; the two builds are then compared as `bankgate compare --base BUILD --head BUILD` compares them, on this
+// machine. The scratch folder (--work) holds:
+//
+//   src/<commit>/       a worktree per commit (named by its SHA's first 12 digits), kept for later runs
+//   build/<commit>/     its build, kept too; build/working-tree/ is the build of "." (the working tree as it is),
+//                       configured with the settings of the project's own build (--build) that say where
+//                       packages, the CUDA compiler and the GPU architectures are, and then the --cmake-arg's
+//   run/                this run alone: build-logs/<commit>-<step>.log (checkout, submodules, configure, build)
+//                       and the comparison's results, copied from the head build: logs/, result.json,
+//                       summary.md, report.html, candidates/
 
 #include <array>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/text.hpp>
 
-#include "cmake_cache.hpp"
-#include "console.hpp"
-#include "process.hpp"
-#include "source_checkout.hpp"
+#include "../cmake_cache.hpp"
+#include "../commands.hpp"
+#include "../console.hpp"
+#include "../options.hpp"
+#include "../process.hpp"
+#include "../source_checkout.hpp"
+#include "../subcommand_table.hpp"
 
 namespace bankgate::cli {
 namespace {
 
 namespace fs = std::filesystem;
 namespace protocol = bankgate::gate::protocol;
+
+struct CompareCommitsOptions {
+  std::string base, head;                // anything git rev-parse takes, or "." for the working tree as it is
+  std::filesystem::path source;          // the project's folder; empty: the top level of the current folder's repository
+  std::filesystem::path work;            // the scratch folder; empty: <source>/build/bankgate-compare
+  // The project's own build, whose CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER and
+  // CMAKE_CUDA_ARCHITECTURES both configures take; empty: <source>/build where it is configured.
+  std::filesystem::path build;
+  std::vector<std::string> cmake_args;   // added to both configures after those, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
+  CompareOptions compare;                // the rounds, the filter and the reports, as compare takes them
+};
 
 // Configures `tree` in `build` as a release build with Ninja and the caller's CMake arguments, then builds it.
 // An existing build of the same commit is configured and built again, which redoes only what changed.
@@ -91,8 +119,6 @@ void print_verdict(int status, const SourceTree& base, const SourceTree& head, c
   std::cout << "; results in " << gate::terminal_line(run.string()) << "\n";
 }
 
-}  // namespace
-
 int compare_commits(const CompareCommitsOptions& o) {
   const Repository repository = find_repository(o.source);
   SourceTree base = resolve_revision(repository, o.base);
@@ -134,6 +160,34 @@ int compare_commits(const CompareCommitsOptions& o) {
   keep_results(head_build, run);
   print_verdict(status, base, head, run);
   return status;
+}
+
+}  // namespace
+
+Runner define_compare_commits(CLI::App& command) {
+  const auto o = std::make_shared<CompareCommitsOptions>();
+  command.add_option("base", o->base, "the base commit (anything git rev-parse takes), or . for the working tree")->required();
+  command.add_option("head", o->head, "the head commit, or . for the working tree as it is")->required();
+  command.add_option("--source", o->source, "the project's folder in its git repository (default: the top level of the current folder's)")
+      ->check(CLI::ExistingDirectory);
+  command.add_option("--work", o->work,
+                     "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
+                     "in run/ (default: <source>/build/bankgate-compare)")
+      ->check(names_a_folder());
+  command.add_option("--build", o->build,
+                     "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
+                     "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
+                     "where configured)")
+      ->check(names_a_folder());
+  command.add_option("--cmake-arg", o->cmake_args,
+                     "an extra argument for configuring both commits, after those of --build, e.g. "
+                     "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
+      ->allow_extra_args(false);
+  add_comparison_options(command, o->compare, "default: <work>/run/report.html");
+  command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable,
+                                {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"},
+                                exit_code::inconclusive}));
+  return [o] { return compare_commits(*o); };
 }
 
 }  // namespace bankgate::cli

@@ -1,0 +1,127 @@
+// gate: build, run the GPU suites in strict mode against the baselines, print the verdict and write JUnit, JSON,
+// markdown and HTML reports (through summary, which reads what the run left).
+
+#include <iostream>
+#include <memory>
+
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/text/text.hpp>
+
+#include "../commands.hpp"
+#include "../console.hpp"
+#include "../options.hpp"
+#include "../subcommand_table.hpp"
+#include "../suite_run.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = bankgate::gate;
+namespace protocol = bankgate::gate::protocol;
+
+struct GateOptions {
+  SuiteRun run;
+  BaseOptions base;
+  std::filesystem::path baselines;  // empty: each suite's own folder
+  std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
+  std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
+  std::string source_url;             // the HTML report's source link template (default: the setting)
+};
+
+// Copies the run's GoogleTest reports into the gate's folder (protocol::run_gtest_results), so that the folder
+// alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
+// copy, or the originals where it could not be made.
+fs::path keep_gtest_reports(const fs::path& build, const fs::path& results) {
+  const fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    // One report per test; the claims and running files of the suites' processes (dot names) are no report.
+    std::error_code kind;
+    if (name.starts_with(".") || it->path().extension() != ".xml" || !it->is_regular_file(kind)) continue;
+    fs::copy_file(it->path(), to / name, fs::copy_options::overwrite_existing, ec);
+    if (ec) break;
+  }
+  if (!ec || ec == std::errc::no_such_file_or_directory) return to;
+  std::cerr << "bankgate: the GoogleTest reports were not copied into " << to.string() << " (" << ec.message()
+            << "); the reports read them from " << from.string() << "\n";
+  return from;
+}
+
+// The gate's last word, after the reports.
+void print_verdict(int status) {
+  const g::Palette& palette = console().palette;
+  if (status == exit_ok) {
+    std::cout << "bankgate gate: " << palette.paint("PASSED", g::Tone::good) << "\n";
+    return;
+  }
+  std::cout << "bankgate gate: " << palette.paint("FAILED", g::Tone::bad)
+            << (status == exit_regression ? " - regression (details above; each failure names its refresh command)\n"
+                                          : " - could not measure (reasons above)\n");
+}
+
+int gate(const GateOptions& o) {
+  const std::string source_url = source_url_template(o.source_url);  // refused before minutes of building
+  const fs::path build = absolute_build(o.run.build);
+  const fs::path results = protocol::gate_run(build);
+  SummaryOptions s;
+  s.shard = run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false, o.baselines);
+  progress("");  // apart from ctest's output
+  s.junit = protocol::ctest_junit(results);
+  const bool ran = !s.shard || !s.shard->suites.empty();  // an empty part runs nothing, and its summary reads nothing
+  s.gtest_results = ran ? keep_gtest_reports(build, results) : fs::path();
+  s.candidates = protocol::run_candidates(results);
+  s.baselines = o.baselines;
+  s.base = o.base;
+  s.build = build;
+  s.json = protocol::summary_json(results);
+  s.junit_out = protocol::junit_report(results);
+  const fs::path markdown = protocol::summary_markdown(results);
+  s.markdown = markdown;
+  s.html = protocol::html_report(results);
+  s.source_url = source_url;
+  const int status = summary(s);
+  if (!o.markdown.empty()) {
+    try {
+      g::append_markdown(o.markdown, g::read_input_file(markdown));
+    } catch (const std::exception& e) {  // a copy like those below: it does not change the verdict
+      std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
+                << g::terminal_safe(e.what()) << "\n";
+    }
+  }
+  // Copies for the caller; failing to make one must not change the verdict.
+  for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
+    std::error_code copy_error;
+    if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
+      std::cerr << "bankgate: could not copy " << g::terminal_line(from.string()) << " to " << g::terminal_line(to.string()) << ": "
+                << copy_error.message() << "\n";
+  }
+  std::cout << "reports: " << g::terminal_line(results.string()) << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
+            << "," << markdown.filename().string() << "," << s.html.filename().string() << "}"
+            << (console().quiet ? "; ctest's output: " + g::terminal_line(protocol::ctest_log(results).string()) : "") << "\n";
+  print_verdict(status);
+  return status;
+}
+
+}  // namespace
+
+Runner define_gate(CLI::App& command) {
+  const auto o = std::make_shared<GateOptions>();
+  add_suite_run_options(command, o->run);
+  add_shard_options(command, o->run);
+  command.add_option("--baselines", o->baselines, "baselines folder for every suite (default: each suite's own)");
+  add_base_options(command, o->base);
+  command.add_option("--markdown", o->markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  command.add_option("--junit", o->junit, "also write the JUnit report here");
+  command.add_option("--json", o->json, "also write the JSON summary here");
+  add_source_url_option(command, o->source_url);
+  command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable, exit_code::refused}));
+  return [o] { return gate(*o); };
+}
+
+}  // namespace bankgate::cli

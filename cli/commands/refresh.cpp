@@ -1,0 +1,50 @@
+// refresh: record, then promote: re-measure tests after a deliberate change and write them into the baselines.
+
+#include <iostream>
+#include <memory>
+
+#include <bankgate/gate/text/text.hpp>
+
+#include "../commands.hpp"
+#include "../options.hpp"
+#include "../subcommand_table.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+struct RefreshOptions {
+  SuiteRun run;
+  std::filesystem::path baselines;
+  bool dry_run = false, new_gpu = false, force = false;
+};
+
+int refresh(const RefreshOptions& o, std::ostream& out) {
+  refuse_in_ci(o.force, o.dry_run);  // before minutes of building and measuring
+  const RecordResult recorded = record({o.run, o.baselines}, out);
+  PromoteOptions p;
+  p.build = recorded.build;
+  p.baselines = o.baselines;
+  p.filter = o.run.filter;
+  p.dry_run = o.dry_run;
+  p.new_gpu = o.new_gpu;
+  p.force = o.force;
+  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true));
+  out << "\n";
+  promote(p, out);
+  return exit_ok;
+}
+
+}  // namespace
+
+Runner define_refresh(CLI::App& command) {
+  const auto o = std::make_shared<RefreshOptions>();
+  add_suite_run_options(command, o->run);
+  command.add_option("--baselines", o->baselines, "baselines folder (default: each suite's own)");
+  command.add_flag("--dry-run", o->dry_run, "measure and show the table, write nothing");
+  command.add_flag("--new-gpu", o->new_gpu, "create baselines for a GPU that has none");
+  command.add_flag("--force", o->force, "refresh even where CI is set");
+  command.footer(exit_codes_of({exit_code::unreadable, exit_code::refused}));
+  return [o] { return refresh(*o, std::cout); };
+}
+
+}  // namespace bankgate::cli
