@@ -50,6 +50,8 @@ struct SuiteRun {
   // A gate split over runners (shard_run.hpp): "I/N" runs part I of N; empty for all of it.
   std::string shard;
   std::filesystem::path shard_durations;  // a previous run's summary.json, for the costs the split balances
+  // Not an option: compare's scratch baselines, which its rounds gate against instead of each suite's own.
+  std::filesystem::path baseline_dir;
 };
 
 // What a change did to its baselines, against the base branch's (base_baselines.hpp, baseline_changes.hpp).

@@ -19,13 +19,11 @@ bool driver_loads() {
 
 }  // namespace
 
-bool use_driver_stub_where_no_driver(const std::filesystem::path& stub_folder) {
+ChildEnvironment driver_stub_where_no_driver(const std::filesystem::path& stub_folder) {
   std::error_code ec;
-  if (stub_folder.empty() || !std::filesystem::exists(stub_folder / "libcuda.so.1", ec) || driver_loads()) return false;
+  if (stub_folder.empty() || !std::filesystem::exists(stub_folder / "libcuda.so.1", ec) || driver_loads()) return {};
   const char* path = std::getenv("LD_LIBRARY_PATH");
-  const std::string value = stub_folder.string() + (path != nullptr && *path != '\0' ? ":" + std::string(path) : "");
-  setenv("LD_LIBRARY_PATH", value.c_str(), 1);
-  return true;
+  return {{"LD_LIBRARY_PATH", stub_folder.string() + (path != nullptr && *path != '\0' ? ":" + std::string(path) : "")}};
 }
 
 }  // namespace bankgate::cli

@@ -7,10 +7,12 @@
 
 #include <filesystem>
 
+#include "process.hpp"
+
 namespace bankgate::cli {
 
-// Where `stub_folder` is given, holds libcuda.so.1 and the real driver cannot be loaded: puts the folder first on
-// LD_LIBRARY_PATH of the programs this process starts from now on, and returns true. Otherwise changes nothing.
-bool use_driver_stub_where_no_driver(const std::filesystem::path& stub_folder);
+// Where `stub_folder` is given, holds libcuda.so.1 and the real driver cannot be loaded: the LD_LIBRARY_PATH, with
+// the folder first, for the suite programs this process starts. Otherwise nothing.
+ChildEnvironment driver_stub_where_no_driver(const std::filesystem::path& stub_folder);
 
 }  // namespace bankgate::cli

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -23,6 +24,19 @@ std::vector<char*> c_arguments(const std::vector<std::string>& argv) {
   return args;
 }
 
+// This process's environment with `extra` put over it, as the NAME=VALUE strings a child is started with.
+std::vector<std::string> child_environment(const ChildEnvironment& extra) {
+  std::vector<std::string> entries;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const auto& v) { return v.first == name; });
+    if (!replaced) entries.push_back(entry);
+  }
+  for (const auto& [name, value] : extra) entries.push_back(name + "=" + value);
+  return entries;
+}
+
 int wait_for(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
@@ -34,7 +48,7 @@ int wait_for(pid_t pid) {
 
 }  // namespace
 
-int run_program(const std::vector<std::string>& argv, const std::string& log) {
+int run_program(const std::vector<std::string>& argv, const std::string& log, const ChildEnvironment& extra) {
   std::fflush(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -44,12 +58,14 @@ int run_program(const std::vector<std::string>& argv, const std::string& log) {
   }
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const std::vector<std::string> environment = child_environment(extra);
+  std::vector<char*> envp = c_arguments(environment);
+  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   return spawned == 0 ? wait_for(pid) : 127;
 }
 
-std::string program_output(const std::vector<std::string>& argv) {
+std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra) {
   int pipe_fds[2];
   // Close-on-exec: a grandchild that lives on must not hold the pipe open, or reading it would never end.
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return "";
@@ -59,7 +75,9 @@ std::string program_output(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
   std::vector<char*> args = c_arguments(argv);
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const std::vector<std::string> environment = child_environment(extra);
+  std::vector<char*> envp = c_arguments(environment);
+  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   std::string out;

@@ -3,16 +3,22 @@
 // they are, so paths and filters need no quoting.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bankgate::cli {
 
+// Variables a child gets on top of this process's environment (replacing any of the same name). What one
+// bankgate process tells the next goes this way, into the child's environment only: this process's own stays as
+// it was started.
+using ChildEnvironment = std::vector<std::pair<std::string, std::string>>;
+
 // Runs `argv` (argv[0] looked up on PATH), waits, and returns its exit status; 128 + N when killed by signal N,
 // 127 when it could not be started. Its output goes to ours, or to `log` (both streams) when one is given.
-int run_program(const std::vector<std::string>& argv, const std::string& log = "");
+int run_program(const std::vector<std::string>& argv, const std::string& log = "", const ChildEnvironment& extra = {});
 
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
-std::string program_output(const std::vector<std::string>& argv);
+std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra = {});
 
 // "cmake --build build" as a person would type it, for messages.
 std::string as_command_line(const std::vector<std::string>& argv);

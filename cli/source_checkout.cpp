@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 
 #include "commands.hpp"
 #include "process.hpp"
@@ -139,21 +139,14 @@ void make_own_folder(const fs::path& folder, bool clear) {
   std::ofstream(folder / own_folder_marker) << "made by bankgate compare-commits: it may clear this folder\n";
 }
 
-void export_source_commit(const fs::path& source) {
-  namespace env = gate::protocol::env;
-  // Given before this process set it, it is the user's and stays; otherwise each build's commit is found anew
-  // (a comparison runs two builds of two commits in turn).
-  static const bool given = std::getenv(env::git_commit) != nullptr;
-  if (given) return;
-  unsetenv(env::git_commit);
-  unsetenv(env::git_dirty);
-  if (source.empty()) return;
+std::optional<gate::SourceTree> source_commit(const fs::path& source) {
+  if (const gate::SourceTree given = gate::source_tree(gate::process_environment); given.commit != "unknown") return given;
+  if (source.empty()) return std::nullopt;
   const std::string commit = program_output({"git", "-C", source.string(), "rev-parse", "--verify", "--quiet", "HEAD"});
-  if (commit.empty()) return;
+  if (commit.empty()) return std::nullopt;
   // Tracked files only: build folders and editor files inside the tree do not make the measured code differ.
   const std::string changes = program_output({"git", "-C", source.string(), "status", "--porcelain", "--untracked-files=no"});
-  setenv(env::git_commit, commit.c_str(), 1);
-  setenv(env::git_dirty, changes.empty() ? "0" : "1", 1);
+  return gate::SourceTree{commit, !changes.empty()};
 }
 
 }  // namespace bankgate::cli

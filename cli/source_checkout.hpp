@@ -4,8 +4,11 @@
 // a program with its arguments passed as they are (process.hpp); nothing goes through a shell.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <bankgate/gate/protocol/settings.hpp>
 
 namespace bankgate::cli {
 
@@ -58,9 +61,9 @@ inline constexpr char own_folder_marker[] = ".bankgate-compare-commits";
 void check_own_folder(const std::filesystem::path& folder);
 void make_own_folder(const std::filesystem::path& folder, bool clear);
 
-// Unless the user set BANKGATE_GIT_COMMIT: sets it (and BANKGATE_GIT_DIRTY) from git for the project in `source`,
-// so that the GPU suites this process runs next record the commit they measure; unsets both where `source` is
-// in no git repository or git is missing (the reports then say the commit is unknown).
-void export_source_commit(const std::filesystem::path& source);
+// The commit the project in `source` is at, for the GPU suites to record what they measure: the user's
+// BANKGATE_GIT_COMMIT (and BANKGATE_GIT_DIRTY) where given, else git's answer; nullopt where `source` is in no
+// git repository or git is missing (the reports then say the commit is unknown).
+std::optional<gate::SourceTree> source_commit(const std::filesystem::path& source);
 
 }  // namespace bankgate::cli

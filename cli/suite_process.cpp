@@ -7,7 +7,6 @@
 // runner charges the crash to the test that was running and continues the rest in a fresh process.
 
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -16,6 +15,7 @@
 #include <sstream>
 
 #include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gate/protocol/test_claims.hpp>
@@ -61,13 +61,13 @@ void write_failure(const fs::path& results, const std::string& name, const std::
 
 // The suite's tests. A program that cannot list them (missing, not starting, failing) is a set-up error: its
 // tests must never vanish from ctest or pass unmeasured.
-std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter) {
+std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter, const ChildEnvironment& environment) {
   if (!fs::exists(binary)) throw Refusal("no suite program at " + binary.string() + ": build the project first");
   std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
   if (!filter.empty()) argv.push_back("--gtest_filter=" + filter);
-  const std::string listing = program_output(argv);
+  const std::string listing = program_output(argv, environment);
   if (listing.empty()) {
-    const int status = run_program(argv, "/dev/null");
+    const int status = run_program(argv, "/dev/null", environment);
     if (status == 127)
       throw Refusal(binary.string() + " could not start (exit status 127): it or a shared library it needs is missing; run it "
                     "by hand to see which. Where that is libcuda.so.1 (a suite linking CUDA::cuda_driver, on a machine without "
@@ -81,10 +81,9 @@ std::vector<std::string> list_tests(const fs::path& binary, const std::string& f
 
 // Shows the suite process only the GPU CTest gave this measuring run, as its device 0: its kernels are timed with
 // the GPU visibility of a one-GPU machine (where baselines are usually taken), and CUDA initialises that GPU
-// alone. Left alone when the user chose
-// a device (BANKGATE_DEVICE) or CTest allocates nothing; an allocation the suite cannot use is reported by the
-// suite's own tests.
-void show_only_the_allotted_gpu() {
+// alone. Left alone when the user chose a device (BANKGATE_DEVICE) or CTest allocates nothing; an allocation the
+// suite cannot use is reported by the suite's own tests.
+void show_only_the_allotted_gpu(g::protocol::RunManifest& manifest, ChildEnvironment& environment) {
   if (g::device_chosen(g::process_environment)) return;
   std::optional<int> gpu;
   try {
@@ -95,12 +94,12 @@ void show_only_the_allotted_gpu() {
   if (!gpu) return;
   const auto visible = g::visible_devices_for(*gpu, g::visible_devices(g::process_environment));
   if (!visible) return;
-  setenv(env::cuda_visible_devices, visible->c_str(), 1);
-  setenv(env::device, "0", 1);
+  environment.emplace_back(env::cuda_visible_devices, *visible);
+  manifest.device = 0;
 }
 
 // The folder where the shards of this command's run claim the suite's tests, or nullopt outside a command's
-// run (BANKGATE_RUN_ID unset: plain ctest), where nothing would clear claims left by an earlier run.
+// run (no command manifest with a run id: plain ctest), where nothing would clear claims left by an earlier run.
 std::optional<fs::path> claims_folder(const RunSuiteOptions& o) {
   std::optional<std::string> run;
   try {
@@ -136,11 +135,30 @@ std::vector<std::string> every_nth(const std::vector<std::string>& tests, int fi
   return mine;
 }
 
-// Makes the results folder ready and sets the suite process's environment: where results go, the file that
-// names the test in progress (returned), the shard's claims, the GPU it sees.
-fs::path prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests, const std::optional<fs::path>& claims) {
+// The command's run manifest, where a command started this run; an empty one under plain ctest.
+g::protocol::RunManifest command_manifest() {
+  try {
+    return g::protocol::run_manifest(g::process_environment).value_or(g::protocol::RunManifest{});
+  } catch (const g::SettingsError& e) {
+    throw Refusal(e.what());
+  }
+}
+
+// What the suite processes are started with: the command's run manifest plus where results go, the file that
+// names the test in progress, the shard's claims and the GPU it sees, written as their own manifest.
+struct SuiteProcessSetup {
+  fs::path running;              // names the test in progress
+  ChildEnvironment environment;  // the manifest's name, the GPU it sees, the driver stub where needed
+};
+
+// Makes the results folder ready and the suite processes' manifest.
+SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests, const std::optional<fs::path>& claims,
+                              ChildEnvironment environment) {
   fs::create_directories(o.results);
-  const fs::path running = protocol::running_file(o.results, o.binary.filename().string(), o.shard);
+  const std::string program = o.binary.filename().string();
+  g::protocol::RunManifest manifest = command_manifest();
+  manifest.results_dir = fs::absolute(o.results);
+  manifest.running_file = fs::absolute(protocol::running_file(o.results, program, o.shard));
   if (!claims) {
     for (const std::string& name : tests) {
       const auto [suite, test] = split_name(name);
@@ -148,21 +166,22 @@ fs::path prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& t
       fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
     }
   } else {  // a shard removes a test's old result as it claims the test
-    setenv(env::claims_dir, claims->c_str(), 1);
-    setenv(env::shard, std::to_string(o.shard).c_str(), 1);
+    manifest.claims_dir = fs::absolute(*claims);
+    manifest.shard = o.shard;
   }
-  setenv(env::results_dir, o.results.c_str(), 1);
-  setenv(env::running_file, running.c_str(), 1);
-  show_only_the_allotted_gpu();
-  return running;
+  show_only_the_allotted_gpu(manifest, environment);
+  const fs::path file = protocol::process_manifest(o.results, program, o.shard);
+  g::protocol::write_manifest(file, manifest);
+  environment.emplace_back(env::run_manifest, fs::absolute(file).string());
+  return {*manifest.running_file, std::move(environment)};
 }
 
 // Runs the chosen tests in as few suite processes as crashes allow: a process that dies is charged to the
 // test it was running (the running file names it) and the rest go on in a fresh process.
 class SuiteRunner {
  public:
-  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, fs::path running)
-      : o_(o), claims_(std::move(claims)), running_(std::move(running)) {}
+  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, SuiteProcessSetup setup)
+      : o_(o), claims_(std::move(claims)), running_(std::move(setup.running)), environment_(std::move(setup.environment)) {}
 
   void run(std::vector<std::string> remaining);
   // The one-line account of the run: how many of `tests` this shard measured, in how many processes.
@@ -178,6 +197,7 @@ class SuiteRunner {
   const RunSuiteOptions& o_;
   const std::optional<fs::path> claims_;
   const fs::path running_;
+  const ChildEnvironment environment_;
   int processes_ = 0, crashes_ = 0;
 };
 
@@ -196,7 +216,7 @@ int SuiteRunner::run_process(const std::vector<std::string>& selection) {
   for (const std::string& name : selection) filter += (filter.empty() ? "" : ":") + name;
   std::error_code ec;
   fs::remove(running_, ec);
-  const int status = run_program({o_.binary.string(), "--gtest_filter=" + filter});
+  const int status = run_program({o_.binary.string(), "--gtest_filter=" + filter}, "", environment_);
   ++processes_;
   return status;
 }
@@ -265,20 +285,21 @@ void SuiteRunner::report(const std::vector<std::string>& tests) const {
 
 // Choose the tests this shard measures, then run them.
 int run_suite(const RunSuiteOptions& o) {
-  const std::string filter = g::suite_filter(g::process_environment);
+  const std::string filter = command_manifest().suite_filter;
   // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
   // nothing for the idle ones.
   const int used = measuring_shards(o);
   if (o.shards > 1 && o.shard >= used) {
     std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
-              << used << " GPU(s) in this run (" << env::gpus << "), so " << used << " of its " << o.shards << " shards measure\n";
+              << used << " GPU(s) in this run, so " << used << " of its " << o.shards << " shards measure\n";
     return exit_ok;
   }
-  if (use_driver_stub_where_no_driver(o.driver_stub))
+  const ChildEnvironment stub = driver_stub_where_no_driver(o.driver_stub);
+  if (!stub.empty())
     std::cout << "bankgate run-suite: no CUDA driver here (libcuda.so.1 cannot be loaded): " << o.binary.filename().string()
               << " runs with the CUDA toolkit's stub driver, so its tests report Skipped\n";
-  std::vector<std::string> tests = list_tests(o.binary, filter);
-  // Shards of one command's run (BANKGATE_RUN_ID) share the tests out as they go (gate/protocol/test_claims.hpp);
+  std::vector<std::string> tests = list_tests(o.binary, filter, stub);
+  // Shards of one command's run (its manifest's run id) share the tests out as they go (gate/protocol/test_claims.hpp);
   // otherwise each takes every used-th test, which every shard can work out alone.
   const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
   if (used > 1 && !claims) tests = every_nth(tests, o.shard, used);
@@ -286,8 +307,7 @@ int run_suite(const RunSuiteOptions& o) {
     std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
     return exit_ok;
   }
-  const fs::path running = prepare_run(o, tests, claims);
-  SuiteRunner runner(o, claims, running);
+  SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub));
   runner.run(tests);
   runner.report(tests);
   return exit_ok;
@@ -320,8 +340,7 @@ int verdict(const VerdictOptions& o) {
 }
 
 int discover(const DiscoverOptions& o) {
-  use_driver_stub_where_no_driver(o.driver_stub);
-  const std::vector<std::string> tests = list_tests(o.binary, "");
+  const std::vector<std::string> tests = list_tests(o.binary, "", driver_stub_where_no_driver(o.driver_stub));
   std::ostringstream out;
   out << "# Generated by bankgate discover from " << o.binary.string() << "; do not edit.\n";
   std::string labels;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -15,6 +14,7 @@
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/rules/test_filter.hpp>
@@ -101,16 +101,17 @@ int gpus_in_resource_spec(const fs::path& spec) {
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
               const std::string& log, bool attribute) {
   std::error_code ec;
-  setenv(env::attribute, attribute ? "1" : "0", 1);
-  setenv(env::suite_filter, run.filter.c_str(), 1);  // each suite's measuring run runs only the selection
   fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
+  protocol::RunManifest manifest;
   // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
   const auto now = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
-  const std::string run_id = std::to_string(::getpid()) + "-" + std::to_string(now.count());
-  setenv(env::run_id, run_id.c_str(), 1);
-  setenv(env::candidate_dir, candidates.c_str(), 1);
-  setenv(env::require_gpu, strict ? "1" : "0", 1);
-  export_source_commit(configured_source_dir(build));
+  manifest.run_id = std::to_string(::getpid()) + "-" + std::to_string(now.count());
+  manifest.attribute = attribute;
+  manifest.require_gpu = strict;
+  manifest.candidate_dir = candidates;
+  if (!run.baseline_dir.empty()) manifest.baseline_dir = fs::absolute(run.baseline_dir);
+  manifest.suite_filter = run.filter;  // each suite's measuring run runs only the selection
+  manifest.source = source_commit(configured_source_dir(build));
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);
   std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",
@@ -124,12 +125,15 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
     // fill the other slots, so that a GPU never waits on them.
     const int gpus = gpus_in_resource_spec(run.resource_spec);
     if (parallel == 0) parallel = 2 * gpus;
-    setenv(env::gpus, std::to_string(gpus).c_str(), 1);  // a suite split into shards measures on all of them
+    manifest.gpus = gpus;  // a suite split into shards measures on all of them
   }
   if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
   ctest.insert(ctest.end(), run.ctest_args.begin(), run.ctest_args.end());
+  const fs::path manifest_file = protocol::command_manifest(build);
+  fs::create_directories(manifest_file.parent_path());
+  protocol::write_manifest(manifest_file, manifest);
   progress("bankgate: running: " + as_command_line(ctest) + (log.empty() ? "" : " > " + log));
-  return run_program(ctest, log);
+  return run_program(ctest, log, {{env::run_manifest, manifest_file.string()}});
 }
 
 // Clears this run's folder, builds (unless asked not to) and runs the GPU tests, measurements going to the run's

@@ -26,9 +26,10 @@
 # lock lets one process at a time measure there.
 #
 # SHARDS n (default 1) splits a large suite over up to n GPUs: n measuring tests, of which k measure, k being
-# the number of GPUs of the run (BANKGATE_GPUS, which `bankgate gate --resource-spec` sets; 1 when unset).
+# the number of GPUs of the run (which `bankgate gate --resource-spec` says in its run manifest; under plain
+# ctest BANKGATE_GPUS; 1 when neither says).
 # Shards beyond k finish at once, so a one-GPU run pays the suite's start-up once, as without SHARDS. In the
-# command's runs the k shards share the tests out as they go (bankgate/gate/test_claims.hpp); under plain ctest
+# command's runs the k shards share the tests out as they go (bankgate/gate/protocol/test_claims.hpp); under plain ctest
 # each takes every k-th test. Each shard pays a suite process's start-up (about 0.5 s on an H200), and
 # start-ups on different GPUs of one host do not overlap, so a shard is worth it when it carries several
 # seconds of measuring.
@@ -177,7 +178,7 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # not per test. The measuring test runs the suite (bankgate run-suite) on one GPU and leaves a result file
   # per test; each GoogleTest test is a ctest entry of its own that reports its file (bankgate verdict) and
   # requires the measuring test as a fixture, so ctest -R of one test measures it too (the command passes its
-  # filter on: BANKGATE_SUITE_FILTER). A test that crashes the suite process is charged with it and the rest
+  # filter on in its run manifest). A test that crashes the suite process is charged with it and the rest
   # continue in a fresh process. TIMEOUT bounds the whole measuring run: on an H200 a test takes well under a
   # second in it; the device lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
   if(NOT arg_TIMEOUT)

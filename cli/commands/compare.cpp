@@ -2,7 +2,6 @@
 // candidate folders measured earlier): counters by the gate's rules, durations by their round-to-round noise.
 // compare-commits runs it on two builds it made.
 
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -31,7 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 namespace protocol = bankgate::gate::protocol;
-namespace env = bankgate::gate::protocol::env;
 
 // The comparison's markdown summary: the gate's, headed as a comparison, with what base and head are and the
 // verdict the gate's summary has no word for (INCONCLUSIVE) under its heading.
@@ -117,7 +115,7 @@ int compare(const CompareOptions& o) {
   // Round 0, base only: warms the machine and records baselines in a scratch folder that fix each test's
   // launches per sample for both sides (a comparison refuses samples taken with different batching).
   const fs::path scratch = work / "baselines";
-  setenv(env::baseline_dir, scratch.c_str(), 1);
+  run.baseline_dir = scratch;
   run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (logs / "base-round0.log").string());
   require_measured(work / "round-0", "the base build", logs);  // in its warm-up round: not minutes of rounds for nothing
   {
@@ -145,7 +143,6 @@ int compare(const CompareOptions& o) {
     }
     progress("bankgate compare: round " + std::to_string(round) + " of " + std::to_string(o.rounds) + " done");
   }
-  unsetenv(env::baseline_dir);
   for (const char* side : {"base", "head"})
     require_measured(protocol::compare_side(work, side), (std::string("the ") + side + " build").c_str(), logs);
   CompareOptions pooled = o;

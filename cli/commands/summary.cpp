@@ -60,10 +60,9 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
-  export_source_commit(configured_source_dir(o.build));
-  if (const g::SourceTree tree = g::source_tree(g::process_environment); tree.commit != "unknown") {
-    in.source_commit = tree.commit;
-    in.source_dirty = tree.dirty;
+  if (const auto tree = source_commit(configured_source_dir(o.build))) {
+    in.source_commit = tree->commit;
+    in.source_dirty = tree->dirty;
   }
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;

@@ -51,7 +51,7 @@ Session& session() {
   return s;
 }
 
-// Where several shards of a suite start at once, one per GPU of this host (BANKGATE_CLAIMS_DIR), their CUDA
+// Where several shards of a suite start at once, one per GPU of this host (their manifest names claims), their CUDA
 // start-ups take turns. The driver serialises much of a start-up across processes anyway; taking turns lets
 // the first shard measure, and claim tests, while the next starts, instead of every shard finishing its
 // start-up late and together.

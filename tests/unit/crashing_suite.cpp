@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 
 bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() { return {}; }
@@ -35,9 +36,11 @@ TEST(Crashing, Skips) {
   GTEST_SKIP() << "no GPU: a reason";
 }
 // What the runner showed the process of its GPU, for the test of the runner's device choice, and what
-// bankgate's main() set before CUDA starts.
+// bankgate's main() set before CUDA starts; the device the settings choose from all that.
 TEST(Crashing, Last) {
   take_time();
-  for (const char* name : {"CUDA_VISIBLE_DEVICES", "BANKGATE_DEVICE", "CUDA_DEVICE_MAX_CONNECTIONS"})
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_MAX_CONNECTIONS"})
     if (const char* value = std::getenv(name)) RecordProperty(name, value);
+  const auto settings = bankgate::gate::load_settings(bankgate::gate::process_environment, "baselines", "candidates");
+  RecordProperty("settings_device", std::to_string(settings.device));
 }

@@ -12,7 +12,7 @@ suite=${2:?} build=${3:?} source=${4:?} fixtures=${5:?}
 if nvidia-smi -L >/dev/null 2>&1; then echo "skipped: this machine has a GPU"; exit 77; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-no-gpu-console.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-unset BANKGATE_REQUIRE_GPU BANKGATE_SUITE_FILTER BANKGATE_GIT_COMMIT BANKGATE_GIT_DIRTY BANKGATE_RUN_ID
+unset BANKGATE_REQUIRE_GPU BANKGATE_RUN_MANIFEST BANKGATE_GIT_COMMIT BANKGATE_GIT_DIRTY
 
 count() { grep -o -F -- "$1" <<<"$2" | wc -l; }  # count TEXT HAYSTACK
 

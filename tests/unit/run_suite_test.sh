@@ -4,7 +4,7 @@
 #   run_suite_test.sh BANKGATE CRASHING_SUITE
 set -uo pipefail
 bankgate=$1 suite=$2
-unset BANKGATE_RUN_ID  # plain runs first: the command sets it for the shards of its runs
+unset BANKGATE_RUN_MANIFEST  # plain runs first: the command names one for its runs
 work=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-run-suite.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failures=0 checks=0
@@ -13,6 +13,9 @@ check() {
   if eval "$2"; then echo "ok   - $1"; else echo "FAIL - $1"; failures=$((failures + 1)); fi
 }
 verdict() { "$bankgate" verdict --results "$work/results" --test "$1" >"$work/$1.out" 2>&1; echo $?; }
+# manifest NAME JSON-FIELDS: a run manifest as the command writes one for its ctest run; prints its path.
+manifest() { printf '{"version": 1, %s}\n' "$2" >"$work/$1.manifest.json"; echo "$work/$1.manifest.json"; }
+only_last=$(manifest only-last '"suite_filter": "Crashing.Last"')
 
 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/results" >"$work/run.log" 2>&1
 check "run-suite completes its job (exit 0) though a test crashed" "[ $? -eq 0 ]"
@@ -25,19 +28,24 @@ check "the last test ran in the fresh process and passed" "[ \$(verdict Crashing
 check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.xml'"
 check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) -eq 1 ] && grep -q 'no result' '$work/Crashing.Missing.out'"
 
-BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
-check "BANKGATE_SUITE_FILTER runs only the selection" "[ -f '$work/filtered/Crashing.Last.xml' ] && [ ! -f '$work/filtered/Crashing.First.xml' ]"
+BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
+check "the command's filter runs only the selection" "[ -f '$work/filtered/Crashing.Last.xml' ] && [ ! -f '$work/filtered/Crashing.First.xml' ]"
+BANKGATE_RUN_MANIFEST=$work/none.json "$bankgate" run-suite --binary "$suite" --results "$work/nomanifest" >"$work/nomanifest.log" 2>&1
+check "a manifest that cannot be read is refused (exit 3), naming it" \
+  "[ $? -eq 3 ] && grep -q 'BANKGATE_RUN_MANIFEST names a run manifest that cannot be read' '$work/nomanifest.log' && [ ! -d '$work/nomanifest' ]"
 
 # CTest gave the measuring run GPU 1 of the two this process sees (CUDA_VISIBLE_DEVICES=4,7): the suite process
 # sees that GPU alone, as its device 0.
 env -u CUDA_DEVICE_MAX_CONNECTIONS CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:1,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
-  BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
+  BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
 check "the suite process sees only the GPU CTest allotted, as device 0" \
-  "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"0\"' '$work/allotted/Crashing.Last.xml'"
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.xml' && grep -q 'settings_device.*\"0\"' '$work/allotted/Crashing.Last.xml'"
+check "the suite process's manifest says device 0 and carries the command's filter" \
+  "grep -q '\"device\": 0' '$work/allotted/.crashing_suite.0.manifest.json' && grep -q 'Crashing.Last' '$work/allotted/.crashing_suite.0.manifest.json'"
 BANKGATE_DEVICE=1 CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:0,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
-  CUDA_DEVICE_MAX_CONNECTIONS=8 BANKGATE_SUITE_FILTER='Crashing.Last' "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
+  CUDA_DEVICE_MAX_CONNECTIONS=8 BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
 check "a device the user chose (BANKGATE_DEVICE) is left as it is" \
-  "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.xml' && grep -q 'BANKGATE_DEVICE.*\"1\"' '$work/chosen/Crashing.Last.xml'"
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.xml' && grep -q 'settings_device.*\"1\"' '$work/chosen/Crashing.Last.xml'"
 check "a suite process makes one hardware queue per context unless the user chose a number" \
   "grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"1\"' '$work/allotted/Crashing.Last.xml' && grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"8\"' '$work/chosen/Crashing.Last.xml'"
 
@@ -63,19 +71,21 @@ check "without BANKGATE_GPUS only shard 0 measures" "grep -q 'nothing to do: 1 G
 BANKGATE_GPUS=two "$bankgate" run-suite --binary "$suite" --results "$work/bad" --shards 2 --shard 0 >"$work/bad-gpus.log" 2>&1
 check "a malformed BANKGATE_GPUS is refused (exit 3), naming it" "[ $? -eq 3 ] && grep -q \"BANKGATE_GPUS='two'\" '$work/bad-gpus.log'"
 
-# Shards of one command's run (BANKGATE_RUN_ID) claim tests as they go: a test another shard holds is passed by
+# Shards of one command's run (its manifest's run_id) claim tests as they go: a test another shard holds is passed by
 # without a result written for it, and each test runs once, whichever shard takes it.
 claims="$work/claimed/.claims/crashing_suite.run1"
 mkdir -p "$claims" && echo 1 >"$claims/Crashing.Fails.claim"
-BANKGATE_GPUS=2 BANKGATE_RUN_ID=run1 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" \
+run1=$(manifest run1 '"run_id": "run1", "gpus": 2')
+BANKGATE_RUN_MANIFEST=$run1 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" \
   --shards 2 --shard 0 >"$work/claim0.log" 2>&1
 check "shard 0 takes every test but the one shard 1 holds, and charges the crash to its test" \
   "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.xml' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.xml' && [ -f '$work/claimed/Crashing.Last.xml' ]"
-BANKGATE_GPUS=2 BANKGATE_RUN_ID=run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
+BANKGATE_RUN_MANIFEST=$run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
 check "shard 1 then runs only the test it holds" \
   "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.xml'"
+run2=$(manifest run2 '"run_id": "run2", "gpus": 2')
 for shard in 0 1; do
-  CRASHING_SUITE_DELAY_MS=150 BANKGATE_GPUS=2 BANKGATE_RUN_ID=run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \
+  CRASHING_SUITE_DELAY_MS=150 BANKGATE_RUN_MANIFEST=$run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \
     --shards 2 --shard "$shard" >"$work/race$shard.log" 2>&1 &
 done
 wait
@@ -83,8 +93,8 @@ taken=$(( $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 0).
           $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 1).*/\1/p' "$work/race1.log") ))
 check "two shards started together run each test once: 5 claims, 5 results, 5 taken in all" \
   "[ \$(ls '$work/race/.claims/crashing_suite.run2' | wc -l) -eq 5 ] && [ \$(ls '$work/race'/*.xml | wc -l) -eq 5 ] && [ '$taken' -eq 5 ]"
-BANKGATE_GPUS=2 BANKGATE_RUN_ID='../x' "$bankgate" run-suite --binary "$suite" --results "$work/badrun" --shards 2 --shard 0 >"$work/badrun.log" 2>&1
-check "a run id that is not one is refused (exit 3), naming it" "[ $? -eq 3 ] && grep -q \"BANKGATE_RUN_ID='../x'\" '$work/badrun.log'"
+BANKGATE_RUN_MANIFEST=$(manifest badrun '"run_id": "../x", "gpus": 2') "$bankgate" run-suite --binary "$suite" --results "$work/badrun" --shards 2 --shard 0 >"$work/badrun.log" 2>&1
+check "a run id that is not one is refused (exit 3), naming the manifest" "[ $? -eq 3 ] && grep -q 'badrun.manifest.json has a run_id that is not' '$work/badrun.log'"
 
 # A resource spec spreads the measuring runs over its GPUs; by default twice as many ctest slots as GPUs, the
 # per-test entries using none. A spec that lists no GPU is refused before the results of the last run are cleared.

@@ -7,11 +7,15 @@
 #include <optional>
 #include <string>
 
+#include <unistd.h>
+
+#include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/settings.hpp>
 
 namespace {
 
 using namespace bankgate::gate;
+namespace protocol = bankgate::gate::protocol;
 using Environment = std::map<std::string, std::string>;
 
 const std::filesystem::path default_baselines = "/repo/baselines";
@@ -23,6 +27,15 @@ EnvLookup lookup_in(const Environment& environment) {
     if (it == environment.end()) return std::nullopt;
     return it->second;
   };
+}
+
+// `environment` plus a run manifest holding `manifest`, written to a file of its own for `name`.
+EnvLookup with_manifest(const std::string& name, const protocol::RunManifest& manifest, Environment environment = {}) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("bankgate-settings-test-" + std::to_string(::getpid()) + "-" + name + ".json");
+  protocol::write_manifest(file, manifest);
+  environment["BANKGATE_RUN_MANIFEST"] = file.string();
+  return lookup_in(environment);
 }
 
 Settings load(const Environment& environment) {
@@ -188,19 +201,6 @@ TEST(Settings, CTestCountOtherThanOneIsRejected) {
   }
 }
 
-TEST(Settings, ShardOfThisProcessIsZeroUnlessSet) {
-  EXPECT_EQ(shard_of_this_process(lookup_in({})), 0);
-  EXPECT_EQ(shard_of_this_process(lookup_in({{"BANKGATE_SHARD", "3"}})), 3);
-  for (const char* bad : {"-1", "one", "1 ", "123456"}) {
-    try {
-      shard_of_this_process(lookup_in({{"BANKGATE_SHARD", bad}}));
-      ADD_FAILURE() << "accepted BANKGATE_SHARD=" << bad;
-    } catch (const SettingsError& e) {
-      EXPECT_NE(std::string(e.what()).find("BANKGATE_SHARD='" + std::string(bad) + "'"), std::string::npos) << e.what();
-    }
-  }
-}
-
 TEST(Settings, SuiteProcessesUseOneHardwareQueueUnlessTheUserChose) {
   EXPECT_EQ(cuda_connections_to_set(lookup_in({})), "1");
   EXPECT_EQ(cuda_connections_to_set(lookup_in({{"CUDA_DEVICE_MAX_CONNECTIONS", ""}})), "1");
@@ -257,11 +257,15 @@ namespace {
 
 TEST(Settings, NoResultFilesOutsideRunSuite) {
   EXPECT_EQ(result_file_settings(lookup_in({})), std::nullopt);
-  EXPECT_EQ(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", ""}})), std::nullopt);
+  EXPECT_EQ(result_file_settings(lookup_in({{"BANKGATE_RUN_MANIFEST", ""}})), std::nullopt);
+  EXPECT_EQ(result_file_settings(with_manifest("command-only", {})), std::nullopt);  // the command's, before run-suite's
 }
 
 TEST(Settings, ResultFilesWithTheirRunningFile) {
-  const auto files = result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_RUNNING_FILE", "/r/.s.0.running"}}));
+  protocol::RunManifest m;
+  m.results_dir = "/r";
+  m.running_file = "/r/.s.0.running";
+  const auto files = result_file_settings(with_manifest("running", m));
   ASSERT_TRUE(files);
   EXPECT_EQ(files->results_dir, "/r");
   EXPECT_EQ(files->running_file, "/r/.s.0.running");
@@ -269,29 +273,60 @@ TEST(Settings, ResultFilesWithTheirRunningFile) {
 }
 
 TEST(Settings, ResultFilesNameARunningFileOfTheirOwnWhereRunSuiteNamesNone) {
-  const auto files = result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_RUNNING_FILE", ""}}));
+  protocol::RunManifest m;
+  m.results_dir = "/r";
+  const auto files = result_file_settings(with_manifest("no-running", m));
   ASSERT_TRUE(files);
   EXPECT_EQ(files->running_file, std::filesystem::path("/r/.running"));
 }
 
 TEST(Settings, ShardsClaimTestsWithTheirNumber) {
-  const auto files = result_file_settings(
-      lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_CLAIMS_DIR", "/r/.claims/s.1-2"}, {"BANKGATE_SHARD", "3"}}));
+  protocol::RunManifest m;
+  m.results_dir = "/r";
+  m.claims_dir = "/r/.claims/s.1-2";
+  m.shard = 3;
+  const auto files = result_file_settings(with_manifest("claims", m));
   ASSERT_TRUE(files);
   EXPECT_EQ(files->claims_dir, std::filesystem::path("/r/.claims/s.1-2"));
   EXPECT_EQ(files->shard, 3);
-}
-
-TEST(Settings, ABadShardIsRejectedOnlyWhereShardsClaimTests) {
-  EXPECT_NO_THROW(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_SHARD", "x"}})));
-  EXPECT_THROW(result_file_settings(lookup_in({{"BANKGATE_RESULTS_DIR", "/r"}, {"BANKGATE_CLAIMS_DIR", "/c"}, {"BANKGATE_SHARD", "x"}})),
-               SettingsError);
-}
-
-TEST(Settings, ClaimsFolderOnlyWhereGiven) {
+  EXPECT_EQ(claims_folder(with_manifest("claims", m)), std::filesystem::path("/r/.claims/s.1-2"));
   EXPECT_EQ(claims_folder(lookup_in({})), std::nullopt);
-  EXPECT_EQ(claims_folder(lookup_in({{"BANKGATE_CLAIMS_DIR", ""}})), std::nullopt);
-  EXPECT_EQ(claims_folder(lookup_in({{"BANKGATE_CLAIMS_DIR", "/c"}})), std::filesystem::path("/c"));
+}
+
+TEST(Settings, TheManifestDecidesOverTheUsersVariables) {
+  protocol::RunManifest m;
+  m.require_gpu = false;
+  m.attribute = true;
+  m.baseline_dir = "/scratch/baselines";
+  m.candidate_dir = "/run/candidates";
+  m.device = 0;
+  const Settings s = load_settings(with_manifest("decides", m, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"},
+                                                                 {"BANKGATE_BASELINE_DIR", "/user/baselines"}}),
+                                   default_baselines, default_candidates);
+  EXPECT_FALSE(s.require_gpu);
+  EXPECT_TRUE(s.attribute);
+  EXPECT_EQ(s.baseline_dir, "/scratch/baselines");
+  EXPECT_EQ(s.candidate_dir, "/run/candidates");
+  EXPECT_EQ(s.device, 0);
+  EXPECT_EQ(baseline_dir_override(with_manifest("decides", m)), "/scratch/baselines");
+}
+
+TEST(Settings, WhatTheManifestLeavesOutTheUserDecides) {
+  const Settings s = load_settings(with_manifest("leaves", {}, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}}),
+                                   default_baselines, default_candidates);
+  EXPECT_TRUE(s.require_gpu);
+  EXPECT_EQ(s.device, 3);
+  EXPECT_EQ(s.baseline_dir, default_baselines);
+}
+
+TEST(Settings, AnUnreadableManifestIsRefusedNamingTheVariable) {
+  try {
+    load_settings(lookup_in({{"BANKGATE_RUN_MANIFEST", "/no/such/manifest.json"}}), default_baselines, default_candidates);
+    ADD_FAILURE() << "a missing manifest was accepted";
+  } catch (const SettingsError& e) {
+    EXPECT_TRUE(mentions(e.what(), "BANKGATE_RUN_MANIFEST"));
+    EXPECT_TRUE(mentions(e.what(), "/no/such/manifest.json"));
+  }
 }
 
 TEST(Settings, BaselineOverrideAsGiven) {
@@ -310,23 +345,17 @@ TEST(Settings, LockFolderIsTmpdirElseTmp) {
 // What run-suite reads of the command's run.
 namespace {
 
-TEST(Settings, SuiteFilterIsTheCommandsFilter) {
+TEST(Settings, SuiteFilterAndRunIdAreTheCommandsManifests) {
   EXPECT_EQ(suite_filter(lookup_in({})), "");
-  EXPECT_EQ(suite_filter(lookup_in({{"BANKGATE_SUITE_FILTER", "A.*-A.slow"}})), "A.*-A.slow");
-}
-
-TEST(Settings, RunIdNamesAFolderSoOnlyPlainIdsPass) {
   EXPECT_EQ(run_id(lookup_in({})), std::nullopt);
-  EXPECT_EQ(run_id(lookup_in({{"BANKGATE_RUN_ID", ""}})), std::nullopt);
-  EXPECT_EQ(run_id(lookup_in({{"BANKGATE_RUN_ID", "123-4567_a"}})), "123-4567_a");
-  for (const char* value : {"../x", "a/b", "a b", "."}) {
-    try {
-      run_id(lookup_in({{"BANKGATE_RUN_ID", value}}));
-      ADD_FAILURE() << value << " was accepted";
-    } catch (const SettingsError& e) {
-      EXPECT_TRUE(mentions(e.what(), "BANKGATE_RUN_ID='" + std::string(value) + "'"));
-    }
-  }
+  protocol::RunManifest m;
+  m.suite_filter = "A.*-A.slow";
+  m.run_id = "123-4567_a";
+  m.gpus = 2;
+  EXPECT_EQ(suite_filter(with_manifest("command", m)), "A.*-A.slow");
+  EXPECT_EQ(run_id(with_manifest("command", m)), "123-4567_a");
+  EXPECT_EQ(gpus_of_the_run(with_manifest("command", m, {{"BANKGATE_GPUS", "4"}})), 2);
+  EXPECT_EQ(gpus_of_the_run(lookup_in({{"BANKGATE_GPUS", "4"}})), 4);
 }
 
 TEST(Settings, DeviceIsChosenWhenSetToAnything) {

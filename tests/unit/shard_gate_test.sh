@@ -49,7 +49,9 @@ standin() {
 #!/bin/sh
 # A suite program's measuring run: marks that it ran and leaves what a suite process would (candidates, reports).
 touch "$2/bankgate.measure.$1"
-mkdir -p "$BANKGATE_CANDIDATE_DIR" "$4" && cp -R "$3/." "$BANKGATE_CANDIDATE_DIR" && cp "$5"/*.xml "$4"
+# Where candidates go, as the command's run manifest says.
+candidates=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
+mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates" && cp "$5"/*.xml "$4"
 SH
   {
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/source_url.hpp>
 
@@ -70,6 +71,7 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
 }
 
 int gpus_of_the_run(const EnvLookup& lookup) {
+  if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->gpus) return *manifest->gpus;
   const auto value = lookup(env::gpus);
   if (!value || value->empty()) return 1;
   const auto gpus = whole_number(*value, 4);
@@ -77,14 +79,6 @@ int gpus_of_the_run(const EnvLookup& lookup) {
     throw SettingsError(env::gpus + "='"s + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
                         "such as 2, or unset it");
   return *gpus;
-}
-
-int shard_of_this_process(const EnvLookup& lookup) {
-  const auto value = lookup(env::shard);
-  if (!value || value->empty()) return 0;
-  const auto shard = whole_number(*value, 4);
-  if (!shard) throw SettingsError(env::shard + "='"s + *value + "' is not a shard number; bankgate run-suite sets it, leave it unset");
-  return *shard;
 }
 
 std::optional<std::string> cuda_connections_to_set(const EnvLookup& lookup) {
@@ -152,17 +146,20 @@ std::optional<std::string> given(const EnvLookup& lookup, const std::string& nam
 
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
                        const std::filesystem::path& default_candidate_dir) {
+  const auto m = protocol::run_manifest(lookup).value_or(protocol::RunManifest{});
   Settings s;
-  s.require_gpu = flag(lookup, env::require_gpu);
+  s.require_gpu = m.require_gpu ? *m.require_gpu : flag(lookup, env::require_gpu);
   s.launch_only = flag(lookup, env::launch_only);
-  s.attribute = flag(lookup, env::attribute);
+  s.attribute = m.attribute ? *m.attribute : flag(lookup, env::attribute);
   s.fail_on_speedup = flag(lookup, env::fail_on_speedup);
-  if (const auto device = lookup(env::device); device && !device->empty())
+  if (m.device)
+    s.device = *m.device;
+  else if (const auto device = lookup(env::device); device && !device->empty())
     s.device = parse_device_index(env::device, *device);
   else if (const auto assigned = ctest_assigned_gpu(lookup))
     s.device = *assigned;
-  s.baseline_dir = directory_setting(lookup, env::baseline_dir, default_baseline_dir);
-  s.candidate_dir = directory_setting(lookup, env::candidate_dir, default_candidate_dir);
+  s.baseline_dir = m.baseline_dir ? *m.baseline_dir : directory_setting(lookup, env::baseline_dir, default_baseline_dir);
+  s.candidate_dir = m.candidate_dir ? *m.candidate_dir : directory_setting(lookup, env::candidate_dir, default_candidate_dir);
   if (const auto timeout = lookup(env::lock_timeout); timeout && !timeout->empty()) {
     const auto seconds = whole_number(*timeout, 6);
     if (!seconds || *seconds == 0)
@@ -176,16 +173,14 @@ std::filesystem::path lock_folder(const EnvLookup& lookup) {
   return std::filesystem::path(given(lookup, env::tmpdir).value_or("/tmp"));
 }
 
-std::string suite_filter(const EnvLookup& lookup) { return lookup(env::suite_filter).value_or(""); }
+std::string suite_filter(const EnvLookup& lookup) {
+  const auto manifest = protocol::run_manifest(lookup);
+  return manifest ? manifest->suite_filter : "";
+}
 
 std::optional<std::string> run_id(const EnvLookup& lookup) {
-  const auto run = given(lookup, env::run_id);
-  if (!run) return std::nullopt;
-  // It names a claims folder: a '/' or ".." would put that folder elsewhere.
-  if (!std::all_of(run->begin(), run->end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; }))
-    throw SettingsError(env::run_id + "='"s + *run +
-                        "' is not a run id (letters, digits, '-', '_'); the bankgate command sets it, leave it unset");
-  return run;
+  const auto manifest = protocol::run_manifest(lookup);
+  return manifest ? manifest->run_id : std::nullopt;
 }
 
 bool device_chosen(const EnvLookup& lookup) { return given(lookup, env::device).has_value(); }
@@ -193,24 +188,26 @@ bool device_chosen(const EnvLookup& lookup) { return given(lookup, env::device).
 std::optional<std::string> visible_devices(const EnvLookup& lookup) { return lookup(env::cuda_visible_devices); }
 
 std::optional<std::filesystem::path> claims_folder(const EnvLookup& lookup) {
-  const auto dir = given(lookup, env::claims_dir);
-  if (!dir) return std::nullopt;
-  return std::filesystem::path(*dir);
+  const auto manifest = protocol::run_manifest(lookup);
+  return manifest ? manifest->claims_dir : std::nullopt;
 }
 
 std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup) {
-  const auto results = given(lookup, env::results_dir);
-  if (!results) return std::nullopt;
+  const auto manifest = protocol::run_manifest(lookup);
+  if (!manifest || !manifest->results_dir) return std::nullopt;
   ResultFileSettings s;
-  s.results_dir = *results;
-  const auto running = given(lookup, env::running_file);
-  s.running_file = running ? std::filesystem::path(*running) : protocol::default_running_file(s.results_dir);
-  s.claims_dir = claims_folder(lookup);
-  if (s.claims_dir) s.shard = shard_of_this_process(lookup);
+  s.results_dir = *manifest->results_dir;
+  s.running_file = manifest->running_file.value_or(protocol::default_running_file(s.results_dir));
+  s.claims_dir = manifest->claims_dir;
+  s.shard = manifest->shard;
   return s;
 }
 
-std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) { return lookup(env::baseline_dir); }
+std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) {
+  if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->baseline_dir)
+    return manifest->baseline_dir->string();
+  return lookup(env::baseline_dir);
+}
 
 bool running_in_ci(const EnvLookup& lookup) { return flag(lookup, env::ci); }
 
@@ -225,6 +222,7 @@ std::optional<std::string> source_url_template(const EnvLookup& lookup) {
 }
 
 SourceTree source_tree(const EnvLookup& lookup) {
+  if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->source) return *manifest->source;
   SourceTree tree;
   tree.commit = lookup(env::git_commit).value_or(tree.commit);
   tree.dirty = flag(lookup, env::git_dirty);

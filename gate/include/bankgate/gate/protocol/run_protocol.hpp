@@ -10,10 +10,11 @@
 //        -> bankgate verdict, one ctest entry per test     (cli/suite_process.cpp)
 //   -> bankgate summary, from the files they left          (gate/src/reports/gate_summary.cpp)
 //
-// Downwards the processes pass environment variables (env::), upwards they leave files in a layout under
-// <build>/bankgate/ (the path functions below), GoogleTest properties in those files (property::) and exit
-// codes. Environment variables are read only through the settings module (settings.hpp), which says what each
-// value may be; here is only who sets each and who reads it.
+// Downwards each process hands the next one run manifest (run_manifest.hpp), a file named by one variable in
+// the child's environment; users steer the suites with variables of their own (env::). Upwards the processes
+// leave files in a layout under <build>/bankgate/ (the path functions below), GoogleTest properties in those
+// files (property::) and exit codes. Environment variables are read only through the settings module
+// (settings.hpp), which says what each value may be; here is only who sets each and who reads it.
 //
 // Copies that cannot include this header are checked against it or ask for it:
 //   cmake/bankgateSuite.cmake writes the results folders and the measuring test's name (its
@@ -36,27 +37,23 @@ namespace bankgate::gate::protocol {
 // ---- Environment variables ----------------------------------------------------------------------------------
 namespace env {
 
-// Set by the command for the ctest run it starts (cli/suite_run.cpp); read by the suite processes' settings.
-inline constexpr char attribute[] = "BANKGATE_ATTRIBUTE";          // per-line figures too: record and refresh set 1
-inline constexpr char require_gpu[] = "BANKGATE_REQUIRE_GPU";      // a test that cannot measure fails: gate sets 1
-inline constexpr char candidate_dir[] = "BANKGATE_CANDIDATE_DIR";  // where the run's measurements go
-// The baselines a suite gates against: compare sets its scratch folder; users may set it for a suite too.
-inline constexpr char baseline_dir[] = "BANKGATE_BASELINE_DIR";
+// Set by the command for the ctest run it starts (cli/suite_run.cpp), and by run-suite for each suite process it
+// starts (cli/suite_process.cpp), in the child's environment only: the run manifest (run_manifest.hpp), which
+// carries everything else one process tells the next. Read through settings.hpp.
+inline constexpr char run_manifest[] = "BANKGATE_RUN_MANIFEST";
 
-// Set by the command for the ctest run it starts; read by bankgate run-suite.
-inline constexpr char suite_filter[] = "BANKGATE_SUITE_FILTER";  // --filter: a measuring run lists only these tests
-inline constexpr char run_id[] = "BANKGATE_RUN_ID";  // one ctest run of the command: its shards claim tests under it
-inline constexpr char gpus[] = "BANKGATE_GPUS";      // the GPUs of --resource-spec: how many of a suite's shards measure
-
-// Set by run-suite for the suite process it starts (cli/suite_process.cpp); read by gtest/src/main.cpp and the
-// fixture (gate_fixture.cpp).
-inline constexpr char results_dir[] = "BANKGATE_RESULTS_DIR";    // where each test's result file goes
-inline constexpr char running_file[] = "BANKGATE_RUNNING_FILE";  // names the test now running, to charge a crash to
-inline constexpr char claims_dir[] = "BANKGATE_CLAIMS_DIR";      // where the shards of a suite claim its tests
-inline constexpr char shard[] = "BANKGATE_SHARD";                // which of those shards this process is
-// The CUDA device to measure on: users may choose it; run-suite sets 0 after narrowing CUDA_VISIBLE_DEVICES to
-// the GPU ctest allotted, and leaves a user's choice alone.
+// Set by users for the suites; the run manifest overrides them where it says otherwise (the command's runs set
+// their own). Read by the fixture's settings.
+inline constexpr char attribute[] = "BANKGATE_ATTRIBUTE";          // per-line figures too: record and refresh say yes
+inline constexpr char require_gpu[] = "BANKGATE_REQUIRE_GPU";      // a test that cannot measure fails: gate says yes
+inline constexpr char candidate_dir[] = "BANKGATE_CANDIDATE_DIR";  // where the measurements go
+inline constexpr char baseline_dir[] = "BANKGATE_BASELINE_DIR";    // the baselines a suite gates against
+// The CUDA device to measure on; run-suite's manifest says 0 after narrowing CUDA_VISIBLE_DEVICES to the GPU
+// ctest allotted, and leaves a user's choice alone.
 inline constexpr char device[] = "BANKGATE_DEVICE";
+// Read by run-suite: the GPUs a plain ctest run with a resource spec spreads a suite's shards over (the
+// command's manifest says it from --resource-spec).
+inline constexpr char gpus[] = "BANKGATE_GPUS";
 
 // Set by users (or the ci/ and bench/ scripts) for the suites; read by the fixture's settings.
 inline constexpr char launch_only[] = "BANKGATE_LAUNCH_ONLY";          // kernels run for an external profiler only
@@ -67,7 +64,8 @@ inline constexpr char lock_timeout[] = "BANKGATE_LOCK_TIMEOUT";        // second
 // given: the template of the report's links to source lines.
 inline constexpr char source_url[] = "BANKGATE_SOURCE_URL";
 
-// Set by users or tools/refresh-baselines.sh for `bankgate promote`: the provenance of the baselines it writes.
+// Set by users or tools/refresh-baselines.sh for the command: the provenance of what it measures and promotes
+// (else the command asks git, and the manifest carries the answer).
 inline constexpr char git_commit[] = "BANKGATE_GIT_COMMIT";
 inline constexpr char git_dirty[] = "BANKGATE_GIT_DIRTY";
 
@@ -104,18 +102,13 @@ struct Name {
 
 // Every variable above, for `bankgate protocol`.
 inline constexpr std::array environment{
+    Name{"run_manifest", env::run_manifest},
     Name{"attribute", env::attribute},
     Name{"require_gpu", env::require_gpu},
     Name{"candidate_dir", env::candidate_dir},
     Name{"baseline_dir", env::baseline_dir},
-    Name{"suite_filter", env::suite_filter},
-    Name{"run_id", env::run_id},
-    Name{"gpus", env::gpus},
-    Name{"results_dir", env::results_dir},
-    Name{"running_file", env::running_file},
-    Name{"claims_dir", env::claims_dir},
-    Name{"shard", env::shard},
     Name{"device", env::device},
+    Name{"gpus", env::gpus},
     Name{"launch_only", env::launch_only},
     Name{"fail_on_speedup", env::fail_on_speedup},
     Name{"lock_timeout", env::lock_timeout},
@@ -184,7 +177,13 @@ inline Path resource_spec(const Path& build) { return results_root(build) / "res
 inline Path suite_claims(const Path& results, const std::string& suite_program, const std::string& run_id) {
   return results / ".claims" / (suite_program + "." + run_id);
 }
-// The test a suite process is running (BANKGATE_RUNNING_FILE), per suite and shard: read by run-suite when
+// The run manifest the command writes for one ctest run over a build, beside the reports it clears first.
+inline Path command_manifest(const Path& build) { return gtest_results(build) / ".run-manifest.json"; }
+// The manifest run-suite writes for its suite processes, per suite and shard.
+inline Path process_manifest(const Path& results, const std::string& suite_program, int shard) {
+  return results / ("." + suite_program + "." + std::to_string(shard) + ".manifest.json");
+}
+// The test a suite process is running (its manifest's running_file), per suite and shard: read by run-suite when
 // the process dies.
 inline Path running_file(const Path& results, const std::string& suite_program, int shard) {
   return results / ("." + suite_program + "." + std::to_string(shard) + ".running");

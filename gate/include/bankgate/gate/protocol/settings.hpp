@@ -1,18 +1,18 @@
 #pragma once
 // Every environment variable bankgate reads, parsed in one place: those a user sets to steer the GPU suites,
-// and those bankgate's own processes pass down to one another (their names, and who sets each, are in
-// run_protocol.hpp). A malformed value is an error that names the variable, the value and what is accepted,
+// and the run manifest bankgate's own processes pass down to one another (run_manifest.hpp; the names, and who
+// sets each, are in run_protocol.hpp). Where the manifest says something, it decides over a user's variable. A malformed value is an error that names the variable, the value and what is accepted,
 // never a silent default. A few reads stay where they are used, each for a reason given there:
 // BANKGATE_FAULT_INJECT (a test hook), XDG_STATE_HOME and HOME (the promote journal's folder) in
 // gate/src/store/baseline_transaction.cpp; BANKGATE_BASE_REF in cli/base_baselines.cpp; whether the user gave
 // BANKGATE_GIT_COMMIT in cli/source_checkout.cpp; LD_LIBRARY_PATH (finding the driver) in cli/driver_stub.cpp.
-// Setting variables for a child process stays where the child is started, with run_protocol.hpp's names.
+// Variables for a child process go into that child's environment only, where it is started (cli/process.hpp).
 
 #include <filesystem>
-#include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
+
+#include <bankgate/gate/protocol/environment.hpp>
 
 namespace bankgate::gate {
 
@@ -33,29 +33,19 @@ struct Settings {
   static constexpr int default_lock_timeout_s = 240;
 };
 
-class SettingsError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
 
 // Reads the settings through `lookup` (the process environment by default); throws SettingsError.
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
                        const std::filesystem::path& default_candidate_dir);
-std::optional<std::string> process_environment(const std::string& name);
 
 // The GPU CTest's resource allocation gave this test (CTEST_RESOURCE_GROUP_0_GPUS), when it allocates; throws
 // SettingsError for an allocation a GPU test cannot use.
 std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup);
 
-// BANKGATE_GPUS: how many GPUs the ctest run spreads the suites over (`bankgate gate --resource-spec` sets it
-// from the spec); a suite split into shards uses that many of them. 1 when unset; throws SettingsError.
+// How many GPUs the ctest run spreads the suites over: the manifest's (`bankgate gate --resource-spec` says it
+// from the spec), else BANKGATE_GPUS; a suite split into shards uses that many of them. 1 when neither says;
+// throws SettingsError.
 int gpus_of_the_run(const EnvLookup& lookup);
-
-// BANKGATE_SHARD: which shard of its suite this process measures for (bankgate run-suite sets it where several
-// shards claim tests at once, BANKGATE_CLAIMS_DIR); 0 when unset; throws SettingsError.
-int shard_of_this_process(const EnvLookup& lookup);
 
 // The CUDA_DEVICE_MAX_CONNECTIONS a suite process sets before its first CUDA call: "1" (one hardware queue per
 // context instead of CUDA's 8) unless the user set it. Each queue costs its context's creation time, which the
@@ -77,11 +67,10 @@ std::filesystem::path lock_folder(const EnvLookup& lookup);
 
 // ---- What bankgate run-suite reads (cli/suite_process.cpp) ----
 
-// BANKGATE_SUITE_FILTER: the command's --filter for the suites' measuring runs; empty for all tests.
+// The command's --filter for the suites' measuring runs (its manifest's); empty for all tests.
 std::string suite_filter(const EnvLookup& lookup);
 
-// BANKGATE_RUN_ID: the command's ctest run this measuring run belongs to; nullopt under plain ctest (unset or
-// empty). It names a folder, so anything but letters, digits, '-' and '_' throws SettingsError.
+// The command's ctest run this measuring run belongs to (its manifest's); nullopt under plain ctest.
 std::optional<std::string> run_id(const EnvLookup& lookup);
 
 // Whether the user chose the device (BANKGATE_DEVICE set, not empty): run-suite then leaves the suite's view of
@@ -93,23 +82,23 @@ std::optional<std::string> visible_devices(const EnvLookup& lookup);
 
 // ---- What the suite process reads from run-suite (gtest/src/main.cpp, the fixture) ----
 
-// BANKGATE_CLAIMS_DIR: where the shards of this suite claim its tests, while several measure at once; nullopt
-// otherwise (unset or empty).
+// Where the shards of this suite claim its tests, while several measure at once (the manifest's claims_dir);
+// nullopt otherwise.
 std::optional<std::filesystem::path> claims_folder(const EnvLookup& lookup);
 
 struct ResultFileSettings {
-  std::filesystem::path results_dir;   // BANKGATE_RESULTS_DIR: a one-test report per test goes here
-  std::filesystem::path running_file;  // BANKGATE_RUNNING_FILE, else <results_dir>/.running
+  std::filesystem::path results_dir;   // a one-test report per test goes here
+  std::filesystem::path running_file;  // names the test in progress; else <results_dir>/.running
   std::optional<std::filesystem::path> claims_dir;  // claims_folder()
-  int shard = 0;                                    // shard_of_this_process(), read where claims_dir is given
+  int shard = 0;                                    // which shard of the suite this process is
 };
 
-// The result files run-suite asks for; nullopt where the suite runs without it (BANKGATE_RESULTS_DIR unset or
-// empty). Throws SettingsError.
+// The result files run-suite asks for in the manifest it hands the suite process; nullopt where the suite runs
+// without run-suite. Throws SettingsError.
 std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup);
 
-// BANKGATE_BASELINE_DIR as given, for the suite's log line naming the baselines it gates against; nullopt when
-// unset (the suite's own folder). load_settings() judges the value.
+// The baselines folder the manifest or BANKGATE_BASELINE_DIR names, for the suite's log line naming the
+// baselines it gates against; nullopt when neither does (the suite's own folder). load_settings() judges it.
 std::optional<std::string> baseline_dir_override(const EnvLookup& lookup);
 
 // ---- What promote reads (cli/commands/promote.cpp) ----
@@ -130,11 +119,7 @@ bool colour_refused(const EnvLookup& lookup);
 // http(s) address.
 std::optional<std::string> source_url_template(const EnvLookup& lookup);
 
-// The source tree promoted baselines were measured from, for their provenance.
-struct SourceTree {
-  std::string commit = "unknown";  // BANKGATE_GIT_COMMIT, as given
-  bool dirty = false;              // BANKGATE_GIT_DIRTY, a flag
-};
+// The manifest's source (what the command found), else the variables.
 SourceTree source_tree(const EnvLookup& lookup);
 
 }  // namespace bankgate::gate

@@ -1,0 +1,53 @@
+#pragma once
+// The run manifest: everything one bankgate process tells the processes it starts about the run, in one JSON file
+// named by one variable (BANKGATE_RUN_MANIFEST). The command writes one per ctest run it starts
+// (cli/suite_run.cpp); run-suite reads it, adds what concerns one suite process, and writes that process its own
+// (cli/suite_process.cpp). A user's settings (settings.hpp) stay variables of their own; where the manifest
+// says something, it decides: a command's run is not steered by what its caller's shell left set.
+//
+// The manifest is written by bankgate and read by bankgate, yet read as outside input all the same: a file that
+// is not one is refused with its name and the field at fault, never half-used.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <bankgate/gate/protocol/environment.hpp>
+
+namespace bankgate::gate::protocol {
+
+inline constexpr int manifest_version = 1;
+
+struct RunManifest {
+  // ---- The command's run: the same for every suite process of one ctest run ----
+  std::optional<std::string> run_id;  // names the run; the shards of a suite claim its tests under it
+  // Unset, a suite process follows its user's variables (a suite run by plain ctest has no command's manifest).
+  std::optional<bool> attribute;    // per-line figures too (record and refresh)
+  std::optional<bool> require_gpu;  // a test that cannot measure fails (gate)
+  std::optional<std::filesystem::path> candidate_dir;  // where the run's measurements go
+  std::optional<std::filesystem::path> baseline_dir;   // compare's scratch baselines; else the suite's own
+  std::string suite_filter;  // the command's --filter: a measuring run lists only these tests
+  std::optional<int> gpus;   // the GPUs of --resource-spec: how many of a suite's shards measure
+  std::optional<SourceTree> source;  // the commit the build was made from, where known
+
+  // ---- One suite process, added by run-suite ----
+  std::optional<std::filesystem::path> results_dir;   // a one-test report per test goes here
+  std::optional<std::filesystem::path> running_file;  // names the test now running, to charge a crash to
+  std::optional<std::filesystem::path> claims_dir;    // where the shards of the suite claim its tests
+  int shard = 0;                                      // which shard this process is
+  std::optional<int> device;  // the CUDA device, after run-suite narrowed CUDA_VISIBLE_DEVICES to the allotted GPU
+};
+
+std::string manifest_json(const RunManifest& manifest);
+
+// Throws SettingsError naming `origin` and what is wrong (not JSON, an unknown or mistyped field, another version).
+RunManifest parse_manifest(const std::string& text, const std::string& origin);
+
+// Written whole or not at all.
+void write_manifest(const std::filesystem::path& file, const RunManifest& manifest);
+
+// The manifest BANKGATE_RUN_MANIFEST names, or nullopt where it is unset or empty (a suite run by plain ctest or
+// by hand). Throws SettingsError for a file that cannot be read or is no manifest.
+std::optional<RunManifest> run_manifest(const EnvLookup& lookup);
+
+}  // namespace bankgate::gate::protocol
