@@ -6,6 +6,7 @@
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/instruction_lines.hpp>
 #include <bankgate/gate/rules/statistics.hpp>
+#include <bankgate/gate/rules/suite_file_table.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -27,14 +28,8 @@ namespace {
 
 using nlohmann::json;
 
-// Integral values are written as integers so that counters read as counts, not 1024.0.
-json number(double v) {
-  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
-  return v;
-}
-
 // A number as a message shows it: 2048, not 2048.0.
-std::string show(double v) { return json_text(number(v), -1); }
+std::string show(double v) { return json_text(json_number(v), -1); }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Text a baseline may hold. Every string of a baseline (reasons, kernel names, keys) comes from a pull request
@@ -108,14 +103,12 @@ class Field {
   bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
   Field element(std::size_t i) const { return Field(value_.at(i), path_ + "[" + std::to_string(i) + "]", origin_); }
 
-  // Rejects fields outside `allowed`: a misspelt key must not be silently ignored.
-  void only(std::initializer_list<const char*> allowed) const {
+  // Rejects fields outside the table of `part`: a misspelt key must not be silently ignored.
+  void only(Part part) const {
     object();
-    for (const auto& [key, unused] : value_.items()) {
-      bool known = false;
-      for (const char* a : allowed) known = known || key == a;
-      if (!known) Field(unused, join(key), origin_).fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
-    }
+    const SchemaObject& allowed = schema_object(part);
+    for (const auto& [key, unused] : value_.items())
+      if (!allowed.has(key)) Field(unused, join(key), origin_).fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
   }
   void object() const {
     if (!value_.is_object()) fail("must be a JSON object");
@@ -152,7 +145,7 @@ class Field {
     return static_cast<std::size_t>(v);
   }
   // A counter's value as written in a baseline: counters count events, so the value is a whole number written
-  // as one (the writer prints integral values without a fraction, see number()).
+  // as one (the writer prints integral values without a fraction, see json_number() in suite_file_table.hpp).
   double counter_value() const {
     const double v = non_negative();
     if (v > limits::max_counter) fail("is beyond any kernel's count");
@@ -294,7 +287,7 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
 }
 
 Tolerance read_tolerance(const Field& f) {
-  f.only({"kind", "amount", "reason"});
+  f.only(Part::tolerance);
   Tolerance t;
   const std::string kind = f.child("kind").string();
   if (kind == "exact") {
@@ -397,8 +390,7 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
 }
 
 TimingSummary read_timing(const Field& f) {
-  f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "median_se_ns", "tolerance", "l2",
-          "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz", "quantiles_ns"});
+  f.only(Part::timing);
   TimingSummary t;
   t.median_ns = f.child("median_ns").non_negative();
   t.mad_ns = f.child("mad_ns").non_negative();
@@ -408,7 +400,7 @@ TimingSummary read_timing(const Field& f) {
   t.samples = f.child("samples").count();
   if (t.samples == 0) f.child("samples").fail("must be at least 1");
   const Field tol = f.child("tolerance");
-  tol.only({"relative", "absolute_ns", "reason"});
+  tol.only(Part::timing_tolerance);
   t.tolerance.relative = tol.child("relative").non_negative();
   t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
   if (t.tolerance.relative > limits::max_timing_relative_tolerance)
@@ -460,7 +452,7 @@ std::vector<SourceLineFigures> read_lines(const Field& f) {
   std::vector<SourceLineFigures> lines;
   for (std::size_t i = 0; i < f.raw().size(); ++i) {
     const Field e = f.element(i);
-    e.only({"file", "line", "inlined", "kind", "opcode", "executions", "wavefronts", "ideal_wavefronts", "sectors", "ideal_sectors"});
+    e.only(Part::line);
     SourceLineFigures l;
     l.file = e.child("file").string();
     l.line = static_cast<std::uint32_t>(e.child("line").count());
@@ -479,7 +471,7 @@ std::vector<SourceLineFigures> read_lines(const Field& f) {
 }
 
 ExpectedRatios read_expected(const Field& e) {
-  e.only({"ratios", "why"});
+  e.only(Part::expected);
   ExpectedRatios expected;
   const Field ratios = e.child("ratios");
   ratios.object();
@@ -552,7 +544,7 @@ void read_kernel(const Field& f, const std::set<std::string>* known_metrics, Ker
     const Field c = counters.child(name);
     if (known_metrics != nullptr && known_metrics->count(name) == 0)
       c.fail("is an unknown metric; the collector measures only the configured metrics");
-    c.only({"value", "tolerance"});
+    c.only(Part::counter);
     r.counters[name] = {c.child("value").counter_value(), read_tolerance(c.child("tolerance"))};
     check_absolute_bound(c.child("tolerance"), r.counters[name]);
   }
@@ -581,28 +573,27 @@ void read_kernel(const Field& f, const std::set<std::string>* known_metrics, Ker
 TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics) {
   TestRecord r;
   if (!f.has("kernels")) {
-    f.only({"kernel", "correct", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
+    f.only(Part::test_of_one_kernel);
     r.correct = f.child("correct").boolean();
     read_kernel(f, known_metrics, r);
     return r;
   }
   // A case that launched several kernels: each its own record, in launch order.
-  f.only({"correct", "kernels"});
+  f.only(Part::test_of_kernels);
   r.correct = f.child("correct").boolean();
   const Field kernels = f.child("kernels");
   if (!kernels.raw().is_array() || kernels.raw().size() < 2)
     kernels.fail("must list the records of two or more kernels (a test of one kernel is written without \"kernels\")");
   for (std::size_t i = 0; i < kernels.raw().size(); ++i) {
     const Field k = kernels.element(i);
-    k.only({"kernel", "counters", "derived", "expected", "timing", "samples_ns", "lines"});
+    k.only(Part::kernel);
     read_kernel(k, known_metrics, i == 0 ? static_cast<KernelRecord&>(r) : r.later_kernels.emplace_back());
   }
   return r;
 }
 
 Provenance read_provenance(const Field& f) {
-  f.only({"gpu_name", "chip", "compute_capability", "multiprocessor_count", "driver_version", "driver_release",
-          "cuda_runtime_version", "cupti_version", "git_commit", "git_dirty", "date", "command", "bankgate_version"});
+  f.only(Part::provenance);
   Provenance p;
   p.gpu_name = f.child("gpu_name").string();
   p.chip = f.child("chip").string();
@@ -620,78 +611,12 @@ Provenance read_provenance(const Field& f) {
   return p;
 }
 
-json tolerance_json(const Tolerance& t) {
-  switch (t.kind) {
-    case Tolerance::Kind::exact: return {{"kind", "exact"}};
-    case Tolerance::Kind::absolute: return {{"kind", "absolute"}, {"amount", number(t.amount)}, {"reason", t.reason}};
-    case Tolerance::Kind::relative: return {{"kind", "relative"}, {"amount", number(t.amount)}, {"reason", t.reason}};
-  }
-  return {};
-}
-
-json kernel_json(const KernelRecord& r, Samples samples) {
-  json counters = json::object();
-  for (const auto& [name, c] : r.counters) counters[name] = {{"value", number(c.value)}, {"tolerance", tolerance_json(c.tolerance)}};
-  json derived = json::object();
-  for (const auto& [name, v] : r.derived) derived[name] = number(v);
-  json j = {{"kernel", r.kernel}, {"counters", counters}, {"derived", derived}};
-  if (r.expected) {
-    json ratios = json::object();
-    for (const auto& [name, value] : r.expected->ratios) ratios[name] = number(value);
-    j["expected"] = {{"ratios", ratios}, {"why", r.expected->why}};
-  }
-  if (r.timing) {
-    const TimingSummary& t = *r.timing;
-    j["timing"] = {{"median_ns", number(t.median_ns)}, {"mad_ns", number(t.mad_ns)}, {"p10_ns", number(t.p10_ns)},
-                   {"p90_ns", number(t.p90_ns)},       {"min_ns", number(t.min_ns)}, {"samples", t.samples},
-                   {"median_se_ns", number(t.median_se_ns)}, {"l2", t.l2},
-                   {"launches_per_sample", t.launches_per_sample}, {"warmup_launches", t.warmup_launches},
-                   {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
-                   {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
-    if (!t.tolerance.reason.empty()) j["timing"]["tolerance"]["reason"] = t.tolerance.reason;
-    if (!t.quantiles_ns.empty()) {
-      json quantiles = json::array();
-      for (double q : t.quantiles_ns) quantiles.push_back(number(q));
-      j["timing"]["quantiles_ns"] = quantiles;
-    }
-  }
-  if (!r.lines.empty()) {
-    json lines = json::array();
-    for (const SourceLineFigures& l : r.lines) {
-      json line = {{"file", l.file}, {"line", l.line}, {"kind", l.kind}, {"opcode", l.opcode},
-                   {"executions", l.executions}, {"wavefronts", l.wavefronts}, {"ideal_wavefronts", l.ideal_wavefronts},
-                   {"sectors", l.sectors}, {"ideal_sectors", l.ideal_sectors}};
-      if (!l.inlined.empty()) line["inlined"] = l.inlined;
-      lines.push_back(std::move(line));
-    }
-    j["lines"] = lines;
-  }
-  if (samples == Samples::keep && !r.samples_ns.empty()) {
-    json list = json::array();
-    for (double s : r.samples_ns) list.push_back(number(s));
-    j["samples_ns"] = list;
-  }
-  return j;
-}
-
-// A test of one kernel as it always was written; one of several as its kernels' records under "kernels".
-json test_json(const TestRecord& r, Samples samples) {
-  if (r.later_kernels.empty()) {
-    json j = kernel_json(r, samples);
-    j["correct"] = r.correct;
-    return j;
-  }
-  json kernels = json::array();
-  for (const KernelRecord* k : r.kernels()) kernels.push_back(kernel_json(*k, samples));
-  return {{"correct", r.correct}, {"kernels", std::move(kernels)}};
-}
-
 }  // namespace
 
 SuiteFile parse_suite_file(const std::string& text, const std::string& origin, const std::set<std::string>* known_metrics) {
   const json document = parse_rejecting_duplicates(text, origin);
   const Field root(document, "", origin);
-  root.only({"schema_version", "suite", "gpu", "provenance", "tests", "baselines"});
+  root.only(Part::suite_file);
   SuiteFile file;
   file.schema_version = root.child("schema_version").integer();
   if (file.schema_version != current_schema_version) {
@@ -709,7 +634,7 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
     root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" + file.suite + "\"");
   if (root.has("baselines")) file.baseline_dir = root.child("baselines").string();
   const Field gpu = root.child("gpu");
-  gpu.only({"arch", "model"});
+  gpu.only(Part::gpu);
   file.gpu = {gpu.child("arch").string(), gpu.child("model").string()};
   for (const char* part : {"arch", "model"})
     if (!is_valid_gpu_name(part == std::string("arch") ? file.gpu.arch : file.gpu.model))
@@ -725,25 +650,9 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
 }
 
 std::string serialize_suite_file(const SuiteFile& f, Samples samples) {
-  const Provenance& p = f.provenance;
-  json tests = json::object();
-  for (const auto& [name, record] : f.tests) tests[name] = test_json(record, samples);
-  json document = {
-      {"schema_version", f.schema_version},
-      {"suite", f.suite},
-      {"gpu", {{"arch", f.gpu.arch}, {"model", f.gpu.model}}},
-      {"provenance",
-       {{"gpu_name", p.gpu_name}, {"chip", p.chip}, {"compute_capability", p.compute_capability},
-        {"multiprocessor_count", p.multiprocessor_count}, {"driver_version", p.driver_version},
-        {"driver_release", p.driver_release},
-        {"cuda_runtime_version", p.cuda_runtime_version}, {"cupti_version", p.cupti_version},
-        {"git_commit", p.git_commit}, {"git_dirty", p.git_dirty}, {"date", p.date}, {"command", p.command}}},
-      {"tests", tests}};
-  if (!p.bankgate_version.empty()) document["provenance"]["bankgate_version"] = p.bankgate_version;
-  if (samples == Samples::keep && !f.baseline_dir.empty()) document["baselines"] = f.baseline_dir.string();
   // nlohmann's object is a std::map: keys come out sorted. A --command or BANKGATE_GIT_COMMIT that is not UTF-8
   // is written with U+FFFD (json_text), never thrown on.
-  return json_text(document) + "\n";
+  return json_text(suite_file_document(f, samples)) + "\n";
 }
 
 std::vector<const KernelRecord*> TestRecord::kernels() const {

@@ -1,0 +1,73 @@
+#pragma once
+// The suite-file schema (baseline.hpp's records on disk) written once, as a table per JSON object: each field's
+// key, JSON type, whether a file must hold it, its bounds and what it means. The reader's checks of which keys
+// an object may hold (baseline_json.cpp), the writer and schemas/{suite-file,baseline,candidate}.schema.json
+// follow from it. What a table cannot say stays written out in the reader: the limits between fields (a
+// tolerance against its counter's value, a summary's numbers against each other), names safe as folder names,
+// known metric names.
+
+#include <bankgate/gate/rules/baseline.hpp>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace bankgate::gate {
+
+enum class JsonType {
+  string,
+  text,          // a string that says something: neither empty nor blank (reasons)
+  boolean,
+  integer,       // a whole number
+  count,         // a whole number >= 0
+  non_negative,  // a finite number >= 0
+  object,        // the fields of the table `of` names
+  array,         // elements of `of`: a table, or "count" or "non_negative"
+  map,           // names the file chooses (tests, metrics, ratios) to values of `of`
+};
+
+struct SchemaField {
+  std::string_view key;
+  JsonType type;
+  bool required = true;
+  bool candidate_only = false;  // written into candidates only, never into a baseline
+  std::string_view of;
+  std::optional<double> minimum;  // numbers: of the value; arrays: of the element count
+  std::optional<double> maximum;
+  std::span<const std::string_view> choices;  // strings: the only values allowed, where the table knows them
+  std::string_view pattern;                   // strings: the regular expression every value matches
+  std::string_view description;
+};
+
+// One JSON object of a suite file; `name` is what the JSON Schema calls it under $defs.
+struct SchemaObject {
+  std::string_view name;
+  std::string_view description;
+  std::vector<SchemaField> fields;
+  bool has(std::string_view key) const;
+};
+
+// The objects of a suite file. A test of one kernel is that kernel's record with "correct"; a test of several
+// is "correct" and their records under "kernels".
+enum class Part {
+  suite_file, gpu, provenance, test_of_one_kernel, test_of_kernels, kernel, counter, tolerance, timing,
+  timing_tolerance, line, expected
+};
+const SchemaObject& schema_object(Part part);
+std::span<const SchemaObject> schema_objects();  // in Part's order
+
+// The document serialize_suite_file prints, written by the tables.
+nlohmann::json suite_file_document(const SuiteFile& file, Samples samples);
+// A number as the writer puts it: integral values as integers, so that counters read as counts, not 1024.0.
+nlohmann::json json_number(double value);
+
+// schemas/suite-file.schema.json, baseline.schema.json and candidate.schema.json as the tables give them:
+// (file name, text) each. tests/unit/suite_file_schemas writes them into a folder.
+std::vector<std::pair<std::string, std::string>> suite_file_json_schemas();
+
+}  // namespace bankgate::gate

@@ -1,0 +1,341 @@
+// The suite-file tables (suite_file_table.hpp): a row per field, with the function that writes it from the record.
+#include <bankgate/gate/rules/suite_file_table.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace bankgate::gate {
+namespace {
+
+using nlohmann::json;
+using T = JsonType;
+
+// A field of `Record` and how it is written; a null value leaves the field out of the file.
+template <class Record>
+struct Column {
+  SchemaField field;
+  json (*write)(const Record&, Samples);
+};
+
+// The reader's bounds of whole numbers: count() stops at 32 bits, counter() at limits::max_counter.
+constexpr double max_count = 4294967295.0;
+constexpr std::string_view gpu_name_pattern = "^[A-Za-z0-9_-]+$";
+constexpr std::string_view test_name_pattern = "^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$";
+constexpr std::string_view tolerance_kinds[] = {"exact", "absolute", "relative"};
+constexpr std::string_view l2_states[] = {"warm", "cold"};
+
+json written(const GpuKey& gpu, Samples samples);
+json written(const Provenance& provenance, Samples samples);
+json written(const TestRecord& test, Samples samples);
+json written(const KernelRecord& kernel, Samples samples);
+json written(const CounterValue& counter, Samples samples);
+json written(const Tolerance& tolerance, Samples samples);
+json written(const TimingSummary& timing, Samples samples);
+json written(const TimingTolerance& tolerance, Samples samples);
+json written(const SourceLineFigures& line, Samples samples);
+json written(const ExpectedRatios& expected, Samples samples);
+
+json text_unless_empty(const std::string& text) { return text.empty() ? json() : json(text); }
+
+json numbers(const std::vector<double>& values) {
+  json list = json::array();
+  for (double v : values) list.push_back(json_number(v));
+  return list;
+}
+
+template <class Value>
+json map_of(const std::map<std::string, Value>& values, Samples samples) {
+  json object = json::object();
+  for (const auto& [name, value] : values) {
+    if constexpr (std::is_same_v<Value, double>) object[name] = json_number(value);
+    else object[name] = written(value, samples);
+  }
+  return object;
+}
+
+constexpr Column<SuiteFile> suite_file_columns[] = {
+    {{.key = "schema_version", .type = T::integer, .minimum = current_schema_version, .maximum = current_schema_version,
+      .description = "the schema this file follows; a file of an older one is recorded again (bankgate refresh)"},
+     [](const SuiteFile& f, Samples) -> json { return f.schema_version; }},
+    {{.key = "suite", .type = T::string, .pattern = test_name_pattern, .description = "the GoogleTest suite; names the file"},
+     [](const SuiteFile& f, Samples) -> json { return f.suite; }},
+    {{.key = "gpu", .type = T::object, .of = "gpu", .description = "the GPU model it was measured on"},
+     [](const SuiteFile& f, Samples s) { return written(f.gpu, s); }},
+    {{.key = "provenance", .type = T::object, .of = "provenance", .description = "the machine, build and command that measured it"},
+     [](const SuiteFile& f, Samples s) { return written(f.provenance, s); }},
+    {{.key = "tests", .type = T::map, .of = "test", .description = "each test's record, by test name"},
+     [](const SuiteFile& f, Samples s) { return map_of(f.tests, s); }},
+    {{.key = "baselines", .type = T::string, .required = false, .candidate_only = true,
+      .description = "the baselines folder the suite that wrote it is gated against"},
+     [](const SuiteFile& f, Samples) { return text_unless_empty(f.baseline_dir.string()); }},
+};
+
+constexpr Column<GpuKey> gpu_columns[] = {
+    {{.key = "arch", .type = T::string, .pattern = gpu_name_pattern, .description = "the architecture, e.g. sm_90; names a folder"},
+     [](const GpuKey& g, Samples) -> json { return g.arch; }},
+    {{.key = "model", .type = T::string, .pattern = gpu_name_pattern, .description = "the model, e.g. nvidia-h200; names a folder"},
+     [](const GpuKey& g, Samples) -> json { return g.model; }},
+};
+
+constexpr Column<Provenance> provenance_columns[] = {
+    {{.key = "gpu_name", .type = T::string, .description = "the GPU's name as the driver gives it"},
+     [](const Provenance& p, Samples) -> json { return p.gpu_name; }},
+    {{.key = "chip", .type = T::string, .description = "its chip, e.g. GH100"},
+     [](const Provenance& p, Samples) -> json { return p.chip; }},
+    {{.key = "compute_capability", .type = T::string, .description = "e.g. 9.0"},
+     [](const Provenance& p, Samples) -> json { return p.compute_capability; }},
+    {{.key = "multiprocessor_count", .type = T::integer, .description = "its streaming multiprocessors"},
+     [](const Provenance& p, Samples) -> json { return p.multiprocessor_count; }},
+    {{.key = "driver_version", .type = T::integer, .description = "the CUDA API level the driver offers, e.g. 13000"},
+     [](const Provenance& p, Samples) -> json { return p.driver_version; }},
+    {{.key = "driver_release", .type = T::string, .description = "the driver's release, e.g. 580.159.04; empty where unknown"},
+     [](const Provenance& p, Samples) -> json { return p.driver_release; }},
+    {{.key = "cuda_runtime_version", .type = T::integer, .description = "the CUDA runtime's version, e.g. 13000"},
+     [](const Provenance& p, Samples) -> json { return p.cuda_runtime_version; }},
+    {{.key = "cupti_version", .type = T::count, .maximum = max_count, .description = "CUPTI's API version"},
+     [](const Provenance& p, Samples) -> json { return p.cupti_version; }},
+    {{.key = "git_commit", .type = T::string, .description = "the measured build's commit"},
+     [](const Provenance& p, Samples) -> json { return p.git_commit; }},
+    {{.key = "git_dirty", .type = T::boolean, .description = "the measured build had uncommitted changes"},
+     [](const Provenance& p, Samples) -> json { return p.git_dirty; }},
+    {{.key = "date", .type = T::string, .description = "when it was measured: UTC, ISO 8601"},
+     [](const Provenance& p, Samples) -> json { return p.date; }},
+    {{.key = "command", .type = T::string, .description = "what wrote the file"},
+     [](const Provenance& p, Samples) -> json { return p.command; }},
+    {{.key = "bankgate_version", .type = T::string, .required = false,
+      .description = "the bankgate that wrote it (files of 0.4 and later)"},
+     [](const Provenance& p, Samples) { return text_unless_empty(p.bankgate_version); }},
+};
+
+// A test of one kernel: the kernel's columns and this one.
+constexpr Column<TestRecord> correct_columns[] = {
+    {{.key = "correct", .type = T::boolean, .description = "the output matched the CPU reference"},
+     [](const TestRecord& r, Samples) -> json { return r.correct; }},
+};
+
+constexpr Column<TestRecord> test_of_kernels_columns[] = {
+    correct_columns[0],
+    {{.key = "kernels", .type = T::array, .of = "kernel", .minimum = 2,
+      .description = "each kernel's record, in launch order (a test of one kernel is written without it)"},
+     [](const TestRecord& r, Samples s) {
+       json kernels = json::array();
+       for (const KernelRecord* k : r.kernels()) kernels.push_back(written(*k, s));
+       return kernels;
+     }},
+};
+
+constexpr Column<KernelRecord> kernel_columns[] = {
+    {{.key = "kernel", .type = T::string, .description = "its function name, as results name it"},
+     [](const KernelRecord& r, Samples) -> json { return r.kernel; }},
+    {{.key = "counters", .type = T::map, .of = "counter", .description = "each gated counter, by metric name"},
+     [](const KernelRecord& r, Samples s) { return map_of(r.counters, s); }},
+    {{.key = "derived", .type = T::map, .required = false, .of = "non_negative",
+      .description = "figures the counters give (ratios, excess per kind); informative, not gated"},
+     [](const KernelRecord& r, Samples s) { return map_of(r.derived, s); }},
+    {{.key = "expected", .type = T::object, .required = false, .of = "expected",
+      .description = "the ratios its source says it should show"},
+     [](const KernelRecord& r, Samples s) { return r.expected ? written(*r.expected, s) : json(); }},
+    {{.key = "timing", .type = T::object, .required = false, .of = "timing", .description = "its duration distribution"},
+     [](const KernelRecord& r, Samples s) { return r.timing ? written(*r.timing, s) : json(); }},
+    {{.key = "samples_ns", .type = T::array, .required = false, .candidate_only = true, .of = "non_negative",
+      .maximum = static_cast<double>(limits::max_samples_per_test),
+      .description = "the raw durations the timing summarizes; baselines keep quantiles, not samples"},
+     [](const KernelRecord& r, Samples) { return r.samples_ns.empty() ? json() : numbers(r.samples_ns); }},
+    {{.key = "lines", .type = T::array, .required = false, .of = "line",
+      .description = "per-line figures, where the attribution ran"},
+     [](const KernelRecord& r, Samples s) {
+       if (r.lines.empty()) return json();
+       json lines = json::array();
+       for (const SourceLineFigures& l : r.lines) lines.push_back(written(l, s));
+       return lines;
+     }},
+};
+
+constexpr Column<CounterValue> counter_columns[] = {
+    {{.key = "value", .type = T::count, .maximum = limits::max_counter, .description = "the events counted"},
+     [](const CounterValue& c, Samples) { return json_number(c.value); }},
+    {{.key = "tolerance", .type = T::object, .of = "tolerance", .description = "how far it may move"},
+     [](const CounterValue& c, Samples s) { return written(c.tolerance, s); }},
+};
+
+constexpr Column<Tolerance> tolerance_columns[] = {
+    {{.key = "kind", .type = T::string, .choices = tolerance_kinds, .description = "exact, or how the amount is read"},
+     [](const Tolerance& t, Samples) -> json {
+       return t.kind == Tolerance::Kind::exact ? "exact" : t.kind == Tolerance::Kind::absolute ? "absolute" : "relative";
+     }},
+    {{.key = "amount", .type = T::non_negative, .required = false,
+      .description = "events (absolute) or a fraction of the value (relative); never with exact"},
+     [](const Tolerance& t, Samples) { return t.kind == Tolerance::Kind::exact ? json() : json_number(t.amount); }},
+    {{.key = "reason", .type = T::text, .required = false, .description = "why the counter varies; required with an amount"},
+     [](const Tolerance& t, Samples) { return t.kind == Tolerance::Kind::exact ? json() : json(t.reason); }},
+};
+
+constexpr Column<TimingSummary> timing_columns[] = {
+    {{.key = "median_ns", .type = T::non_negative, .maximum = limits::max_duration_ns, .description = "the median duration"},
+     [](const TimingSummary& t, Samples) { return json_number(t.median_ns); }},
+    {{.key = "mad_ns", .type = T::non_negative, .description = "the median absolute deviation from it"},
+     [](const TimingSummary& t, Samples) { return json_number(t.mad_ns); }},
+    {{.key = "p10_ns", .type = T::non_negative, .description = "the 10th percentile"},
+     [](const TimingSummary& t, Samples) { return json_number(t.p10_ns); }},
+    {{.key = "p90_ns", .type = T::non_negative, .description = "the 90th percentile"},
+     [](const TimingSummary& t, Samples) { return json_number(t.p90_ns); }},
+    {{.key = "min_ns", .type = T::non_negative, .description = "the shortest duration"},
+     [](const TimingSummary& t, Samples) { return json_number(t.min_ns); }},
+    {{.key = "samples", .type = T::count, .minimum = 1, .maximum = max_count, .description = "the durations summarized"},
+     [](const TimingSummary& t, Samples) -> json { return t.samples; }},
+    {{.key = "median_se_ns", .type = T::non_negative, .description = "the median's standard error (bootstrap)"},
+     [](const TimingSummary& t, Samples) { return json_number(t.median_se_ns); }},
+    {{.key = "tolerance", .type = T::object, .of = "timing_tolerance", .description = "how much slower counts as slower"},
+     [](const TimingSummary& t, Samples s) { return written(t.tolerance, s); }},
+    {{.key = "l2", .type = T::string, .choices = l2_states,
+      .description = "warm: inputs left in L2 between launches; cold: L2 flushed before each"},
+     [](const TimingSummary& t, Samples) -> json { return t.l2; }},
+    {{.key = "launches_per_sample", .type = T::integer, .minimum = 1, .maximum = limits::max_launches_per_sample,
+      .description = "each sample is the mean of that many back-to-back launches"},
+     [](const TimingSummary& t, Samples) -> json { return t.launches_per_sample; }},
+    {{.key = "warmup_launches", .type = T::count, .maximum = max_count, .description = "launches before durations were stable"},
+     [](const TimingSummary& t, Samples) -> json { return t.warmup_launches; }},
+    {{.key = "dropped_samples", .type = T::count, .maximum = max_count,
+      .description = "samples discarded because the GPU was clocked down"},
+     [](const TimingSummary& t, Samples) -> json { return t.dropped_samples; }},
+    {{.key = "sm_clock_mhz", .type = T::non_negative, .maximum = limits::max_sm_clock_mhz,
+      .description = "the median SM clock while sampling; 0 where unknown"},
+     [](const TimingSummary& t, Samples) { return json_number(t.sm_clock_mhz); }},
+    {{.key = "quantiles_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 21, .maximum = 21,
+      .description = "the 0th, 5th, ..., 100th percentiles, for plots"},
+     [](const TimingSummary& t, Samples) { return t.quantiles_ns.empty() ? json() : numbers(t.quantiles_ns); }},
+};
+
+constexpr Column<TimingTolerance> timing_tolerance_columns[] = {
+    {{.key = "relative", .type = T::non_negative, .maximum = limits::max_timing_relative_tolerance,
+      .description = "of the baseline median"},
+     [](const TimingTolerance& t, Samples) { return json_number(t.relative); }},
+    {{.key = "absolute_ns", .type = T::non_negative, .maximum = limits::max_timing_absolute_ns,
+      .description = "added to the relative part"},
+     [](const TimingTolerance& t, Samples) { return json_number(t.absolute_ns); }},
+    {{.key = "reason", .type = T::text, .required = false,
+      .description = "why the test needs more room than 3% + 64 ns; required then"},
+     [](const TimingTolerance& t, Samples) { return text_unless_empty(t.reason); }},
+};
+
+constexpr Column<SourceLineFigures> line_columns[] = {
+    {{.key = "file", .type = T::string, .description = "relative to the project's source folder where inside it"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.file; }},
+    {{.key = "line", .type = T::count, .maximum = max_count, .description = "0: unknown (built without -lineinfo)"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.line; }},
+    {{.key = "inlined", .type = T::string, .required = false,
+      .description = "the inlined function's own line, where the kernel's line called it"},
+     [](const SourceLineFigures& l, Samples) { return text_unless_empty(l.inlined); }},
+    {{.key = "kind", .type = T::string, .description = "an instruction kind of the metric table"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.kind; }},
+    {{.key = "opcode", .type = T::string, .description = "the SASS opcodes of its instructions; empty where unknown"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.opcode; }},
+    {{.key = "executions", .type = T::count, .maximum = limits::max_counter, .description = "warp-level instructions executed"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.executions; }},
+    {{.key = "wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "shared-memory wavefronts"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.wavefronts; }},
+    {{.key = "ideal_wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "the wavefronts without conflicts"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.ideal_wavefronts; }},
+    {{.key = "sectors", .type = T::count, .maximum = limits::max_counter, .description = "global or local memory sectors"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.sectors; }},
+    {{.key = "ideal_sectors", .type = T::count, .maximum = limits::max_counter, .description = "the sectors if coalesced"},
+     [](const SourceLineFigures& l, Samples) -> json { return l.ideal_sectors; }},
+};
+
+constexpr Column<ExpectedRatios> expected_columns[] = {
+    {{.key = "ratios", .type = T::map, .of = "non_negative", .description = "ratios of the metric table, by key"},
+     [](const ExpectedRatios& e, Samples s) { return map_of(e.ratios, s); }},
+    {{.key = "why", .type = T::text, .description = "why the kernel should show them"},
+     [](const ExpectedRatios& e, Samples) -> json { return e.why; }},
+};
+
+template <class Record, std::size_t N>
+void write_columns(json& into, const Record& record, const Column<Record> (&columns)[N], Samples samples) {
+  for (const Column<Record>& c : columns) {
+    if (c.field.candidate_only && samples == Samples::drop) continue;
+    json value = c.write(record, samples);
+    if (!value.is_null()) into[std::string(c.field.key)] = std::move(value);
+  }
+}
+
+template <class Record, std::size_t N>
+json write_object(const Record& record, const Column<Record> (&columns)[N], Samples samples) {
+  json object = json::object();
+  write_columns(object, record, columns, samples);
+  return object;
+}
+
+json written(const GpuKey& gpu, Samples samples) { return write_object(gpu, gpu_columns, samples); }
+json written(const Provenance& provenance, Samples samples) { return write_object(provenance, provenance_columns, samples); }
+json written(const KernelRecord& kernel, Samples samples) { return write_object(kernel, kernel_columns, samples); }
+json written(const CounterValue& counter, Samples samples) { return write_object(counter, counter_columns, samples); }
+json written(const Tolerance& tolerance, Samples samples) { return write_object(tolerance, tolerance_columns, samples); }
+json written(const TimingSummary& timing, Samples samples) { return write_object(timing, timing_columns, samples); }
+json written(const TimingTolerance& t, Samples samples) { return write_object(t, timing_tolerance_columns, samples); }
+json written(const SourceLineFigures& line, Samples samples) { return write_object(line, line_columns, samples); }
+json written(const ExpectedRatios& expected, Samples samples) { return write_object(expected, expected_columns, samples); }
+
+json written(const TestRecord& test, Samples samples) {
+  if (!test.later_kernels.empty()) return write_object(test, test_of_kernels_columns, samples);
+  json object = written(static_cast<const KernelRecord&>(test), samples);
+  write_columns(object, test, correct_columns, samples);
+  return object;
+}
+
+template <class Record, std::size_t N>
+void add_fields(std::vector<SchemaField>& fields, const Column<Record> (&columns)[N]) {
+  for (const Column<Record>& c : columns) fields.push_back(c.field);
+}
+
+template <class... Tables>
+SchemaObject object_of(std::string_view name, std::string_view description, const Tables&... tables) {
+  SchemaObject object{name, description, {}};
+  (add_fields(object.fields, tables), ...);
+  return object;
+}
+
+// In Part's order.
+std::vector<SchemaObject> make_objects() {
+  return {
+      object_of("suite_file", "what one suite's tests measured on one GPU model", suite_file_columns),
+      object_of("gpu", "a GPU model, as baselines/<arch>/<model>/ names it", gpu_columns),
+      object_of("provenance", "where the numbers come from", provenance_columns),
+      object_of("test_of_one_kernel", "a test whose case launched one kernel: its record and the verdict of the output",
+                kernel_columns, correct_columns),
+      object_of("test_of_kernels", "a test whose case launched several kernels", test_of_kernels_columns),
+      object_of("kernel", "what one kernel of a test measured", kernel_columns),
+      object_of("counter", "one counter of a kernel", counter_columns),
+      object_of("tolerance", "how far a counter may move: exact, or by an amount with its reason", tolerance_columns),
+      object_of("timing", "a kernel's duration distribution and how its samples were taken", timing_columns),
+      object_of("timing_tolerance", "the timing gate's threshold: relative x the baseline median + absolute_ns",
+                timing_tolerance_columns),
+      object_of("line", "what the instructions of one kind on one source line did in one launch", line_columns),
+      object_of("expected", "the ratios a kernel's source says it should show, and why", expected_columns),
+  };
+}
+
+}  // namespace
+
+bool SchemaObject::has(std::string_view key) const {
+  return std::any_of(fields.begin(), fields.end(), [&](const SchemaField& f) { return f.key == key; });
+}
+
+std::span<const SchemaObject> schema_objects() {
+  static const std::vector<SchemaObject> objects = make_objects();
+  return objects;
+}
+
+const SchemaObject& schema_object(Part part) { return schema_objects()[static_cast<std::size_t>(part)]; }
+
+json json_number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+  return v;
+}
+
+json suite_file_document(const SuiteFile& file, Samples samples) { return write_object(file, suite_file_columns, samples); }
+
+}  // namespace bankgate::gate
