@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/rules/extra_rounds.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/store/baseline_transaction.hpp>
 
@@ -110,6 +111,9 @@ struct CompareOptions {
   // folders measured earlier (one subfolder per round). Rounds are pooled per side.
   std::filesystem::path base, head;
   int rounds = 5;  // per side: enough for the round-to-round noise to decide a 1% change on a quiet runner
+  // --extra-time (builds only): how long tests still INCONCLUSIVE after the rounds may get more rounds, as
+  // duration_seconds reads it; empty: half the time the rounds took.
+  std::string extra_time;
   std::string filter;
   bool fail_on_speedup = false;
   std::filesystem::path json;
@@ -121,8 +125,9 @@ struct CompareOptions {
 };
 int compare(const CompareOptions& options);
 // Base and head are candidate folders. `summary_file`: where the markdown summary is also written, anew (compare
-// of two builds: <head>/bankgate/compare/summary.md).
-int compare_candidates(const CompareOptions& options, const std::filesystem::path& summary_file = {});
+// of two builds: <head>/bankgate/compare/summary.md). `extra`: what compare's extra time did, for the verdicts.
+int compare_candidates(const CompareOptions& options, const std::filesystem::path& summary_file = {},
+                       const std::optional<gate::ExtraRounds>& extra = std::nullopt);
 
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;

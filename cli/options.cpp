@@ -3,6 +3,7 @@
 #include "options.hpp"
 
 #include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/rules/extra_rounds.hpp>
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/text/source_url.hpp>
 
@@ -163,6 +164,19 @@ void add_comparison_options(CLI::App& command, CompareOptions& compare, const st
   command.add_option("--rounds", compare.rounds,
                      "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
       ->capture_default_str()->check(whole_number(1));
+  command
+      .add_option("--extra-time", compare.extra_time,
+                  "builds only: after the rounds, tests still INCONCLUSIVE get more rounds, only they, while this "
+                  "much time lasts: seconds, or a number with s, m or h (90, 90s, 10m); 0: none (default: half the "
+                  "time the rounds took)")
+      ->type_name("DURATION")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (gate::duration_seconds(text)) return "";
+            return "must be a duration: seconds, or a number followed by s, m or h (e.g. 90, 90s, 10m, 0 for no "
+                   "extra rounds), got '" + text + "'";
+          },
+          ""));
   command.add_option("--filter", compare.filter, "GoogleTest-style filter of the tests to compare");
   command.add_flag("--fail-on-speedup", compare.fail_on_speedup, "a faster head fails too");
   command.add_option("--json", compare.json, "also write the result as JSON here ('-': standard output)");

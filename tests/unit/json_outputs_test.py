@@ -138,6 +138,22 @@ class Outputs(unittest.TestCase):
         self.assertEqual((compare["verdict"], duration["verdict"], duration["baseline"], duration["measured"]),
                          ("regressed", "slower", 1000, 1100))
 
+    def test_compare_pools_tests_with_more_rounds_than_others(self):
+        # As compare's extra time leaves them: one test in every round folder, another in the first few only.
+        base = self.rounds("base", [1000, 1002, 998, 1000, 1001, 999, 1000, 1000])
+        head = self.rounds("head", [1000, 1001, 999, 1002, 998, 1000, 1001, 999])
+        for side in ("base", "head"):
+            for i in range(1, 4):
+                suite_file(self.dir / side / f"round-{i}/sm_90/nvidia-h200/Other/short.json", "Other",
+                           {"short": counter_test("short", 8, 2000 + i)})
+        out = self.dir / "compare.json"
+        done = bankgate("compare", "--base", base, "--head", head, "--json", out)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        compare = self.assertValid("compare.schema.json", out)
+        rounds = {t["name"]: (t["rounds"]["base"], t["rounds"]["head"]) for t in compare["tests"]}
+        self.assertEqual(rounds, {"Transpose.naive": (8, 8), "Other.short": (3, 3)})
+        self.assertNotIn("extra_time", compare, "candidate folders get no extra time")
+
     def test_candidates_and_committed_baselines_validate(self):
         cand, _ = self.gate_run()
         for path in cand.rglob("*.json"):

@@ -73,18 +73,22 @@ nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey&
 }
 
 nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance, int exit_code,
-                                   bool fail_on_speedup) {
+                                   bool fail_on_speedup, const std::optional<ExtraRounds>& extra) {
   nlohmann::json tests = nlohmann::json::array();
   for (const ComparisonRow& row : rows) {
     nlohmann::json findings = nlohmann::json::array();
     for (const Finding& f : row.findings) findings.push_back(to_json(f));
-    tests.push_back({{"name", row.test}, {"head_correct", row.head_correct}, {"findings", std::move(findings)}});
+    tests.push_back({{"name", row.test}, {"head_correct", row.head_correct}, {"findings", std::move(findings)},
+                     {"rounds", {{"base", row.base_rounds}, {"head", row.head_rounds}}}});
   }
   nlohmann::json document = document_head(compare_schema, provenance);
   document["exit_code"] = exit_code;
   document["verdict"] = exit_verdict_id(exit_code);
   document["fail_on_speedup"] = fail_on_speedup;
   document["tests"] = std::move(tests);
+  if (extra)
+    document["extra_time"] = {{"budget_s", extra->budget_seconds}, {"spent_s", extra->spent_seconds}, {"rounds", extra->rounds},
+                              {"budget_spent", extra->budget_spent}, {"tests", extra->given}};
   return document;
 }
 

@@ -27,6 +27,11 @@ void judge_by_rounds(h::Finding& f, const RoundTimes& base, const RoundTimes& he
   f.tolerance = floor;
 }
 
+std::size_t round_count(const PooledRuns& runs, const std::string& test) {
+  const auto it = runs.rounds.find(test);
+  return it == runs.rounds.end() ? 0 : it->second.medians_ns.size();
+}
+
 }  // namespace
 
 std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy) {
@@ -45,7 +50,11 @@ std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns
   for (const auto& [name, record] : head.records)
     if (!base.records.count(name)) rows[name] = {name, record.correct, h::compare(none, record)};
   std::vector<ComparisonRow> out;
-  for (auto& [name, row] : rows) out.push_back(std::move(row));
+  for (auto& [name, row] : rows) {
+    row.base_rounds = round_count(base, name);
+    row.head_rounds = round_count(head, name);
+    out.push_back(std::move(row));
+  }
   return out;
 }
 

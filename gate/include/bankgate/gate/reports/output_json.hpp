@@ -11,6 +11,7 @@
 // ("not_measured", "counter_changed"), never as the words the tables show. A field is added in a new minor
 // version of bankgate; `schema_version` rises only when a field changes meaning or goes away.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/gate/rules/baseline_review.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
+#include <bankgate/gate/rules/extra_rounds.hpp>
 #include <bankgate/gate/rules/run_comparison.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
 
@@ -38,9 +40,10 @@ nlohmann::json to_json(const Finding& finding);
 // What `bankgate review --json` writes: every row of the review table, for one GPU.
 nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey& gpu, const RunProvenance& provenance,
                                int exit_code);
-// What `bankgate compare --json` writes: each test's findings, head against base, and the verdict.
+// What `bankgate compare --json` writes: each test's findings and rounds a side, head against base, the verdict,
+// and what the extra time did where there was any.
 nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance, int exit_code,
-                                   bool fail_on_speedup);
+                                   bool fail_on_speedup, const std::optional<ExtraRounds>& extra = std::nullopt);
 
 // The verdict of an exit code, as an identifier: passed, regressed, not_measured, inconclusive, setup_failed, ...
 std::string exit_verdict_id(int exit_code);

@@ -2,6 +2,7 @@
 // Same-runner comparison: candidate files of a base build and a head build, measured on one machine in
 // interleaved rounds, pooled per side and judged with the same rules as the gate (gate::compare).
 
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -33,6 +34,7 @@ struct ComparisonRow {
   // Head measured against base: counters as the gate judges them; the duration by the rounds' own noise
   // (judge_rounds) where each side has two rounds or more, else by the gate's timing rule.
   std::vector<gate::Finding> findings;
+  std::size_t base_rounds = 0, head_rounds = 0;  // the rounds that timed this test on each side
 };
 
 std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy = {});

@@ -1,0 +1,132 @@
+#include <bankgate/gate/rules/extra_rounds.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace bankgate::gate {
+namespace {
+
+// The decision of one test's rounds, where both sides have the two rounds judge_rounds needs.
+std::optional<RoundDecision> decision_of(const std::string& test, const PooledRuns& base, const PooledRuns& head,
+                                         const NoisePolicy& policy) {
+  const auto record = base.records.find(test);
+  const auto b = base.rounds.find(test), h = head.rounds.find(test);
+  if (record == base.records.end() || !record->second.timing || b == base.rounds.end() || h == head.rounds.end()) return std::nullopt;
+  if (b->second.medians_ns.size() < 2 || h->second.medians_ns.size() < 2) return std::nullopt;
+  return judge_rounds({b->second.medians_ns, h->second.medians_ns, record->second.timing->launches_per_sample}, policy);
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, seconds < 10.0 ? "%.1f s" : "%.0f s", seconds);
+  return text;
+}
+
+struct Need {
+  std::size_t rounds;  // more rounds a side
+  std::string name;
+};
+
+// Each test's further rounds to a decision where that fits in `affordable` test-rounds and `most_rounds` a side;
+// the others go to `out_of_reach`.
+std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, double affordable, const RoundBudget& budget,
+                               const NoisePolicy& policy, std::vector<std::string>& out_of_reach) {
+  std::vector<Need> needs;
+  for (const UndecidedTest& t : undecided) {
+    if (t.decision.verdict != Verdict::inconclusive) continue;
+    const std::size_t have = t.decision.rounds;
+    const double cap = budget.most_rounds > have ? static_cast<double>(budget.most_rounds - have) : 0.0;
+    const auto room = static_cast<std::size_t>(std::min(affordable, cap));
+    // rounds_to_decide answers `most` both for "decided with exactly most" and "not even then": one more keeps
+    // the two apart.
+    const std::size_t most = have + room + 1;
+    const std::size_t wanted = room == 0 ? most : rounds_to_decide(t.decision, most, policy);
+    if (wanted >= most) out_of_reach.push_back(t.name);
+    else needs.push_back({wanted - have, t.name});
+  }
+  return needs;
+}
+
+}  // namespace
+
+std::vector<UndecidedTest> undecided_tests(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy) {
+  std::vector<UndecidedTest> out;
+  for (const ComparisonRow& row : compare_runs(base, head, policy)) {
+    const bool undecided = std::any_of(row.findings.begin(), row.findings.end(),
+                                       [](const Finding& f) { return f.timing && f.verdict == Verdict::inconclusive; });
+    if (!undecided) continue;
+    if (const auto d = decision_of(row.test, base, head, policy)) out.push_back({row.test, *d});
+  }
+  return out;
+}
+
+ExtraRoundPlan plan_extra_round(const std::vector<UndecidedTest>& undecided, const RoundBudget& budget,
+                                const NoisePolicy& policy) {
+  ExtraRoundPlan plan;
+  if (!(budget.seconds_per_test > 0.0)) throw std::invalid_argument("plan_extra_round: a test's round must take some time");
+  const double affordable = std::floor(std::max(budget.seconds_left, 0.0) / budget.seconds_per_test);  // test-rounds
+  plan.budget_spent = affordable < 1.0;
+  std::vector<Need> needs = needs_within(undecided, affordable, budget, policy, plan.out_of_reach);
+  // Cheapest first: the budget decides as many tests as it can.
+  std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) { return a.rounds < b.rounds; });
+  double committed = 0.0;
+  for (const Need& n : needs) {
+    const bool fits = committed + static_cast<double>(n.rounds) <= affordable;
+    if (fits) committed += static_cast<double>(n.rounds);
+    (fits ? plan.measure : plan.out_of_reach).push_back(n.name);
+  }
+  std::sort(plan.measure.begin(), plan.measure.end());
+  std::sort(plan.out_of_reach.begin(), plan.out_of_reach.end());
+  plan.forecast_seconds = static_cast<double>(plan.measure.size()) * budget.seconds_per_test;
+  return plan;
+}
+
+double seconds_per_test(double round_seconds, std::size_t tests) {
+  if (tests == 0) throw std::invalid_argument("seconds_per_test: a round that measured no test");
+  // A clock that says a round took no time must still leave each test some cost, or any budget buys endless rounds.
+  return std::max(round_seconds, 1e-3) / static_cast<double>(tests);
+}
+
+std::string filter_naming(const std::vector<std::string>& tests) {
+  std::string filter;
+  for (const std::string& t : tests) filter += (filter.empty() ? "" : ":") + t;
+  return filter;
+}
+
+std::string undecided_note(std::size_t rounds, const ExtraRounds& extra) {
+  const std::string head = "INCONCLUSIVE after " + std::to_string(rounds) + " rounds; ";
+  if (extra.budget_spent) return head + "budget of " + seconds_text(extra.budget_seconds) + " spent";
+  return head + "deciding it needs more rounds than the budget of " + seconds_text(extra.budget_seconds) + " allows";
+}
+
+void note_undecided(std::vector<ComparisonRow>& rows, const ExtraRounds& extra) {
+  for (ComparisonRow& row : rows)
+    for (Finding& f : row.findings)
+      if (f.timing && f.verdict == Verdict::inconclusive)
+        f.detail += (f.detail.empty() ? "" : "; ") + undecided_note(std::min(row.base_rounds, row.head_rounds), extra);
+}
+
+std::string extra_rounds_line(const ExtraRounds& extra) {
+  std::string line = "extra time: " + std::to_string(extra.rounds) + " round" + (extra.rounds == 1 ? "" : "s") + " in " +
+                     seconds_text(extra.spent_seconds) + " of a " + seconds_text(extra.budget_seconds) + " budget";
+  std::string given;
+  for (const auto& [test, rounds] : extra.given) given += (given.empty() ? "" : ", ") + test + " +" + std::to_string(rounds);
+  return line + (given.empty() ? "" : ": " + given);
+}
+
+std::optional<double> duration_seconds(std::string_view text) {
+  double value = 0.0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value, std::chars_format::fixed);
+  if (error != std::errc() || !std::isfinite(value) || value < 0.0) return std::nullopt;
+  const std::string_view unit(stop, static_cast<std::size_t>(end - stop));
+  if (unit.empty() || unit == "s") return value;
+  if (unit == "m") return value * 60.0;
+  if (unit == "h") return value * 3600.0;
+  return std::nullopt;
+}
+
+}  // namespace bankgate::gate

@@ -1,0 +1,230 @@
+// A comparison's extra time (extra_rounds.hpp): which undecided tests get more rounds within a budget, which are
+// out of its reach, when it stops, what the verdicts then say; and the loop the command runs, on pooled rounds
+// built in memory, deciding a noisy test and leaving a hopeless one INCONCLUSIVE.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <bankgate/gate/rules/extra_rounds.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
+
+namespace {
+
+using namespace bankgate::gate;
+
+// 1% round-to-round noise and no change: inconclusive with 3 rounds a side, decided by a few more.
+const std::vector<double> wobbly{30000, 30300, 29700};
+// 0.3% noise and head 0.48% slower: a change a hair under the 30 us kernel's 0.5% floor, which only thousands
+// of rounds could tell from one over it.
+const std::vector<double> on_floor_base{30000, 30090, 29910}, on_floor_head{30144, 30234.432, 30053.568};
+
+UndecidedTest undecided(const std::string& name, const std::vector<double>& base, const std::vector<double>& head) {
+  return {name, judge_rounds({base, head, 1})};
+}
+
+RoundBudget budget(double seconds_left, double seconds_per_test) { return {seconds_left, seconds_per_test}; }
+
+TEST(ExtraRounds, AnUndecidedTestThatTheBudgetCanDecideIsMeasured) {
+  const UndecidedTest t = undecided("Noisy.wobbly", wobbly, wobbly);
+  ASSERT_EQ(t.decision.verdict, Verdict::inconclusive) << t.decision.detail;
+  const ExtraRoundPlan plan = plan_extra_round({t}, budget(100.0, 1.0));
+  EXPECT_EQ(plan.measure, std::vector<std::string>{"Noisy.wobbly"});
+  EXPECT_TRUE(plan.out_of_reach.empty());
+  EXPECT_FALSE(plan.budget_spent);
+  EXPECT_DOUBLE_EQ(plan.forecast_seconds, 1.0);
+}
+
+TEST(ExtraRounds, ATestWhoseChangeSitsOnTheFloorIsOutOfReach) {
+  const UndecidedTest t = undecided("Edge.onFloor", on_floor_base, on_floor_head);
+  ASSERT_EQ(t.decision.verdict, Verdict::inconclusive) << t.decision.detail;
+  const ExtraRoundPlan plan = plan_extra_round({t}, budget(1000.0, 1.0));
+  EXPECT_TRUE(plan.measure.empty()) << "no rounds spent on a test they cannot decide";
+  EXPECT_EQ(plan.out_of_reach, std::vector<std::string>{"Edge.onFloor"});
+  EXPECT_FALSE(plan.budget_spent);
+}
+
+TEST(ExtraRounds, ATestNeedingMoreRoundsThanTheBudgetBuysGetsNone) {
+  const UndecidedTest t = undecided("Noisy.wobbly", wobbly, wobbly);
+  const std::size_t needed = rounds_to_decide(t.decision, 64) - t.decision.rounds;
+  ASSERT_GT(needed, 1u);
+  const double per_test = 2.0;
+  // One test-round short of what it needs: none; exactly what it needs: measured.
+  EXPECT_TRUE(plan_extra_round({t}, budget(per_test * static_cast<double>(needed - 1), per_test)).measure.empty());
+  EXPECT_EQ(plan_extra_round({t}, budget(per_test * static_cast<double>(needed), per_test)).measure.size(), 1u);
+}
+
+TEST(ExtraRounds, ATightBudgetGoesToTheTestsNeedingFewestRounds) {
+  // Both have the same noise; the one with more rounds already needs fewer further ones.
+  const std::vector<double> longer{30000, 30300, 29700, 30000, 30300, 29700, 30000};
+  const UndecidedTest fresh = undecided("A.fresh", wobbly, wobbly), further = undecided("B.further", longer, longer);
+  ASSERT_EQ(further.decision.verdict, Verdict::inconclusive) << further.decision.detail;
+  const std::size_t fresh_needs = rounds_to_decide(fresh.decision, 64) - fresh.decision.rounds;
+  const std::size_t further_needs = rounds_to_decide(further.decision, 64) - further.decision.rounds;
+  ASSERT_LT(further_needs, fresh_needs);
+  const ExtraRoundPlan tight = plan_extra_round({fresh, further}, budget(static_cast<double>(further_needs), 1.0));
+  EXPECT_EQ(tight.measure, std::vector<std::string>{"B.further"});
+  EXPECT_EQ(tight.out_of_reach, std::vector<std::string>{"A.fresh"});
+  const ExtraRoundPlan ample = plan_extra_round({further, fresh}, budget(static_cast<double>(fresh_needs + further_needs), 1.0));
+  EXPECT_EQ(ample.measure, (std::vector<std::string>{"A.fresh", "B.further"})) << "in name order";
+  EXPECT_DOUBLE_EQ(ample.forecast_seconds, 2.0);
+}
+
+TEST(ExtraRounds, ABudgetBelowOneTestsRoundIsSpent) {
+  const ExtraRoundPlan plan = plan_extra_round({undecided("Noisy.wobbly", wobbly, wobbly)}, budget(0.9, 1.0));
+  EXPECT_TRUE(plan.budget_spent);
+  EXPECT_TRUE(plan.measure.empty());
+  EXPECT_EQ(plan.out_of_reach, std::vector<std::string>{"Noisy.wobbly"});
+  EXPECT_TRUE(plan_extra_round({}, budget(-5.0, 1.0)).budget_spent) << "an overrun is no budget";
+}
+
+TEST(ExtraRounds, RoundsAreCappedPerSideWhateverTheBudget) {
+  const UndecidedTest t = undecided("Noisy.wobbly", wobbly, wobbly);
+  const std::size_t wanted = rounds_to_decide(t.decision, 64);
+  RoundBudget capped = budget(1e9, 1.0);
+  capped.most_rounds = wanted - 1;
+  EXPECT_EQ(plan_extra_round({t}, capped).out_of_reach, std::vector<std::string>{"Noisy.wobbly"});
+  capped.most_rounds = wanted;
+  EXPECT_EQ(plan_extra_round({t}, capped).measure, std::vector<std::string>{"Noisy.wobbly"});
+}
+
+TEST(ExtraRounds, DecidedTestsAndBadCostsAreNotPlanned) {
+  const UndecidedTest decided = undecided("Quiet.steady", {30000, 30030, 29990}, {30010, 29980, 30020});
+  ASSERT_EQ(decided.decision.verdict, Verdict::pass);
+  const ExtraRoundPlan plan = plan_extra_round({decided}, budget(100.0, 1.0));
+  EXPECT_TRUE(plan.measure.empty());
+  EXPECT_TRUE(plan.out_of_reach.empty());
+  EXPECT_THROW(plan_extra_round({decided}, budget(100.0, 0.0)), std::invalid_argument);
+}
+
+TEST(ExtraRounds, ARoundsCostIsSharedByItsTests) {
+  EXPECT_DOUBLE_EQ(seconds_per_test(12.0, 4), 3.0);
+  EXPECT_GT(seconds_per_test(0.0, 1), 0.0) << "a round never costs nothing";
+  EXPECT_THROW(seconds_per_test(1.0, 0), std::invalid_argument);
+}
+
+TEST(ExtraRounds, TheFilterSelectsExactlyTheNamedTests) {
+  const std::string filter = filter_naming({"Noisy.wobbly", "Other.a"});
+  EXPECT_EQ(filter, "Noisy.wobbly:Other.a");
+  EXPECT_TRUE(matches_filter("Noisy.wobbly", filter));
+  EXPECT_TRUE(matches_filter("Other.a", filter));
+  EXPECT_FALSE(matches_filter("Noisy.wobblyToo", filter));
+  EXPECT_FALSE(matches_filter("Quiet.steady", filter));
+  EXPECT_EQ(ctest_selection(filter).include, "^(Noisy\\.wobbly|Other\\.a)$");
+}
+
+TEST(ExtraRounds, DurationsAreSecondsMinutesOrHours) {
+  EXPECT_EQ(duration_seconds("90"), 90.0);
+  EXPECT_EQ(duration_seconds("90s"), 90.0);
+  EXPECT_EQ(duration_seconds("1.5m"), 90.0);
+  EXPECT_EQ(duration_seconds("10m"), 600.0);
+  EXPECT_EQ(duration_seconds("1h"), 3600.0);
+  EXPECT_EQ(duration_seconds("0"), 0.0);
+  for (const char* bad : {"", "-1", "10x", "m", "1e3", "nan", "inf", "1 m", "ten", "1ms"})
+    EXPECT_FALSE(duration_seconds(bad).has_value()) << bad;
+}
+
+TEST(ExtraRounds, AnUndecidedVerdictSaysItsRoundsAndTheBudget) {
+  ExtraRounds extra;
+  extra.budget_seconds = 60.0;
+  extra.budget_spent = true;
+  EXPECT_EQ(undecided_note(9, extra), "INCONCLUSIVE after 9 rounds; budget of 60 s spent");
+  extra.budget_spent = false;
+  extra.budget_seconds = 2.5;
+  EXPECT_EQ(undecided_note(5, extra), "INCONCLUSIVE after 5 rounds; deciding it needs more rounds than the budget of 2.5 s allows");
+}
+
+TEST(ExtraRounds, OnlyUndecidedDurationsCarryTheNote) {
+  Finding undecided_time, decided_time, counter;
+  undecided_time.timing = decided_time.timing = true;
+  undecided_time.verdict = Verdict::inconclusive;
+  undecided_time.detail = "+0.10% (...)";
+  decided_time.verdict = Verdict::pass;
+  counter.verdict = Verdict::inconclusive;  // no counter is ever inconclusive; a note would still be wrong on one
+  ComparisonRow row{"Noisy.wobbly", true, {undecided_time, decided_time, counter}, 8, 7};
+  std::vector<ComparisonRow> rows{row};
+  ExtraRounds extra;
+  extra.budget_seconds = 30.0;
+  extra.budget_spent = true;
+  note_undecided(rows, extra);
+  EXPECT_EQ(rows[0].findings[0].detail, "+0.10% (...); INCONCLUSIVE after 7 rounds; budget of 30 s spent");
+  EXPECT_EQ(rows[0].findings[1].detail, "");
+  EXPECT_EQ(rows[0].findings[2].detail, "");
+}
+
+TEST(ExtraRounds, TheLineNamesEachTestsExtraRounds) {
+  ExtraRounds extra{45.0, 12.25, 4, {{"Noisy.wobbly", 4}, {"Other.a", 2}}, false};
+  EXPECT_EQ(extra_rounds_line(extra), "extra time: 4 rounds in 12 s of a 45 s budget: Noisy.wobbly +4, Other.a +2");
+  EXPECT_EQ(extra_rounds_line({5.0, 0.0, 0, {}, false}), "extra time: 0 rounds in 0.0 s of a 5.0 s budget");
+}
+
+// The command's loop, on rounds kept in memory: judge, plan, measure the planned tests only, until nothing is
+// planned.
+TestRecord timed(double median_ns) {
+  TestRecord r;
+  r.kernel = "k";
+  r.correct = true;
+  TimingSummary t;
+  t.median_ns = median_ns;
+  t.samples = 40;
+  r.timing = t;
+  return r;
+}
+
+void add_round(PooledRuns& runs, const std::string& test, double median_ns) {
+  runs.records.try_emplace(test, timed(median_ns));
+  runs.rounds[test].medians_ns.push_back(median_ns);
+}
+
+struct Simulated {
+  PooledRuns base, head;
+  ExtraRounds extra;
+};
+
+// Round r of a test gives the r-th value of its cycle, on each side.
+void measure(Simulated& s, const std::vector<std::string>& tests, std::size_t round) {
+  for (const std::string& t : tests) {
+    const bool floor_case = t == "Edge.onFloor";
+    add_round(s.base, t, (floor_case ? on_floor_base : wobbly)[round % 3]);
+    add_round(s.head, t, (floor_case ? on_floor_head : wobbly)[round % 3]);
+  }
+}
+
+TEST(ExtraRounds, TheLoopDecidesTheNoisyTestAndStopsAtTheHopelessOne) {
+  Simulated s;
+  const std::vector<std::string> all{"Edge.onFloor", "Noisy.wobbly", "Quiet.steady"};
+  for (std::size_t round = 0; round < 3; ++round) {
+    measure(s, {"Edge.onFloor", "Noisy.wobbly"}, round);
+    add_round(s.base, "Quiet.steady", 30000);
+    add_round(s.head, "Quiet.steady", 30000);
+  }
+  ASSERT_EQ(undecided_tests(s.base, s.head).size(), 2u);
+  const std::size_t expected = rounds_to_decide(undecided_tests(s.base, s.head)[1].decision, 64);
+  double left = 100.0;
+  for (ExtraRoundPlan plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0)); !plan.measure.empty();
+       plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0))) {
+    EXPECT_EQ(plan.out_of_reach, std::vector<std::string>{"Edge.onFloor"});
+    measure(s, plan.measure, 3 + s.extra.rounds);
+    for (const std::string& t : plan.measure) ++s.extra.given[t];
+    ++s.extra.rounds;
+    left -= plan.forecast_seconds;
+  }
+  // Judged again after each round, the test stops as soon as it is decided: no later than the first estimate.
+  ASSERT_EQ(s.extra.given.size(), 1u);
+  const std::size_t given = s.extra.given.at("Noisy.wobbly");
+  EXPECT_GE(given, 1u);
+  EXPECT_LE(given, expected - 3);
+  EXPECT_EQ(s.extra.rounds, given);
+  const std::vector<ComparisonRow> rows = compare_runs(s.base, s.head);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].findings.back().verdict, Verdict::inconclusive);
+  EXPECT_EQ(rows[1].findings.back().verdict, Verdict::pass) << rows[1].findings.back().detail;
+  // The pooled rounds differ between tests: each row says how many it got.
+  EXPECT_EQ(std::make_pair(rows[0].base_rounds, rows[0].head_rounds), std::make_pair(std::size_t{3}, std::size_t{3}));
+  EXPECT_EQ(std::make_pair(rows[1].base_rounds, rows[1].head_rounds), std::make_pair(3 + given, 3 + given));
+  EXPECT_EQ(rows[2].base_rounds, 3u);
+  EXPECT_GT(left, 0.0) << "stopped early, with budget left";
+}
+
+}  // namespace
