@@ -396,6 +396,22 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
                                  "gate; record the baseline again (bankgate refresh)");
 }
 
+// The process medians a timing tolerance was widened for: two or more durations, with the reason beside them, since
+// they make the tolerance the duration's only judge.
+std::vector<double> read_modes(const Field& tol) {
+  const Field modes = tol.child("modes_ns");
+  if (!modes.raw().is_array() || modes.raw().size() < 2)
+    modes.fail("must be an array of two or more process medians (ns), or be removed: one speed is no modes");
+  if (!tol.has("reason")) modes.fail("needs the tolerance's \"reason\" beside it, naming the modes it was widened for");
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < modes.raw().size(); ++i) {
+    const double m = modes.element(i).non_negative();
+    if (m == 0.0 || m > limits::max_duration_ns) modes.element(i).fail("is not a median duration (above 0 ns, at most 1000 s)");
+    medians.push_back(m);
+  }
+  return medians;
+}
+
 TimingSummary read_timing(const Field& f) {
   f.only({"median_ns", "mad_ns", "p10_ns", "p90_ns", "min_ns", "samples", "median_se_ns", "tolerance", "l2",
           "launches_per_sample", "warmup_launches", "dropped_samples", "sm_clock_mhz", "quantiles_ns"});
@@ -408,7 +424,7 @@ TimingSummary read_timing(const Field& f) {
   t.samples = f.child("samples").count();
   if (t.samples == 0) f.child("samples").fail("must be at least 1");
   const Field tol = f.child("tolerance");
-  tol.only({"relative", "absolute_ns", "reason"});
+  tol.only({"relative", "absolute_ns", "reason", "modes_ns"});
   t.tolerance.relative = tol.child("relative").non_negative();
   t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
   if (t.tolerance.relative > limits::max_timing_relative_tolerance)
@@ -417,6 +433,7 @@ TimingSummary read_timing(const Field& f) {
     tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
   if (tol.has("reason"))
     t.tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
+  if (tol.has("modes_ns")) t.tolerance.modes_ns = read_modes(tol);
   const TimingTolerance standard;
   if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) && t.tolerance.reason.empty())
     tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
@@ -649,6 +666,11 @@ json kernel_json(const KernelRecord& r, Samples samples) {
                    {"dropped_samples", t.dropped_samples}, {"sm_clock_mhz", number(t.sm_clock_mhz)},
                    {"tolerance", {{"relative", number(t.tolerance.relative)}, {"absolute_ns", number(t.tolerance.absolute_ns)}}}};
     if (!t.tolerance.reason.empty()) j["timing"]["tolerance"]["reason"] = t.tolerance.reason;
+    if (!t.tolerance.modes_ns.empty()) {
+      json modes = json::array();
+      for (double m : t.tolerance.modes_ns) modes.push_back(number(m));
+      j["timing"]["tolerance"]["modes_ns"] = modes;
+    }
     if (!t.quantiles_ns.empty()) {
       json quantiles = json::array();
       for (double q : t.quantiles_ns) quantiles.push_back(number(q));
