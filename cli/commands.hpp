@@ -64,6 +64,9 @@ struct BaseOptions {
 struct RecordOptions {
   SuiteRun run;
   std::filesystem::path baselines;
+  // Processes to measure in, at most (process_spread.hpp): the second measures every test again, each later one only
+  // the tests whose speed differed between processes; the candidates are their merge. 1: one process, no merge.
+  int processes = 1;
 };
 // What a recording measured: where its candidates are, and the build they came from.
 struct RecordResult {

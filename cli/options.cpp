@@ -134,6 +134,16 @@ void add_shard_options(CLI::App& command, SuiteRun& run) {
       ->needs(shard);
 }
 
+void add_processes_option(CLI::App& command, int& processes) {
+  command
+      .add_option("--processes", processes,
+                  "measure in up to N processes, to know which kernels run at another speed in each: the second "
+                  "measures every test again (twice the time: the price of knowing), later ones only the tests whose "
+                  "speeds differed; such a test's timing tolerance widens to hold every speed. 1: one process, no spread known")
+      ->capture_default_str()
+      ->check(whole_number(1, max_processes));
+}
+
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {

@@ -28,6 +28,9 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run);
 // --shard and --shard-durations: a gate split over runners (gate and record; refresh measures and promotes on
 // one machine).
 void add_shard_options(CLI::App& command, SuiteRun& run);
+// --processes N (record and refresh): how many processes to measure in, at most (process_spread.hpp).
+inline constexpr int max_processes = 10;
+void add_processes_option(CLI::App& command, int& processes);
 // Where recorded candidates are and which baselines they are shown against or promoted into.
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu);

@@ -15,12 +15,14 @@ namespace {
 struct RefreshOptions {
   SuiteRun run;
   std::filesystem::path baselines;
+  // Two: the fewest that show whether a kernel's speed depends on its process (process_spread.hpp).
+  int processes = 2;
   bool dry_run = false, new_gpu = false, force = false;
 };
 
 int refresh(const RefreshOptions& o, std::ostream& out) {
   refuse_in_ci(o.force, o.dry_run);  // before minutes of building and measuring
-  const RecordResult recorded = record({o.run, o.baselines}, out);
+  const RecordResult recorded = record({o.run, o.baselines, o.processes}, out);
   PromoteOptions p;
   p.build = recorded.build;
   p.baselines = o.baselines;
@@ -28,7 +30,8 @@ int refresh(const RefreshOptions& o, std::ostream& out) {
   p.dry_run = o.dry_run;
   p.new_gpu = o.new_gpu;
   p.force = o.force;
-  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true));
+  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true)) +
+                 (o.processes == RefreshOptions{}.processes ? std::string() : " --processes " + std::to_string(o.processes));
   out << "\n";
   promote(p, out);
   return exit_ok;
@@ -39,6 +42,7 @@ int refresh(const RefreshOptions& o, std::ostream& out) {
 Runner define_refresh(CLI::App& command) {
   const auto o = std::make_shared<RefreshOptions>();
   add_suite_run_options(command, o->run);
+  add_processes_option(command, o->processes);
   command.add_option("--baselines", o->baselines, "baselines folder (default: each suite's own)");
   command.add_flag("--dry-run", o->dry_run, "measure and show the table, write nothing");
   command.add_flag("--new-gpu", o->new_gpu, "create baselines for a GPU that has none");

@@ -103,6 +103,12 @@ for args in "gate -j -1" "gate --parallel 1e3" "compare --base $root --head $roo
 done
 run "$tool" gate -j 99999999999
 expect_in "-j beyond an int: says the largest allowed" "(the largest allowed is 2147483647)" "$out"
+for args in "refresh --processes 0" "record --processes 11" "refresh --processes two"; do
+  # shellcheck disable=SC2086
+  run "$tool" $args
+  expect_rc "$args: a usage error (exit 64)" 64
+  expect_in "$args: names the option and what it takes" "--processes: must be a whole number from 1 to 10" "$out"
+done
 
 # ---------------------------------------------------------------------------------------------------------
 # 3. Each --help ends with the exit codes its subcommand can return; the top level's with all of them.
@@ -170,6 +176,9 @@ expect_in "--quiet, a failing build: says so and where the log is" "the build fa
 run "$tool" record --quiet --no-build --build "$good"
 expect_rc "record --quiet without GPU tests: nothing measured (exit 2)" 2
 expect_in "record --quiet: names the log that says why" "the test output in $good/bankgate/record/ctest.log says why" "$out"
+run "$tool" record --processes 3 --no-build --build "$good"
+expect_rc "record --processes 3 without GPU tests: nothing measured (exit 2)" 2
+expect_not_in "record --processes 3: no second process after a first that measured nothing" "process 2" "$out"
 
 run "$tool" compare --base "$good" --head "$good" --rounds 2
 expect_in "compare: a progress line for the warm-up round's ctest" "base-round0.log" "$out"

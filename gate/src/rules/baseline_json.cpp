@@ -389,6 +389,22 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
                                  "gate; record the baseline again (bankgate refresh)");
 }
 
+// The process medians a timing tolerance was widened for: two or more durations, with the reason beside them, since
+// they make the tolerance the duration's only judge.
+std::vector<double> read_modes(const Field& tol) {
+  const Field modes = tol.child("modes_ns");
+  if (!modes.raw().is_array() || modes.raw().size() < 2)
+    modes.fail("must be an array of two or more process medians (ns), or be removed: one speed is no modes");
+  if (!tol.has("reason")) modes.fail("needs the tolerance's \"reason\" beside it, naming the modes it was widened for");
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < modes.raw().size(); ++i) {
+    const double m = modes.element(i).non_negative();
+    if (m == 0.0 || m > limits::max_duration_ns) modes.element(i).fail("is not a median duration (above 0 ns, at most 1000 s)");
+    medians.push_back(m);
+  }
+  return medians;
+}
+
 TimingSummary read_timing(const Field& f) {
   f.only(Part::timing);
   TimingSummary t;
@@ -409,6 +425,7 @@ TimingSummary read_timing(const Field& f) {
     tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
   if (tol.has("reason"))
     t.tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
+  if (tol.has("modes_ns")) t.tolerance.modes_ns = read_modes(tol);
   const TimingTolerance standard;
   if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) && t.tolerance.reason.empty())
     tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");

@@ -220,6 +220,9 @@ constexpr Column<TimingTolerance> timing_tolerance_columns[] = {
     {{.key = "reason", .type = T::text, .required = false,
       .description = "why the test needs more room than 3% + 64 ns; required then"},
      [](const TimingTolerance& t, Samples) { return text_unless_empty(t.reason); }},
+    {{.key = "modes_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 2, .maximum = 10,
+      .description = "the medians of the processes whose speeds differed: the tolerance then judges alone"},
+     [](const TimingTolerance& t, Samples) { return t.modes_ns.empty() ? json() : numbers(t.modes_ns); }},
 };
 
 constexpr Column<SourceLineFigures> line_columns[] = {

@@ -154,6 +154,11 @@ inline Path compare_run(const Path& head_build) { return results_root(head_build
 inline Path run_candidates(const Path& run) { return run / "candidates"; }  // BANKGATE_CANDIDATE_DIR of the run
 inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; summary reads it
 inline Path ctest_log(const Path& run) { return run / "ctest.log"; }  // ctest's output, with --quiet
+// A recording in several processes (record and refresh --processes): each process's own candidates, ctest report
+// and log in its folder (run_candidates, ctest_junit, ctest_log of it), numbered from 1; the run's candidates are
+// then their merge (process_spread.hpp).
+inline Path record_processes(const Path& run) { return run / "processes"; }
+inline Path record_process(const Path& run, int n) { return record_processes(run) / ("process-" + std::to_string(n)); }
 // A gate's copy of the run's GoogleTest reports (gtest_results), so that its folder alone holds every file its
 // summary was made from: a merge of a split gate's parts reads each part's folder (shard_merge.hpp).
 inline Path run_gtest_results(const Path& run) { return run / "gtest-results"; }
@@ -212,6 +217,7 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
           {"record_candidates", run_candidates(record)},
           {"record_ctest_junit", ctest_junit(record)},
           {"record_ctest_log", ctest_log(record)},
+          {"record_processes", record_processes(record)},
           {"compare", compare},
           {"compare_result", compare_result(compare)},
           {"compare_html", html_report(compare)},

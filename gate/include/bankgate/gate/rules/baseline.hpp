@@ -43,6 +43,10 @@ struct TimingTolerance {
   double absolute_ns = 64.0;
   std::string reason;  // required when either part is looser than the default: one edited number must not turn
                        // the timing gate off unexplained
+  // The medians of the processes whose speeds differed, where the tolerance was widened for them
+  // (process_spread.hpp): such a kernel's duration is judged by the tolerance alone, since one process's samples
+  // say nothing of the next one's speed. Empty for a kernel of one speed.
+  std::vector<double> modes_ns;
 };
 
 // Bounds no baseline may pass: beyond them a number is an edit or a corruption, not a measurement. Each refusal

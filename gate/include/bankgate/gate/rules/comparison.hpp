@@ -62,7 +62,9 @@ struct TimingDecision {
 // The timing rule: slower only when the rise of the median is both significant (the confidence interval of
 // the ratio of medians lies above 1) and larger than `tolerance` (relative part of the baseline median plus
 // the absolute part); faster likewise in the other direction. The interval comes from the two medians'
-// standard errors combined on the log scale.
+// standard errors combined on the log scale. A tolerance set by process modes (TimingTolerance::modes_ns,
+// process_spread.hpp) decides alone: beyond it is slower or faster, significant or not. The detail ends with the
+// tolerance's reason, where it has one.
 TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline, const TimingTolerance& tolerance);
 
 std::string describe(const Tolerance& tolerance);
