@@ -33,7 +33,8 @@ cat >"$root/fake_suite.sh" <<'SUITE'
 #!/usr/bin/env bash
 set -eu
 suite=$1 test=$2
-dir=${BANKGATE_CANDIDATE_DIR:?}
+# Where candidates go, as the command's run manifest says.
+dir=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
 round=${dir##*/round-}
 side=$(basename "$(dirname "$dir")")
 [ "$round" -ge "$BANKGATE_FAKE_SLOW_FROM" ] && sleep "$BANKGATE_FAKE_SLEEP"

@@ -393,8 +393,9 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
 // they make the tolerance the duration's only judge.
 std::vector<double> read_modes(const Field& tol) {
   const Field modes = tol.child("modes_ns");
-  if (!modes.raw().is_array() || modes.raw().size() < 2)
-    modes.fail("must be an array of two or more process medians (ns), or be removed: one speed is no modes");
+  if (!modes.raw().is_array() || modes.raw().size() < 2 || modes.raw().size() > 10)
+    modes.fail("must be an array of two to ten process medians (ns; a refresh measures in at most 10 processes), or be "
+               "removed: one speed is no modes");
   if (!tol.has("reason")) modes.fail("needs the tolerance's \"reason\" beside it, naming the modes it was widened for");
   std::vector<double> medians;
   for (std::size_t i = 0; i < modes.raw().size(); ++i) {
