@@ -119,7 +119,8 @@ TEST(MergeProcesses, CountersAndFiguresAreTheFirstProcesss) {
   ProcessRecording b = process(2, 251330);
   b.suites.at("Gemm").tests.at("Large").counters[wavefronts].value = 4100;
   b.suites.at("Gemm").tests.at("Large").correct = false;
-  const TestRecord& r = merge_processes({process(1, 251300), b}).suites.at("Gemm").tests.at("Large");
+  const ProcessMerge merged = merge_processes({process(1, 251300), b});
+  const TestRecord& r = merged.suites.at("Gemm").tests.at("Large");
   EXPECT_EQ(r.counters.at(wavefronts).value, 4096);
   EXPECT_FALSE(r.correct);  // a wrong output in any process is a wrong output
 }

@@ -67,7 +67,7 @@ nlohmann::json suite_file_document(const SuiteFile& file, Samples samples);
 nlohmann::json json_number(double value);
 
 // schemas/suite-file.schema.json, baseline.schema.json and candidate.schema.json as the tables give them:
-// (file name, text) each. tests/unit/suite_file_schemas writes them into a folder.
+// (file name, text) each. The suite_file_schemas program (tests/unit/suite_file_schemas.cpp) writes them into a folder.
 std::vector<std::pair<std::string, std::string>> suite_file_json_schemas();
 
 }  // namespace bankgate::gate
