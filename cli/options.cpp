@@ -177,8 +177,8 @@ void add_comparison_options(CLI::App& command, CompareOptions& compare, const st
   command
       .add_option("--extra-time", compare.extra_time,
                   "builds only: after the rounds, tests still INCONCLUSIVE get more rounds, only they, while this "
-                  "much time lasts: seconds, or a number with s, m or h (90, 90s, 10m); 0: none (default: half the "
-                  "time the rounds took)")
+                  "much time lasts: seconds, or a number with s, m or h (90, 90s, 10m); 0: none (default: as long as "
+                  "the rounds took)")
       ->type_name("DURATION")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {

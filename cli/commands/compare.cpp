@@ -85,10 +85,11 @@ struct RoundPlace {
   fs::path base, head, work, logs;
 };
 
-// --extra-time in seconds; by default half the time the rounds took: a few undecided tests among many get many
-// rounds each, and a comparison takes about half as long again at most.
+// --extra-time in seconds; by default as long as the rounds took: a few undecided tests among many get many
+// rounds each (a round of a few tests costs little more than their suite process's start), and a comparison takes
+// at most about twice as long.
 double extra_budget(const CompareOptions& o, double rounds_seconds) {
-  if (o.extra_time.empty()) return rounds_seconds / 2;
+  if (o.extra_time.empty()) return rounds_seconds;
   const std::optional<double> seconds = g::duration_seconds(o.extra_time);
   if (!seconds) throw std::invalid_argument("--extra-time: '" + o.extra_time + "' is no duration (e.g. 90, 90s, 10m; 0: none)");
   return *seconds;

@@ -8,7 +8,7 @@
 #   - a budget: Noisy.wobbly alone gets extra rounds (ctest runs only it; their candidates go into the sides'
 #     round folders and are pooled with the others) until decided; Edge.onFloor gets none and says why; the
 #     console and result.json say each test's rounds and what the extra time did;
-#   - the default budget, half the rounds' time;
+#   - the default budget, the rounds' time;
 #   - a budget that rounds slower than forecast spend: the tests stay INCONCLUSIVE, "budget of X s spent";
 #   - a malformed --extra-time: a usage error naming the option (exit 64).
 #
@@ -134,11 +134,11 @@ check "result.json validates against its schema" \
   "python3 '$(dirname "$0")/validate_output.py' compare.schema.json '$result' >/dev/null 2>&1 || ! python3 -c 'import jsonschema' 2>/dev/null"
 
 # ---------------------------------------------------------------------------------------------------------
-# 3b. No --extra-time: half the rounds' time, which is 3 test-rounds here (2 rounds of 3 tests, halved): too
+# 3b. No --extra-time: the rounds' time, which is 6 test-rounds here (2 rounds of 3 tests): too
 # few for Noisy.wobbly, which says so.
 run "$tool" compare --base "$base" --head "$head" --rounds 2
 expect_rc "the default budget: INCONCLUSIVE (exit 5)" 5
-check "the default budget: half the rounds' time, none of it spent" \
+check "the default budget: the rounds' time, none of it spent" \
   "jq -e '.extra_time | .budget_s > 0 and .rounds == 0 and .tests == {}' '$result' >/dev/null" "$(jq .extra_time "$result")"
 expect_in "the default budget: the verdict says it was too small" "INCONCLUSIVE after 2 rounds; deciding it needs more rounds than the budget of" "$out"
 
