@@ -671,6 +671,23 @@ TEST(HostileBaseline, StandardErrorBeyondTheSpreadIsRejected) {
   EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"median_se_ns\": 10", "\"median_se_ns\": 2048"), origin));
 }
 
+// A measured kernel whose samples around the median fall on a few timer steps (8 launches a sample: 4 ns steps):
+// the bootstrap's median moves by whole steps, and a standard error of two of them is what was measured, not an
+// edit. Far beyond the steps it is still refused.
+TEST(HostileBaseline, StandardErrorOfTiedQuantilesIsTheTimersSteps) {
+  std::string quantiles = "[";
+  for (int i = 0; i <= 20; ++i) quantiles += (i ? ", " : "") + std::to_string(i < 8 ? 1150 + 3 * i : i <= 12 ? 1175 : 1180 + 3 * i);
+  quantiles += "]";
+  const std::string tied = replaced(replaced(replaced(replaced(replaced(replaced(replaced(valid_document(),
+      "\"samples\": 5", "\"samples\": 400"), "\"launches_per_sample\": 1", "\"launches_per_sample\": 8"),
+      "\"median_ns\": 2048", "\"median_ns\": 1175"), "\"p10_ns\": 2016", "\"p10_ns\": 1156"),
+      "\"p90_ns\": 2112", "\"p90_ns\": 1234"), "\"min_ns\": 2000", "\"min_ns\": 1150"),
+      "\"dropped_samples\": 0", "\"dropped_samples\": 0, \"quantiles_ns\": " + quantiles);
+  const std::string at = replaced(replaced(tied, "\"mad_ns\": 32", "\"mad_ns\": 8"), "\"median_se_ns\": 10", "\"median_se_ns\": 8");
+  EXPECT_NO_THROW(parse_suite_file(at, origin));
+  EXPECT_TRUE(mentions(rejection(replaced(at, "\"median_se_ns\": 8", "\"median_se_ns\": 17")), "four timer steps"));
+}
+
 // The largest standard error the reader lets through still leaves the gate able to see a 5x slowdown.
 TEST(HostileBaseline, StandardErrorAtItsBoundStillLetsTheGateCatchAFiveFoldSlowdown) {
   const std::string text = replaced(replaced(valid_document(), "\"samples\": 5", "\"samples\": 50"),
