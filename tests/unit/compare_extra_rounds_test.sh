@@ -144,12 +144,13 @@ expect_in "the default budget: the verdict says it was too small" "INCONCLUSIVE 
 
 # ---------------------------------------------------------------------------------------------------------
 # 4. Extra rounds slower than forecast: the budget runs out, INCONCLUSIVE stays the answer and says so.
-# The default rounds forecast well under a second a test; the first extra round takes over 30 s.
-BANKGATE_FAKE_SLOW_FROM=3 BANKGATE_FAKE_SLEEP=16 run "$tool" compare --base "$base" --head "$head" --rounds 2 --extra-time 30
+# The default rounds forecast well under a second a test (the test runs alone: RUN_SERIAL); the first extra round
+# takes over 60 s.
+BANKGATE_FAKE_SLOW_FROM=3 BANKGATE_FAKE_SLEEP=31 run "$tool" compare --base "$base" --head "$head" --rounds 2 --extra-time 60
 expect_rc "budget spent: still INCONCLUSIVE (exit 5)" 5
 check "budget spent: one extra round, then none" "[ -e '$work/logs/base-round3.log' ] && [ ! -e '$work/logs/base-round4.log' ]"
 check "budget spent: Noisy.wobbly undecided after its 3 rounds" "[ \"\$(verdict Noisy.wobbly) \$(rounds Noisy.wobbly)\" = 'inconclusive 3+3' ]"
-expect_in "budget spent: the verdict says so" "INCONCLUSIVE after 3 rounds; budget of 30 s spent" "$out"
+expect_in "budget spent: the verdict says so" "INCONCLUSIVE after 3 rounds; budget of 60 s spent" "$out"
 check "budget spent: result.json says so" "[ \"\$(jq '.extra_time.budget_spent' '$result')\" = true ]"
 
 # ---------------------------------------------------------------------------------------------------------
