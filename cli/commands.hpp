@@ -115,7 +115,7 @@ struct CompareOptions {
   std::filesystem::path base, head;
   int rounds = 5;  // per side: enough for the round-to-round noise to decide a 1% change on a quiet runner
   // --extra-time (builds only): how long tests still INCONCLUSIVE after the rounds may get more rounds, as
-  // duration_seconds reads it; empty: half the time the rounds took.
+  // duration_seconds reads it; empty: as long as the rounds took.
   std::string extra_time;
   std::string filter;
   bool fail_on_speedup = false;
