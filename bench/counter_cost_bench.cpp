@@ -41,7 +41,8 @@ void launch(int* out, int kernels) {
 
 int usage(const std::string& why) {
   std::cerr << "bankgate-counter-bench: " << why
-            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] | --launch-only N\n"
+            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] | "
+               "--launch-only N\n"
             << "  --metrics: the metrics to collect (default: the gate's set, bankgate metrics)\n";
   return 64;
 }
@@ -57,19 +58,22 @@ int main(int argc, char** argv) {
       const std::string arg = argv[i];
       if (i + 1 >= argc) return usage("option " + arg + " needs a value");
       const std::string value = argv[++i];
-      if (arg == "--calls") calls = std::stoi(value);
-      else if (arg == "--device") device = std::stoi(value);
-      else if (arg == "--launch-only") launch_only = std::stoi(value);
+      if (arg == "--calls")
+        calls = std::stoi(value);
+      else if (arg == "--device")
+        device = std::stoi(value);
+      else if (arg == "--launch-only")
+        launch_only = std::stoi(value);
       else if (arg == "--metrics") {
         metrics.clear();
         std::stringstream list(value);
         for (std::string item; std::getline(list, item, ',');) metrics.push_back(item);
-      }
-      else if (arg == "--batches") {
+      } else if (arg == "--batches") {
         batches.clear();
         std::stringstream list(value);
         for (std::string item; std::getline(list, item, ',');) batches.push_back(std::stoi(item));
-      } else return usage("unknown option " + arg);
+      } else
+        return usage("unknown option " + arg);
     }
   } catch (const std::exception&) {
     return usage("a value is not a whole number");
@@ -94,11 +98,13 @@ int main(int argc, char** argv) {
   const auto made = std::chrono::steady_clock::now();
   // Room for the largest batch and no more: the counter-data image, initialised every call, grows with it.
   const auto largest = static_cast<std::size_t>(*std::max_element(batches.begin(), batches.end()));
-  bankgate::Collector collector(bankgate::CollectorOptions{.device = device, .metrics = metrics, .max_kernels_per_call = largest});
+  bankgate::Collector collector(
+      bankgate::CollectorOptions{.device = device, .metrics = metrics, .max_kernels_per_call = largest});
   const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - made).count();
   const auto first_start = std::chrono::steady_clock::now();
   const auto first = collector.collect_counters("bench/first", [&] { launch(out.get(), 1); });
-  const double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
+  const double first_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
 
   nlohmann::json results = nlohmann::json::array();
   for (const int batch : batches) {
@@ -111,20 +117,32 @@ int main(int argc, char** argv) {
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       per_kernel.push_back(ms / batch);
       identical = identical && counters.size() == static_cast<std::size_t>(batch) &&
-                  std::all_of(counters.begin(), counters.end(), [&](const bankgate::KernelCounters& x) { return x.values == first.at(0).values; });
+                  std::all_of(counters.begin(), counters.end(),
+                              [&](const bankgate::KernelCounters& x) { return x.values == first.at(0).values; });
       const bankgate::CounterPhases& p = collector.last_counter_phases();
-      for (const auto& [name, value] : {std::pair{"flush", p.flush_ms}, {"image", p.image_ms}, {"set_config", p.set_config_ms},
-                                        {"start", p.start_ms}, {"launch_and_replay", p.launch_ms}, {"stop", p.stop_ms},
-                                        {"decode", p.decode_ms}, {"evaluate", p.evaluate_ms}})
+      for (const auto& [name, value] : {std::pair{"flush", p.flush_ms},
+                                        {"image", p.image_ms},
+                                        {"set_config", p.set_config_ms},
+                                        {"start", p.start_ms},
+                                        {"launch_and_replay", p.launch_ms},
+                                        {"stop", p.stop_ms},
+                                        {"decode", p.decode_ms},
+                                        {"evaluate", p.evaluate_ms}})
         phases[name].push_back(value / batch);
     }
     nlohmann::json phase_medians;
     for (const auto& [name, values] : phases) phase_medians[name] = median(values);
-    results.push_back({{"kernels_per_call", batch}, {"calls", calls}, {"host_ms_per_kernel", median(per_kernel)},
-                       {"phase_ms_per_kernel", phase_medians}, {"counters_identical_to_the_first_call", identical}});
+    results.push_back({{"kernels_per_call", batch},
+                       {"calls", calls},
+                       {"host_ms_per_kernel", median(per_kernel)},
+                       {"phase_ms_per_kernel", phase_medians},
+                       {"counters_identical_to_the_first_call", identical}});
   }
-  std::cout << nlohmann::json{{"device", collector.device().name}, {"passes", collector.passes()}, {"setup_ms", setup_ms},
-                              {"first_call_ms", first_ms}, {"batches", results}}
+  std::cout << nlohmann::json{{"device", collector.device().name},
+                              {"passes", collector.passes()},
+                              {"setup_ms", setup_ms},
+                              {"first_call_ms", first_ms},
+                              {"batches", results}}
                    .dump(2)
             << "\n";
   return 0;

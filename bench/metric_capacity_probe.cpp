@@ -29,7 +29,8 @@ int main() {
       std::string missing;
       for (const auto& name : options.metrics)
         if (!std::isfinite(counters.at(0).values.at(name))) missing += " " + name;
-      std::printf("n=%zu passes=%zu not a number:%s\n", n, collector.passes(), missing.empty() ? " none" : missing.c_str());
+      std::printf("n=%zu passes=%zu not a number:%s\n", n, collector.passes(),
+                  missing.empty() ? " none" : missing.c_str());
     } catch (const std::exception& e) {
       std::printf("n=%zu failed: %s\n", n, e.what());
     }
@@ -40,9 +41,8 @@ int main() {
   k::DeviceBuffer<float> bulk_out(floats.size());
   bankgate::Collector collector;
   for (int run = 0; run < 5; ++run) {
-    const auto counters = collector.collect_counters("probe", [&] {
-      k::launch_tma_tile(k::TmaTile::bulk_copy, bulk_in.get(), bulk_out.get());
-    });
+    const auto counters = collector.collect_counters(
+        "probe", [&] { k::launch_tma_tile(k::TmaTile::bulk_copy, bulk_in.get(), bulk_out.get()); });
     for (const auto& [name, value] : counters.at(0).values)
       if (name.find("tma") != std::string::npos) std::printf("run %d %s = %g\n", run, name.c_str(), value);
   }

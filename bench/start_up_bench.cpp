@@ -137,9 +137,12 @@ int main(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
   try {
     nlohmann::json out;
-    if (mode == "contexts") out = contexts(devices);
-    else if (mode == "collector" && devices.size() == 1) out = collector(devices.front());
-    else return usage("unknown mode or device count: " + mode);
+    if (mode == "contexts")
+      out = contexts(devices);
+    else if (mode == "collector" && devices.size() == 1)
+      out = collector(devices.front());
+    else
+      return usage("unknown mode or device count: " + mode);
     out["mode"] = mode;
     out["total_wall_ms"] = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     std::cout << out.dump() << "\n";

@@ -53,7 +53,7 @@ using json = nlohmann::json;
 struct Options {
   fs::path out = "build/timing-bench";
   int trials = 40;
-  int rounds = 5;  // per side, as bankgate compare
+  int rounds = 5;              // per side, as bankgate compare
   double max_seconds = 240.0;  // stop adding trials after this much wall time (all levels keep equal counts)
   int device = 0;
 };
@@ -73,17 +73,24 @@ Options parse(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (arg == "--out") o.out = value();
-      else if (arg == "--trials") o.trials = std::stoi(value());
-      else if (arg == "--rounds") o.rounds = std::stoi(value());
-      else if (arg == "--max-seconds") o.max_seconds = std::stod(value());
-      else if (arg == "--device") o.device = std::stoi(value());
-      else usage("unknown option '" + arg + "'");
+      if (arg == "--out")
+        o.out = value();
+      else if (arg == "--trials")
+        o.trials = std::stoi(value());
+      else if (arg == "--rounds")
+        o.rounds = std::stoi(value());
+      else if (arg == "--max-seconds")
+        o.max_seconds = std::stod(value());
+      else if (arg == "--device")
+        o.device = std::stoi(value());
+      else
+        usage("unknown option '" + arg + "'");
     } catch (const std::logic_error&) {
       usage(arg + " needs a number");
     }
   }
-  if (o.trials < 1 || o.rounds < 1 || o.max_seconds <= 0) usage("--trials, --rounds and --max-seconds must be positive");
+  if (o.trials < 1 || o.rounds < 1 || o.max_seconds <= 0)
+    usage("--trials, --rounds and --max-seconds must be positive");
   return o;
 }
 
@@ -212,9 +219,12 @@ struct Config {
 };
 
 void tally(int& slower, int& faster, int& undecided, h::Verdict v) {
-  if (v == h::Verdict::slower) ++slower;
-  else if (v == h::Verdict::faster) ++faster;
-  else if (v != h::Verdict::pass) ++undecided;
+  if (v == h::Verdict::slower)
+    ++slower;
+  else if (v == h::Verdict::faster)
+    ++faster;
+  else if (v != h::Verdict::pass)
+    ++undecided;
 }
 
 // The smallest level detected in at least 95% of trials, with every larger level detected as reliably.
@@ -262,8 +272,8 @@ int main(int argc, char** argv) {
   const double slope = (t_high - t_low) / (high - low);
   const double fixed = t_low - slope * low;
   if (!(slope > 0.0)) {
-    std::cerr << "bankgate-timing-bench: the kernel's duration does not grow with its work (" << t_low << " ns at " << low
-              << ", " << t_high << " ns at " << high << " iterations); cannot calibrate\n";
+    std::cerr << "bankgate-timing-bench: the kernel's duration does not grow with its work (" << t_low << " ns at "
+              << low << ", " << t_high << " ns at " << high << " iterations); cannot calibrate\n";
     return 1;
   }
   std::cout << "GPU " << device.name << " (" << device.multiprocessor_count << " SMs), driver "
@@ -278,20 +288,22 @@ int main(int argc, char** argv) {
     c.base_iterations = std::max(1, static_cast<int>(std::lround((c.target_ns - fixed) / slope)));
     // One refinement at the target itself: the line fitted at short counts need not hold exactly at 60 us.
     const double measured = bench.median_ns(c.base_iterations, 0);
-    c.base_iterations = std::max(1, static_cast<int>(std::lround(c.base_iterations + (c.target_ns - measured) / slope)));
+    c.base_iterations =
+        std::max(1, static_cast<int>(std::lround(c.base_iterations + (c.target_ns - measured) / slope)));
     const Run first = bench.run(c.base_iterations, 0);  // the automatic k, then fixed like a baseline's
     c.launches_per_sample = first.launches_per_sample;
     c.base_median_ns = bench.median_ns(c.base_iterations, c.launches_per_sample);
     // The local slope at the base count turns a wanted slowdown into extra iterations.
     const int probe = std::max(1, c.base_iterations / 10);
-    c.ns_per_iteration =
-        std::max((bench.median_ns(c.base_iterations + probe, c.launches_per_sample) - c.base_median_ns) / probe, slope / 4);
+    c.ns_per_iteration = std::max(
+        (bench.median_ns(c.base_iterations + probe, c.launches_per_sample) - c.base_median_ns) / probe, slope / 4);
     for (double p : intended) {
       Level level;
       level.intended = p;
       level.iterations = c.base_iterations + static_cast<int>(std::lround(p * c.base_median_ns / c.ns_per_iteration));
       if (p > 0.0)
-        level.iterations = bench.closest(level.iterations, c.base_median_ns * (1.0 + p), c.ns_per_iteration, c.launches_per_sample);
+        level.iterations =
+            bench.closest(level.iterations, c.base_median_ns * (1.0 + p), c.ns_per_iteration, c.launches_per_sample);
       c.levels.push_back(level);
     }
     c.reference = record_of(bench.run(c.base_iterations, c.launches_per_sample).samples, c.launches_per_sample);
@@ -373,7 +385,8 @@ int main(int argc, char** argv) {
                            std::to_string(l.same_runner_undecided + l.vs_baseline_undecided),
                        rate(l.same_runner_slower_scaled) + ", " + rate(l.vs_baseline_slower_scaled) + ", " +
                            std::to_string(l.faster_scaled),
-                       rate(l.rounds_slower) + ", " + std::to_string(l.rounds_faster) + ", " + std::to_string(l.rounds_inconclusive)});
+                       rate(l.rounds_slower) + ", " + std::to_string(l.rounds_faster) + ", " +
+                           std::to_string(l.rounds_inconclusive)});
       results.push_back({{"kernel", c.name},
                          {"iterations", l.iterations},
                          {"intended_slowdown", l.intended},
@@ -401,17 +414,21 @@ int main(int argc, char** argv) {
     const double wall_median = h::median(c.run_host_ms), wall_p90 = h::quantile(c.run_host_ms, 0.9);
     summary << c.name << ": base " << h::format_number(c.base_median_ns) << " ns, " << c.launches_per_sample
             << " launch(es) per sample; the gate's practical threshold is " << h::format_number(threshold) << " ns ("
-            << percent(threshold / c.base_median_ns) << "); smallest slowdown detected in >= 95% of trials: same-runner "
-            << smallest_reliable(c, true) << ", vs baseline " << smallest_reliable(c, false)
-            << " (with the absolute part at 64/k ns: threshold " << percent((threshold - tolerance.absolute_ns + tolerance.absolute_ns / c.launches_per_sample) / c.base_median_ns)
-            << ", same-runner " << smallest_reliable(c, true, true) << ", vs baseline " << smallest_reliable(c, false, true)
-            << "); one timing run takes "
-            << h::format_number(std::round(wall_median * 10) / 10) << " ms (p90 " << h::format_number(std::round(wall_p90 * 10) / 10)
-            << " ms) of wall time; " << c.converged_runs << "/" << c.runs << " runs reached the noise target; "
-            << c.dropped << " samples dropped for clocks; with L2 flushed before every launch the median is "
-            << h::format_number(c.cold_median_ns) << " ns and a run takes " << h::format_number(std::round(c.cold_host_ms))
-            << " ms"
-            << (c.clocks_mhz.empty() ? std::string(", SM clock unknown") : ", SM clock " + h::format_number(h::median(c.clocks_mhz)) + " MHz")
+            << percent(threshold / c.base_median_ns)
+            << "); smallest slowdown detected in >= 95% of trials: same-runner " << smallest_reliable(c, true)
+            << ", vs baseline " << smallest_reliable(c, false) << " (with the absolute part at 64/k ns: threshold "
+            << percent((threshold - tolerance.absolute_ns + tolerance.absolute_ns / c.launches_per_sample) /
+                       c.base_median_ns)
+            << ", same-runner " << smallest_reliable(c, true, true) << ", vs baseline "
+            << smallest_reliable(c, false, true) << "); one timing run takes "
+            << h::format_number(std::round(wall_median * 10) / 10) << " ms (p90 "
+            << h::format_number(std::round(wall_p90 * 10) / 10) << " ms) of wall time; " << c.converged_runs << "/"
+            << c.runs << " runs reached the noise target; " << c.dropped
+            << " samples dropped for clocks; with L2 flushed before every launch the median is "
+            << h::format_number(c.cold_median_ns) << " ns and a run takes "
+            << h::format_number(std::round(c.cold_host_ms)) << " ms"
+            << (c.clocks_mhz.empty() ? std::string(", SM clock unknown")
+                                     : ", SM clock " + h::format_number(h::median(c.clocks_mhz)) + " MHz")
             << "\n";
     configs_json.push_back({{"kernel", c.name},
                             {"base_iterations", c.base_iterations},
@@ -434,7 +451,8 @@ int main(int argc, char** argv) {
   }
   const std::string rendered = h::format_table(table);
   std::ostringstream settings;
-  settings << trials_done << " trials per level; same-runner pools " << o.rounds << " run(s) per side, vs-baseline is one run "
+  settings << trials_done << " trials per level; same-runner pools " << o.rounds
+           << " run(s) per side, vs-baseline is one run "
            << "against one base run measured before the trials; verdicts by bankgate::gate::compare (tolerance "
            << h::describe(tolerance) << "); " << h::format_number(std::round(seconds_since(begin))) << " s in all\n";
   std::cout << "\n" << rendered << "\n" << summary.str() << settings.str();
@@ -450,9 +468,11 @@ int main(int argc, char** argv) {
                       {"levels", results}};
   std::ofstream(o.out / "timing-gate-bench.json") << document.dump(2) << "\n";
   std::ofstream md(o.out / "timing-gate-bench.md");
-  md << "# Timing gate sensitivity on " << device.name << "\n\n```\n" << rendered << "```\n\n" << summary.str() << "\n"
+  md << "# Timing gate sensitivity on " << device.name << "\n\n```\n"
+     << rendered << "```\n\n"
+     << summary.str() << "\n"
      << settings.str();
-  std::cout << "wrote " << (o.out / "timing-gate-bench.json").string() << " and " << (o.out / "timing-gate-bench.md").string()
-            << "\n";
+  std::cout << "wrote " << (o.out / "timing-gate-bench.json").string() << " and "
+            << (o.out / "timing-gate-bench.md").string() << "\n";
   return 0;
 }

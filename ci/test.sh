@@ -7,12 +7,14 @@ cd "$(dirname "$0")/.."
 . ci/lib.sh
 bankgate_ensure_test_dependencies  # the build's dependencies and the tests' own (PyYAML, jsonschema)
 # The HTML report is checked as a browser shows it: Debian's chromium renders it, poppler-utils reads the page.
-render_tools=()
-command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || render_tools+=(chromium)
-command -v pdftotext >/dev/null 2>&1 || render_tools+=(poppler-utils)
-if [ ${#render_tools[@]} -gt 0 ]; then
-  if bankgate_is_ci || [ "$(id -u)" = 0 ]; then bankgate_install_packages "${render_tools[@]}"
-  else echo "bankgate: no ${render_tools[*]} here: the HTML report's render test will be Skipped"; fi
+# The sources' layout is checked with clang-format (format_check).
+check_tools=()
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || check_tools+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || check_tools+=(poppler-utils)
+command -v clang-format >/dev/null 2>&1 || check_tools+=(clang-format)
+if [ ${#check_tools[@]} -gt 0 ]; then
+  if bankgate_is_ci || [ "$(id -u)" = 0 ]; then bankgate_install_packages "${check_tools[@]}"
+  else echo "bankgate: no ${check_tools[*]} here: the tests that need them will be Skipped"; fi
 fi
 build_dir=${BANKGATE_BUILD_DIR:-build/test}
 mkdir -p "$(dirname "$build_dir")"

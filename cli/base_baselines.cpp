@@ -19,14 +19,19 @@ std::optional<BaseRef> find_base(const fs::path& folder, const std::string& opti
   const std::string dir = folder.string();
   if (!ref.empty()) {
     // A word that git would take for an option is no revision.
-    const std::string commit = ref.front() == '-' ? "" : program_output({"git", "-C", dir, "rev-parse", "--verify", "--quiet", ref + "^{commit}"});
+    const std::string commit =
+        ref.front() == '-' ? ""
+                           : program_output({"git", "-C", dir, "rev-parse", "--verify", "--quiet", ref + "^{commit}"});
     if (commit.empty())
-      throw Refusal("the base ref '" + ref + "' (" + (option.empty() ? std::string(gate::protocol::env::base_ref) : "--base-ref") +
-                    ") names no commit of the repository of " + dir + ": give a branch or commit the clone has (fetch it "
+      throw Refusal("the base ref '" + ref + "' (" +
+                    (option.empty() ? std::string(gate::protocol::env::base_ref) : "--base-ref") +
+                    ") names no commit of the repository of " + dir +
+                    ": give a branch or commit the clone has (fetch it "
                     "first; a shallow clone may lack it)");
     return BaseRef{commit, ref};
   }
-  if (program_output({"git", "-C", dir, "rev-parse", "--verify", "--quiet", "origin/main^{commit}"}).empty()) return std::nullopt;
+  if (program_output({"git", "-C", dir, "rev-parse", "--verify", "--quiet", "origin/main^{commit}"}).empty())
+    return std::nullopt;
   const std::string commit = program_output({"git", "-C", dir, "merge-base", "HEAD", "origin/main"});
   if (commit.empty()) return std::nullopt;
   return BaseRef{commit, "origin/main (merge base)"};
@@ -41,7 +46,8 @@ std::optional<std::string> base_text(const fs::path& folder, const std::string& 
 
 std::vector<fs::path> base_files(const fs::path& folder, const std::string& commit) {
   std::vector<fs::path> files;
-  std::istringstream listing(program_output({"git", "-C", folder.string(), "ls-tree", "-r", "--name-only", commit, "--", "."}));
+  std::istringstream listing(
+      program_output({"git", "-C", folder.string(), "ls-tree", "-r", "--name-only", commit, "--", "."}));
   for (std::string line; std::getline(listing, line);)
     if (line.ends_with(".json")) files.emplace_back(line);
   return files;

@@ -61,8 +61,10 @@ void check_replaceable(const std::string& old_text, const g::OldSchemaError& old
   out << "note: " << g::terminal_safe(old.what()) << "\n  this promotion replaces it with the tests just recorded\n";
 }
 
-std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir, const fs::path& project, const g::GpuKey& gpu,
-                                                   const std::map<std::string, g::SuiteFile>& candidates, std::ostream& out) {
+std::map<std::string, g::SuiteFile> read_baselines(const fs::path& override_dir, const fs::path& project,
+                                                   const g::GpuKey& gpu,
+                                                   const std::map<std::string, g::SuiteFile>& candidates,
+                                                   std::ostream& out) {
   const auto known = known_metrics();
   std::map<std::string, g::SuiteFile> baselines;
   for (const auto& [suite, candidate] : candidates) {
@@ -87,13 +89,15 @@ std::string runner_label(const fs::path& folder) {
 
 }  // namespace
 
-std::map<std::string, g::SuiteFile> runners_merged(const fs::path& dir, const g::GpuKey& gpu, const std::vector<fs::path>& runners) {
+std::map<std::string, g::SuiteFile> runners_merged(const fs::path& dir, const g::GpuKey& gpu,
+                                                   const std::vector<fs::path>& runners) {
   std::vector<g::RunnerRecording> recordings;
   std::vector<fs::path> folders{dir};
   folders.insert(folders.end(), runners.begin(), runners.end());
   for (const fs::path& folder : folders) {
     recordings.push_back({runner_label(folder), g::read_candidates(folder, gpu)});
-    if (recordings.back().suites.empty()) throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + folder.string());
+    if (recordings.back().suites.empty())
+      throw Refusal("no candidates for " + gpu.arch + "/" + gpu.model + " in " + folder.string());
   }
   try {
     return g::merge_runners(recordings);
@@ -105,8 +109,10 @@ std::map<std::string, g::SuiteFile> runners_merged(const fs::path& dir, const g:
 std::optional<std::string> stray_journal(const g::ConfinedFolder& folder) {
   constexpr const char* name = ".bankgate-promote.journal";
   if (!folder.kind(name)) return std::nullopt;
-  return folder.display(name).string() + " is not bankgate's: journals of interrupted promotions are kept outside the folder (in " +
-         g::journal_folder().string() + "), where no pull request can place one; it is ignored and nothing it names is "
+  return folder.display(name).string() +
+         " is not bankgate's: journals of interrupted promotions are kept outside the folder (in " +
+         g::journal_folder().string() +
+         "), where no pull request can place one; it is ignored and nothing it names is "
          "restored or removed: delete it (git rm)";
 }
 

@@ -43,10 +43,10 @@ struct StepFailure : std::runtime_error {
 // How to run a project's GPU suites: its build folder and what of it to run.
 struct SuiteRun {
   std::filesystem::path build = "build";
-  bool no_build = false;              // run what is built, without cmake --build first
-  std::string filter;                 // GoogleTest-style
+  bool no_build = false;                // run what is built, without cmake --build first
+  std::string filter;                   // GoogleTest-style
   std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
-  int parallel = 0;                   // ctest --parallel; 0: one at a time, or twice the GPUs of the resource spec
+  int parallel = 0;                     // ctest --parallel; 0: one at a time, or twice the GPUs of the resource spec
   std::vector<std::string> ctest_args;  // more ctest options, passed as they are
   // A gate split over runners (shard_run.hpp): "I/N" runs part I of N; empty for all of it.
   std::string shard;
@@ -79,10 +79,10 @@ struct RecordResult {
 RecordResult record(const RecordOptions& options, std::ostream& out);
 
 struct PromoteOptions {
-  std::filesystem::path candidates;  // empty: the last record's (<build>/bankgate/record/candidates)
+  std::filesystem::path candidates;            // empty: the last record's (<build>/bankgate/record/candidates)
   std::vector<std::filesystem::path> runners;  // recordings of other runners of the same GPU model, merged in
   std::filesystem::path build = "build";
-  std::filesystem::path baselines;   // empty: each suite's own folder, as its candidates say
+  std::filesystem::path baselines;  // empty: each suite's own folder, as its candidates say
   std::string gpu, filter;
   bool dry_run = false, new_gpu = false, force = false;
   std::string invocation = "bankgate promote";
@@ -90,7 +90,8 @@ struct PromoteOptions {
 // What a promotion wrote, or in a dry run would have been shown.
 struct PromoteResult {
   std::vector<gate::BaselineTransaction::Change> written;  // each baseline file created or replaced; none in a dry run
-  std::vector<std::string> wrong_output;  // Suite.test of each candidate left out: its output differed from the CPU reference
+  std::vector<std::string>
+      wrong_output;  // Suite.test of each candidate left out: its output differed from the CPU reference
 };
 // Writes the candidates into their baselines, one locked transaction per baselines folder; the table, the tests
 // left out and each file written are said on `out`. Throws Refusal where it must not write (CI, no candidates,
@@ -120,11 +121,11 @@ struct CompareOptions {
   std::string filter;
   bool fail_on_speedup = false;
   std::filesystem::path json;
-  std::filesystem::path html;     // the HTML report (builds: <head>/bankgate/compare/report.html by default)
+  std::filesystem::path html;      // the HTML report (builds: <head>/bankgate/compare/report.html by default)
   std::filesystem::path markdown;  // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
-  std::filesystem::path sources;  // the project's source folder, for source text in the report
-  std::string source_url;         // the report's source link template (default: the setting)
-  std::string sides;  // what base and head are, for the reports' headings; empty: "head against base"
+  std::filesystem::path sources;   // the project's source folder, for source text in the report
+  std::string source_url;          // the report's source link template (default: the setting)
+  std::string sides;               // what base and head are, for the reports' headings; empty: "head against base"
 };
 int compare(const CompareOptions& options);
 // Base and head are candidate folders. `summary_file`: where the markdown summary is also written, anew (compare
@@ -135,7 +136,7 @@ int compare_candidates(const CompareOptions& options, const std::filesystem::pat
 struct SummaryOptions {
   std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
   BaseOptions base;
-  std::filesystem::path build;  // for the refresh command the results name
+  std::filesystem::path build;    // for the refresh command the results name
   std::filesystem::path html;     // the self-contained HTML report, when given
   std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
   std::string source_url;         // the report's source link template (default: the setting)
@@ -169,8 +170,8 @@ struct VerdictOptions {
 int verdict(const VerdictOptions& options);
 struct DiscoverOptions {
   std::filesystem::path binary, results, out;
-  std::string fixture;              // the ctest fixture of the suite's measuring test
-  std::vector<std::string> labels;  // for every per-test entry
+  std::string fixture;                // the ctest fixture of the suite's measuring test
+  std::vector<std::string> labels;    // for every per-test entry
   std::filesystem::path driver_stub;  // as RunSuiteOptions::driver_stub
 };
 int discover(const DiscoverOptions& options);

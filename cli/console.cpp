@@ -15,11 +15,12 @@ Console& console() {
 }
 
 void set_up_console(bool quiet, const std::string& colour, int human_text_fd) {
-  const gate::ColourChoice choice = colour == "always" ? gate::ColourChoice::always
+  const gate::ColourChoice choice = colour == "always"  ? gate::ColourChoice::always
                                     : colour == "never" ? gate::ColourChoice::never
                                                         : gate::ColourChoice::automatic;
   console().quiet = quiet;
-  const bool coloured = gate::use_colour(choice, isatty(human_text_fd) == 1, gate::colour_refused(gate::process_environment));
+  const bool coloured =
+      gate::use_colour(choice, isatty(human_text_fd) == 1, gate::colour_refused(gate::process_environment));
   console().palette = coloured ? gate::Palette::coloured() : gate::Palette();
 }
 

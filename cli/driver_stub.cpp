@@ -23,7 +23,8 @@ ChildEnvironment driver_stub_where_no_driver(const std::filesystem::path& stub_f
   std::error_code ec;
   if (stub_folder.empty() || !std::filesystem::exists(stub_folder / "libcuda.so.1", ec) || driver_loads()) return {};
   const char* path = std::getenv("LD_LIBRARY_PATH");
-  return {{"LD_LIBRARY_PATH", stub_folder.string() + (path != nullptr && *path != '\0' ? ":" + std::string(path) : "")}};
+  return {
+      {"LD_LIBRARY_PATH", stub_folder.string() + (path != nullptr && *path != '\0' ? ":" + std::string(path) : "")}};
 }
 
 }  // namespace bankgate::cli

@@ -47,7 +47,8 @@ namespace {
 // newline in a quoted name cannot start a line that poses as one of bankgate's own.
 std::string shown(const char* message) {
   std::string out;
-  for (const char c : bankgate::gate::terminal_safe(message)) out += c == '\n' ? std::string("\n  ") : std::string(1, c);
+  for (const char c : bankgate::gate::terminal_safe(message))
+    out += c == '\n' ? std::string("\n  ") : std::string(1, c);
   return out;
 }
 
@@ -114,9 +115,10 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
-               "instruction counts and their durations against committed baselines",
-               "bankgate"};
+  CLI::App app{
+      "bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
+      "instruction counts and their durations against committed baselines",
+      "bankgate"};
   app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
   cli::CommandLine line;
   cli::define_command_line(app, line);

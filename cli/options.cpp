@@ -18,7 +18,8 @@ namespace {
 
 // What --help shows after INT, in CLI11's own words where it has them.
 std::string help_text(int minimum, int maximum) {
-  if (maximum != std::numeric_limits<int>::max()) return "in [" + std::to_string(minimum) + " - " + std::to_string(maximum) + "]";
+  if (maximum != std::numeric_limits<int>::max())
+    return "in [" + std::to_string(minimum) + " - " + std::to_string(maximum) + "]";
   if (minimum == 0) return "NONNEGATIVE";
   if (minimum == 1) return "POSITIVE";
   return "AT LEAST " + std::to_string(minimum);
@@ -33,7 +34,9 @@ std::string record_candidates_help() {
 CLI::Validator colour_choice() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        return text == "auto" || text == "always" || text == "never" ? "" : "must be auto, always or never, got '" + text + "'";
+        return text == "auto" || text == "always" || text == "never"
+                   ? ""
+                   : "must be auto, always or never, got '" + text + "'";
       },
       "auto|always|never");
 }
@@ -64,8 +67,9 @@ void default_build_here(CLI::App& command, const CLI::Option* option, std::files
 // option's name before the message: "--rounds: must be a whole number of at least 1, got '0'".
 CLI::Validator whole_number(int minimum, int maximum) {
   const bool unbounded = maximum == std::numeric_limits<int>::max();
-  const std::string wanted = unbounded ? "a whole number of at least " + std::to_string(minimum)
-                                       : "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
+  const std::string wanted = unbounded
+                                 ? "a whole number of at least " + std::to_string(minimum)
+                                 : "a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum);
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         long long value = 0;
@@ -91,16 +95,21 @@ CLI::Validator names_a_folder() {
 
 void add_suite_run_options(CLI::App& command, SuiteRun& run) {
   const CLI::Option* build =
-      command.add_option("--build,-B", run.build, "the project's configured build folder (the current folder where it is one)")
+      command
+          .add_option("--build,-B", run.build,
+                      "the project's configured build folder (the current folder where it is one)")
           ->capture_default_str()
           ->check(names_a_folder());
   default_build_here(command, build, run.build);
   command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
   command.add_flag("--no-build", run.no_build, "run what is built, without building first");
-  command.add_option("--resource-spec", run.resource_spec,
-                     "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
+  command
+      .add_option("--resource-spec", run.resource_spec,
+                  "ctest resource spec listing the GPUs: one test per GPU at a time, spread over all of them")
       ->check(CLI::ExistingFile);
-  command.add_option("--parallel,-j", run.parallel, "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
+  command
+      .add_option("--parallel,-j", run.parallel,
+                  "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
       ->check(whole_number(0));
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }
@@ -121,25 +130,29 @@ CLI::Validator shard_choice() {
 
 // A gate split over runners: gate and record (refresh measures and promotes on one machine).
 void add_shard_options(CLI::App& command, SuiteRun& run) {
-  CLI::Option* shard = command.add_option(
-      "--shard", run.shard,
-      "run only part I of N of the GPU suites (counted from 1: 1/3, 2/3, 3/3), as one of N CI jobs: whole suites, "
-      "balanced by recorded costs, the same split on every runner; a part with no suite exits 2. `bankgate summary "
-      "--shards` merges the parts")
-      ->check(shard_choice());
-  command.add_option("--shard-durations", run.shard_durations,
-                     "with --shard: balance the parts by the costs an earlier gate's summary.json recorded (give every "
-                     "runner the same file; default: the committed baselines' timings)")
+  CLI::Option* shard = command
+                           .add_option("--shard", run.shard,
+                                       "run only part I of N of the GPU suites (counted from 1: 1/3, 2/3, 3/3), as one "
+                                       "of N CI jobs: whole suites, "
+                                       "balanced by recorded costs, the same split on every runner; a part with no "
+                                       "suite exits 2. `bankgate summary "
+                                       "--shards` merges the parts")
+                           ->check(shard_choice());
+  command
+      .add_option("--shard-durations", run.shard_durations,
+                  "with --shard: balance the parts by the costs an earlier gate's summary.json recorded (give every "
+                  "runner the same file; default: the committed baselines' timings)")
       ->check(CLI::ExistingFile)
       ->needs(shard);
 }
 
 void add_processes_option(CLI::App& command, int& processes) {
   command
-      .add_option("--processes", processes,
-                  "measure in up to N processes, to know which kernels run at another speed in each: the second "
-                  "measures every test again (twice the time: the price of knowing), later ones only the tests whose "
-                  "speeds differed; such a test's timing tolerance widens to hold every speed. 1: one process, no spread known")
+      .add_option(
+          "--processes", processes,
+          "measure in up to N processes, to know which kernels run at another speed in each: the second "
+          "measures every test again (twice the time: the price of knowing), later ones only the tests whose "
+          "speeds differed; such a test's timing tolerance widens to hold every speed. 1: one process, no spread known")
       ->capture_default_str()
       ->check(whole_number(1, max_processes));
 }
@@ -148,7 +161,9 @@ void add_processes_option(CLI::App& command, int& processes) {
 void add_candidate_options(CLI::App& command, std::filesystem::path& build, std::filesystem::path& candidates,
                            std::filesystem::path& baselines, std::string& gpu) {
   const CLI::Option* build_option =
-      command.add_option("--build,-B", build, "build folder whose recorded candidates to use (the current folder where it is one)")
+      command
+          .add_option("--build,-B", build,
+                      "build folder whose recorded candidates to use (the current folder where it is one)")
           ->capture_default_str()
           ->check(names_a_folder());
   default_build_here(command, build_option, build);
@@ -160,10 +175,12 @@ void add_candidate_options(CLI::App& command, std::filesystem::path& build, std:
 // --source-url, checked before anything runs: "--source-url: 'javascript:x' is not an http(s) address ...".
 void add_source_url_option(CLI::App& command, std::string& source_url) {
   command
-      .add_option("--source-url", source_url,
-                  "link each source line of the HTML report to this address, e.g. "
-                  "https://github.com/ORG/REPO/blob/{commit}/{path}#L{line} ({commit}: the measured commit; http(s) only; "
-                  "default: $" + std::string(gate::protocol::env::source_url) + ")")
+      .add_option(
+          "--source-url", source_url,
+          "link each source line of the HTML report to this address, e.g. "
+          "https://github.com/ORG/REPO/blob/{commit}/{path}#L{line} ({commit}: the measured commit; http(s) only; "
+          "default: $" +
+              std::string(gate::protocol::env::source_url) + ")")
       ->type_name("TEMPLATE")
       ->check(CLI::Validator([](std::string& text) { return gate::source_url_problem(text); }, ""));
 }
@@ -171,9 +188,12 @@ void add_source_url_option(CLI::App& command, std::string& source_url) {
 // What compare and compare-commits share: the rounds, the filter and the reports. `html_default` says where the
 // HTML report goes when --html is not given.
 void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default) {
-  command.add_option("--rounds", compare.rounds,
-                     "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
-      ->capture_default_str()->check(whole_number(1));
+  command
+      .add_option(
+          "--rounds", compare.rounds,
+          "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
+      ->capture_default_str()
+      ->check(whole_number(1));
   command
       .add_option("--extra-time", compare.extra_time,
                   "builds only: after the rounds, tests still INCONCLUSIVE get more rounds, only they, while this "
@@ -184,14 +204,16 @@ void add_comparison_options(CLI::App& command, CompareOptions& compare, const st
           [](std::string& text) -> std::string {
             if (gate::duration_seconds(text)) return "";
             return "must be a duration: seconds, or a number followed by s, m or h (e.g. 90, 90s, 10m, 0 for no "
-                   "extra rounds), got '" + text + "'";
+                   "extra rounds), got '" +
+                   text + "'";
           },
           ""));
   command.add_option("--filter", compare.filter, "GoogleTest-style filter of the tests to compare");
   command.add_flag("--fail-on-speedup", compare.fail_on_speedup, "a faster head fails too");
   command.add_option("--json", compare.json, "also write the result as JSON here ('-': standard output)");
   command.add_option("--html", compare.html, "also write the HTML report here (" + html_default + ")");
-  command.add_option("--markdown", compare.markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  command.add_option("--markdown", compare.markdown,
+                     "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   add_source_url_option(command, compare.source_url);
 }
 
@@ -201,16 +223,18 @@ void add_console_options(CLI::App& command, bool& quiet, std::string& colour) {
   command.add_flag("--quiet,-q", quiet,
                    "no progress lines (building, running ctest, rounds done); the build's and ctest's output go to log "
                    "files instead (under <build>/bankgate/). Verdicts, reports and errors are printed as ever");
-  command.add_option("--color", colour, "colour verdicts: auto (on a terminal, unless NO_COLOR is set), always or never")
+  command
+      .add_option("--color", colour, "colour verdicts: auto (on a terminal, unless NO_COLOR is set), always or never")
       ->check(colour_choice());
 }
 
 // What a change did to its baselines is judged against the base branch's (docs/baselines.md#changes-to-baselines).
 void add_base_options(CLI::App& command, BaseOptions& base) {
-  command.add_option("--base-ref", base.base_ref,
-                     "compare the baselines with this branch or commit's, naming every change (default: BANKGATE_BASE_REF, "
-                     "else the merge base with origin/main where there is one); a loosened tolerance or a test no longer "
-                     "gated fails");
+  command.add_option(
+      "--base-ref", base.base_ref,
+      "compare the baselines with this branch or commit's, naming every change (default: BANKGATE_BASE_REF, "
+      "else the merge base with origin/main where there is one); a loosened tolerance or a test no longer "
+      "gated fails");
   command.add_flag("--accept-loosened", base.accept_loosened,
                    "a reviewer accepted this change's loosened tolerances: they pass, still named");
 }

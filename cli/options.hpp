@@ -48,7 +48,8 @@ void add_base_options(CLI::App& command, BaseOptions& base);
 
 // The --driver-stub option's help (run-suite and discover).
 inline constexpr char driver_stub_help[] =
-    "a folder holding the CUDA toolkit's stub driver as libcuda.so.1, which the suite is run with where the real driver "
+    "a folder holding the CUDA toolkit's stub driver as libcuda.so.1, which the suite is run with where the real "
+    "driver "
     "(libcuda.so.1) cannot be loaded, so that a suite linking it starts, lists its tests and skips them";
 
 // An exit code and what it means, for a --help footer.
@@ -62,7 +63,8 @@ struct ExitCode {
 namespace exit_code {
 inline const ExitCode regression{exit_regression, ""}, unreadable{exit_not_measured, ""}, refused{exit_setup, ""};
 // compare and compare-commits: in their own words, which need not name compare.
-inline const ExitCode inconclusive{exit_inconclusive, "no regression, but a test's rounds too noisy to decide (INCONCLUSIVE)"};
+inline const ExitCode inconclusive{exit_inconclusive,
+                                   "no regression, but a test's rounds too noisy to decide (INCONCLUSIVE)"};
 }  // namespace exit_code
 
 // The top level's footer: every exit code and what it means.

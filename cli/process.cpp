@@ -83,7 +83,8 @@ std::string program_output(const std::vector<std::string>& argv, const ChildEnvi
   std::string out;
   std::array<char, 4096> buffer{};
   ssize_t n = 0;
-  while ((n = read(pipe_fds[0], buffer.data(), buffer.size())) > 0) out.append(buffer.data(), static_cast<std::size_t>(n));
+  while ((n = read(pipe_fds[0], buffer.data(), buffer.size())) > 0)
+    out.append(buffer.data(), static_cast<std::size_t>(n));
   close(pipe_fds[0]);
   if (spawned != 0 || wait_for(pid) != 0) return "";
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();

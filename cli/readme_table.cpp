@@ -36,8 +36,10 @@ struct OtherSchema : std::runtime_error {
 
 constexpr const char* none = "—";
 // The two sides of every catalogue kernel, each a pair of ratios shown as "load / store".
-constexpr std::pair<const char*, const char*> shared_pair{"shared_load_transactions_per_request", "shared_store_transactions_per_request"};
-constexpr std::pair<const char*, const char*> global_pair{"global_load_sectors_per_request", "global_store_sectors_per_request"};
+constexpr std::pair<const char*, const char*> shared_pair{"shared_load_transactions_per_request",
+                                                          "shared_store_transactions_per_request"};
+constexpr std::pair<const char*, const char*> global_pair{"global_load_sectors_per_request",
+                                                          "global_store_sectors_per_request"};
 
 // Ratios are shown with at most three decimals; that is also the precision at which measured and expected
 // are compared, so a row is marked only where a reader of the table can see the difference
@@ -121,10 +123,12 @@ std::string other_ratios(const h::KernelRecord& r) {
   if (!r.expected) return none;
   std::string text;
   for (const auto& [name, value] : r.expected->ratios) {
-    if (name == shared_pair.first || name == shared_pair.second || name == global_pair.first || name == global_pair.second) continue;
+    if (name == shared_pair.first || name == shared_pair.second || name == global_pair.first ||
+        name == global_pair.second)
+      continue;
     const bankgate::RatioTraits* traits = bankgate::find_ratio(name);
-    text += (text.empty() ? "" : "; ") + std::string(traits != nullptr ? traits->display : name) + " " + ratio_text(value) +
-            " → " + measured_ratio(r, name);
+    text += (text.empty() ? "" : "; ") + std::string(traits != nullptr ? traits->display : name) + " " +
+            ratio_text(value) + " → " + measured_ratio(r, name);
   }
   return text.empty() ? none : text;
 }
@@ -141,7 +145,8 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& root, const h::
   const h::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const h::ConfinedFolder& folder = *baselines.folder();
   std::vector<std::string> problems;
-  const auto files = folder.files_below(gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  const auto files = folder.files_below(
+      gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
   // Anything odd would otherwise drop that suite's rows without a word.
   if (!problems.empty()) throw std::runtime_error(problems.front());
   if (files.empty()) throw std::runtime_error("no baseline files (*.json) in " + dir.string());
@@ -153,8 +158,9 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& root, const h::
     const nlohmann::json probe = nlohmann::json::parse(text, nullptr, false);
     if (probe.is_object() && probe.contains("schema_version") && probe["schema_version"].is_number_integer() &&
         probe["schema_version"].get<long long>() != h::current_schema_version)
-      throw OtherSchema(path.string() + " has schema version " + std::to_string(probe["schema_version"].get<long long>()) +
-                        "; this bankgate reads version " + std::to_string(h::current_schema_version) +
+      throw OtherSchema(path.string() + " has schema version " +
+                        std::to_string(probe["schema_version"].get<long long>()) + "; this bankgate reads version " +
+                        std::to_string(h::current_schema_version) +
                         ". Record the baselines again on the GPU (bankgate refresh), then regenerate the table with "
                         "bankgate readme-table; the table is never written by hand");
     // The metrics the collector measures: a misspelt counter name is an error here as in the gate.
@@ -162,9 +168,11 @@ std::map<std::string, h::SuiteFile> read_gpu_dir(const fs::path& root, const h::
     const std::set<std::string> known(names.begin(), names.end());
     h::SuiteFile file = h::parse_suite_file(text, path.string(), &known);
     if (relative != h::suite_file_relative(gpu, file.suite))
-      throw std::runtime_error(path.string() + ": holds suite '" + file.suite + "'; a suite's baselines are <Suite>.json");
+      throw std::runtime_error(path.string() + ": holds suite '" + file.suite +
+                               "'; a suite's baselines are <Suite>.json");
     if (suites.count(file.suite) != 0)
-      throw std::runtime_error(path.string() + ": suite '" + file.suite + "' is also in another file of " + dir.string());
+      throw std::runtime_error(path.string() + ": suite '" + file.suite + "' is also in another file of " +
+                               dir.string());
     suites.emplace(file.suite, std::move(file));
   }
   return suites;
@@ -208,7 +216,8 @@ std::string first_difference(const std::string& have, const std::string& want) {
     const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
     if (!ga && !gb) return "";
     if (!ga || !gb || la != lb)
-      return "first difference, line " + std::to_string(line) + " of the table:\n  README:    " + (ga ? h::terminal_line(la) : "(no line)") +
+      return "first difference, line " + std::to_string(line) +
+             " of the table:\n  README:    " + (ga ? h::terminal_line(la) : "(no line)") +
              "\n  baselines: " + (gb ? h::terminal_line(lb) : "(no line)");
   }
 }
@@ -224,22 +233,26 @@ std::string render_kernel_table(const std::map<std::string, h::SuiteFile>& suite
     for (const auto& [test, record] : file.tests)
       for (const h::KernelRecord* kernel : record.kernels()) rows.emplace_back(suite + "." + test, kernel);
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return natural_less(a.first, b.first); });
   std::string measured_on;
   for (const auto& name : gpu_names) measured_on += (measured_on.empty() ? "" : ", ") + name;
   if (measured_on.empty()) measured_on = gpu.arch + "/" + gpu.model;
 
   std::ostringstream out;
-  out << "| test | kernel | shared ld / st expected | measured (" << cell(measured_on) << ") | global ld / st expected | "
+  out << "| test | kernel | shared ld / st expected | measured (" << cell(measured_on)
+      << ") | global ld / st expected | "
       << "measured | also stated (expected → measured) | median | why |\n"
       << "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& [name, r] : rows)
-    out << "| " << cell(name) << " | " << h::markdown_code(r->kernel, h::MarkdownPlace::table) << " | " << expected_pair(*r, shared_pair) << " | "
-        << measured_pair(*r, shared_pair) << " | " << expected_pair(*r, global_pair) << " | " << measured_pair(*r, global_pair)
-        << " | " << cell(other_ratios(*r)) << " | " << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
+    out << "| " << cell(name) << " | " << h::markdown_code(r->kernel, h::MarkdownPlace::table) << " | "
+        << expected_pair(*r, shared_pair) << " | " << measured_pair(*r, shared_pair) << " | "
+        << expected_pair(*r, global_pair) << " | " << measured_pair(*r, global_pair) << " | " << cell(other_ratios(*r))
+        << " | " << (r->timing ? duration_text(r->timing->median_ns) : none) << " | "
         << (r->expected && !r->expected->why.empty() ? cell(r->expected->why) : none) << " |\n";
   out << "\nShared memory: transactions (wavefronts) per request; global memory: 32-byte sectors per request; loads / "
-      << "stores, from " << h::markdown_code("baselines/" + gpu.arch + "/" + gpu.model + "/") << " (SASS-instrumented counters, exact). "
+      << "stores, from " << h::markdown_code("baselines/" + gpu.arch + "/" + gpu.model + "/")
+      << " (SASS-instrumented counters, exact). "
       << "≠: the measured value differs from the kernel's expectation at the precision shown; " << none
       << ": not stated or not recorded.\n";
   return out.str();
@@ -251,7 +264,8 @@ std::string replace_kernel_table(const std::string& readme, const std::string& t
   // a README whose next rewrite would fail or cut it in the wrong place.
   for (const char* marker : {kernel_table_begin, kernel_table_end})
     if (table.find(marker) != std::string::npos)
-      throw MarkerError("the generated kernel table holds the marker '" + std::string(marker) + "'; " + origin + " was not changed");
+      throw MarkerError("the generated kernel table holds the marker '" + std::string(marker) + "'; " + origin +
+                        " was not changed");
   const Marker begin = find_marker(readme, kernel_table_begin, origin);
   const Marker end = find_marker(readme, kernel_table_end, origin);
   return readme.substr(0, begin.line_end) + table + readme.substr(end.line_start);
@@ -265,26 +279,30 @@ fs::path readme_file(const fs::path& readme) {
   std::error_code ec;
   if (!fs::is_symlink(fs::symlink_status(readme, ec))) return readme;
   const fs::path target = fs::canonical(readme, ec);
-  if (ec) throw std::runtime_error(readme.string() + " is a symbolic link to nothing that exists (" + ec.message() + ")");
+  if (ec)
+    throw std::runtime_error(readme.string() + " is a symbolic link to nothing that exists (" + ec.message() + ")");
   const fs::path folder = fs::absolute(readme).parent_path();
   const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
   const fs::path around = top.empty() ? folder : fs::path(top);
   if (!h::lies_inside(target, around))
-    throw std::runtime_error(readme.string() + " is a symbolic link to " + target.string() + ", outside " +
-                             (top.empty() ? "its folder " : "the repository ") + around.string() +
-                             ": bankgate reads and writes no file there; name the file itself, or replace the link with it");
+    throw std::runtime_error(
+        readme.string() + " is a symbolic link to " + target.string() + ", outside " +
+        (top.empty() ? "its folder " : "the repository ") + around.string() +
+        ": bankgate reads and writes no file there; name the file itself, or replace the link with it");
   return target;
 }
 
 int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostream& err) {
   const std::string& program = o.program;
   try {
-    if (o.check && o.readme.empty()) throw std::invalid_argument("--check needs --readme FILE (the file whose table is checked)");
+    if (o.check && o.readme.empty())
+      throw std::invalid_argument("--check needs --readme FILE (the file whose table is checked)");
     const h::GpuKey gpu = h::choose_gpu(o.baselines, o.gpu);
     const fs::path dir = o.baselines / gpu.relative_dir();
     const std::string table = render_kernel_table(read_gpu_dir(o.baselines, gpu), gpu);
-    const std::string regenerate = h::shell_quote(program) + " readme-table --baselines " + h::shell_quote(o.baselines.string()) +
-                                   " --gpu " + h::shell_quote(gpu.arch + "/" + gpu.model) + " --readme " + h::shell_quote(o.readme.string());
+    const std::string regenerate =
+        h::shell_quote(program) + " readme-table --baselines " + h::shell_quote(o.baselines.string()) + " --gpu " +
+        h::shell_quote(gpu.arch + "/" + gpu.model) + " --readme " + h::shell_quote(o.readme.string());
     // Folder and file names as the console shows them: on one line, escaped.
     const std::string shown_readme = h::terminal_line(o.readme.string()), shown_dir = h::terminal_line(dir.string());
     if (o.readme.empty()) {
@@ -299,8 +317,8 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
         out << shown_readme << ": the kernel table matches the baselines in " << shown_dir << "\n";
         return exit_ok;
       }
-      err << "bankgate readme-table: " << shown_readme << ": the kernel table differs from what the baselines in " << shown_dir
-          << " give; " << first_difference(current_table(readme, o.readme.string()), table)
+      err << "bankgate readme-table: " << shown_readme << ": the kernel table differs from what the baselines in "
+          << shown_dir << " give; " << first_difference(current_table(readme, o.readme.string()), table)
           << "\nregenerate it (never edit it by hand): " << h::terminal_line(regenerate) << "\n";
       return exit_regression;  // the table differs
     }
@@ -312,7 +330,8 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     out << "wrote the kernel table from " << shown_dir << " into " << shown_readme << "\n";
     return exit_ok;
   } catch (const OtherSchema& e) {
-    err << "bankgate readme-table: cannot render the table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";
+    err << "bankgate readme-table: cannot render the table: " << h::terminal_safe(e.what())
+        << "\nnothing was written\n";
     return exit_other_schema;
   } catch (const std::exception& e) {
     err << "bankgate readme-table: " << h::terminal_safe(e.what()) << "\nnothing was written\n";

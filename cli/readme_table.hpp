@@ -45,9 +45,9 @@ std::string replace_kernel_table(const std::string& readme, const std::string& t
 
 struct ReadmeTableRequest {
   std::filesystem::path baselines = "baselines";
-  std::string gpu;               // ARCH/MODEL; empty: the only GPU folder under `baselines`
-  std::filesystem::path readme;  // empty: print the table
-  bool check = false;            // compare FILE's table with the baselines instead of rewriting it
+  std::string gpu;                   // ARCH/MODEL; empty: the only GPU folder under `baselines`
+  std::filesystem::path readme;      // empty: print the table
+  bool check = false;                // compare FILE's table with the baselines instead of rewriting it
   std::string program = "bankgate";  // how the command was invoked, for the regenerate hint
 };
 

@@ -47,7 +47,8 @@ GpuTests list_gpu_tests(const fs::path& build) {
   try {
     doc = nlohmann::json::parse(listing);
   } catch (const nlohmann::json::exception&) {
-    throw Refusal("ctest could not list the GPU tests to split them (" + as_command_line(argv) + "; run it to see why)");
+    throw Refusal("ctest could not list the GPU tests to split them (" + as_command_line(argv) +
+                  "; run it to see why)");
   }
   if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array())
     throw Refusal("ctest's listing of the GPU tests holds no \"tests\" list (" + as_command_line(argv) + ")");
@@ -87,9 +88,10 @@ void show(const g::ShardRecord& record, const g::ShardPlan& plan, const std::str
   for (const double s : plan.seconds) total += s;
   std::string suites;
   for (const std::string& suite : record.suites) suites += (suites.empty() ? "" : ", ") + suite;
-  std::cout << g::terminal_safe("bankgate: shard " + std::to_string(record.index) + " of " + std::to_string(record.count) +
-                                ": " + std::to_string(record.suites.size()) + " of " + std::to_string(record.catalogue.size()) +
-                                " suites, about " + seconds_text(plan.seconds[static_cast<std::size_t>(record.index - 1)]) +
+  std::cout << g::terminal_safe("bankgate: shard " + std::to_string(record.index) + " of " +
+                                std::to_string(record.count) + ": " + std::to_string(record.suites.size()) + " of " +
+                                std::to_string(record.catalogue.size()) + " suites, about " +
+                                seconds_text(plan.seconds[static_cast<std::size_t>(record.index - 1)]) +
                                 " of the gate's " + seconds_text(total) + " (costs from " + source + ")" +
                                 (suites.empty() ? "" : ": " + suites))
             << "\n";
@@ -98,13 +100,14 @@ void show(const g::ShardRecord& record, const g::ShardPlan& plan, const std::str
 // ctest's own ways to select tests. Given with --ctest-arg after the split's -R and -E, one would replace them
 // and undo the split; --filter is the way to select tests for a split gate.
 void refuse_selecting_ctest_args(const std::vector<std::string>& ctest_args) {
-  const std::set<std::string> selecting{"-R", "--tests-regex", "-E", "--exclude-regex", "-L", "--label-regex", "-LE",
-                                        "--label-exclude", "-I", "--tests-information", "-U", "--union", "-FA",
-                                        "--fixture-exclude-any"};
+  const std::set<std::string> selecting{
+      "-R", "--tests-regex",       "-E", "--exclude-regex", "-L",  "--label-regex",        "-LE", "--label-exclude",
+      "-I", "--tests-information", "-U", "--union",         "-FA", "--fixture-exclude-any"};
   for (const std::string& arg : ctest_args) {
     const std::string option = arg.substr(0, arg.find('='));
     if (selecting.count(option) || (option.size() > 2 && selecting.count(option.substr(0, 2)) && option[1] != '-'))
-      throw Refusal("--ctest-arg " + arg + " selects tests, which would undo the split of --shard: select them with "
+      throw Refusal("--ctest-arg " + arg +
+                    " selects tests, which would undo the split of --shard: select them with "
                     "--filter, which every runner splits alike");
   }
 }
@@ -128,7 +131,8 @@ std::optional<ShardRequest> shard_request(const SuiteRun& run) {
   return request;
 }
 
-ShardSelection select_shard(const ShardRequest& request, const SuiteRun& run, const fs::path& build, const fs::path& baselines) {
+ShardSelection select_shard(const ShardRequest& request, const SuiteRun& run, const fs::path& build,
+                            const fs::path& baselines) {
   GpuTests tests = list_gpu_tests(build);
   std::erase_if(tests.gated, [&](const g::ListedTest& t) { return !g::matches_filter(t.name, run.filter); });
   const std::vector<g::ShardUnit> units = g::shard_units(tests.gated);

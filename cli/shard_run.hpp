@@ -16,8 +16,8 @@ namespace bankgate::cli {
 // What --shard asks for, checked before anything is built: the part, and the costs --shard-durations recorded.
 struct ShardRequest {
   gate::ShardSpec spec;
-  gate::TestSeconds recorded;        // empty without --shard-durations
-  std::string recorded_from;         // the file, for the line that shows the plan
+  gate::TestSeconds recorded;  // empty without --shard-durations
+  std::string recorded_from;   // the file, for the line that shows the plan
 };
 // nullopt where `run` asks for no split. Throws Refusal where the durations file cannot be read, or where a
 // --ctest-arg selects tests (it would undo the split).

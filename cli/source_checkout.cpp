@@ -58,9 +58,11 @@ Repository find_repository(const fs::path& source) {
   const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
   if (top.empty())
     throw Refusal(folder.string() + " is not in a git repository (or git refuses it: `git -C " + folder.string() +
-                  " rev-parse --show-toplevel` says why); run compare-commits in your project's clone, or name it with --source DIR");
+                  " rev-parse --show-toplevel` says why); run compare-commits in your project's clone, or name it with "
+                  "--source DIR");
   // The project may be a folder of the repository: each checkout is of the whole repository, configured there.
-  const std::string prefix = source.empty() ? "" : program_output({"git", "-C", folder.string(), "rev-parse", "--show-prefix"});
+  const std::string prefix =
+      source.empty() ? "" : program_output({"git", "-C", folder.string(), "rev-parse", "--show-prefix"});
   return {top, prefix};
 }
 
@@ -72,12 +74,16 @@ SourceTree resolve_revision(const Repository& repository, const std::string& rev
   }
   // A word that git would take for an option is no revision.
   if (revision.empty() || revision.front() == '-')
-    throw Refusal("'" + revision + "' is not a revision: give a commit, branch or tag as git rev-parse takes them, or . for the working tree");
-  tree.commit = program_output({"git", "-C", repository.top.string(), "rev-parse", "--verify", "--quiet", revision + "^{commit}"});
+    throw Refusal(
+        "'" + revision +
+        "' is not a revision: give a commit, branch or tag as git rev-parse takes them, or . for the working tree");
+  tree.commit = program_output(
+      {"git", "-C", repository.top.string(), "rev-parse", "--verify", "--quiet", revision + "^{commit}"});
   if (tree.commit.empty())
-    throw Refusal("'" + revision + "' names no commit of the repository " + repository.top.string() +
-                  " (git rev-parse --verify found none): check the name, and fetch it first (a shallow clone may lack it: "
-                  "clone the whole history, e.g. fetch-depth: 0 in GitHub Actions)");
+    throw Refusal(
+        "'" + revision + "' names no commit of the repository " + repository.top.string() +
+        " (git rev-parse --verify found none): check the name, and fetch it first (a shallow clone may lack it: "
+        "clone the whole history, e.g. fetch-depth: 0 in GitHub Actions)");
   tree.key = tree.commit.substr(0, 12);
   return tree;
 }
@@ -92,15 +98,15 @@ fs::path step_log(const fs::path& logs, const SourceTree& tree, const std::strin
   return logs / (tree.key + "-" + step + ".log");
 }
 
-void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree, const std::string& step,
-              const fs::path& logs) {
+void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree,
+              const std::string& step, const fs::path& logs) {
   const fs::path log = step_log(logs, tree, step);
   fs::create_directories(logs);
   const int status = run_program(argv, log.string());
   if (status == 0) return;
   show_end_of(log);
-  throw StepFailure("the " + step + " of the " + describe(side, tree) + " failed (" + as_command_line(argv) + ": exit " +
-                    std::to_string(status) + "); its output is in " + log.string());
+  throw StepFailure("the " + step + " of the " + describe(side, tree) + " failed (" + as_command_line(argv) +
+                    ": exit " + std::to_string(status) + "); its output is in " + log.string());
 }
 
 void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const fs::path& worktrees,
@@ -114,10 +120,12 @@ void check_out(const Repository& repository, SourceTree& tree, const std::string
   fs::remove_all(checkout, ec);
   fs::create_directories(worktrees);
   // --force: the folder may still be registered as a worktree whose files were removed.
-  run_step({"git", "-C", repository.top.string(), "worktree", "add", "--detach", "--force", checkout.string(), tree.commit}, side,
-           tree, "checkout", logs);
+  run_step(
+      {"git", "-C", repository.top.string(), "worktree", "add", "--detach", "--force", checkout.string(), tree.commit},
+      side, tree, "checkout", logs);
   if (fs::exists(checkout / ".gitmodules"))
-    run_step({"git", "-C", checkout.string(), "submodule", "update", "--init", "--recursive"}, side, tree, "submodules", logs);
+    run_step({"git", "-C", checkout.string(), "submodule", "update", "--init", "--recursive"}, side, tree, "submodules",
+             logs);
 }
 
 void check_own_folder(const fs::path& folder) {
@@ -125,10 +133,15 @@ void check_own_folder(const fs::path& folder) {
   const fs::file_status status = fs::symlink_status(folder, ec);
   if (!fs::exists(status)) return;  // made when needed
   if (fs::is_directory(status) && fs::is_regular_file(fs::symlink_status(folder / own_folder_marker, ec))) return;
-  throw Refusal(folder.string() + (fs::is_symlink(status) ? " is a symbolic link" : fs::is_directory(status) ? " is a folder" : " is a file") +
-                " that bankgate compare-commits did not make (it holds no " + own_folder_marker + " marker), and compare-commits " +
-                "writes and clears that place: nothing was deleted; name an empty or new folder with --work DIR, or move " +
-                folder.string() + " away");
+  throw Refusal(
+      folder.string() +
+      (fs::is_symlink(status)     ? " is a symbolic link"
+       : fs::is_directory(status) ? " is a folder"
+                                  : " is a file") +
+      " that bankgate compare-commits did not make (it holds no " + own_folder_marker +
+      " marker), and compare-commits " +
+      "writes and clears that place: nothing was deleted; name an empty or new folder with --work DIR, or move " +
+      folder.string() + " away");
 }
 
 void make_own_folder(const fs::path& folder, bool clear) {
@@ -140,12 +153,14 @@ void make_own_folder(const fs::path& folder, bool clear) {
 }
 
 std::optional<gate::SourceTree> source_commit(const fs::path& source) {
-  if (const gate::SourceTree given = gate::source_tree(gate::process_environment); given.commit != "unknown") return given;
+  if (const gate::SourceTree given = gate::source_tree(gate::process_environment); given.commit != "unknown")
+    return given;
   if (source.empty()) return std::nullopt;
   const std::string commit = program_output({"git", "-C", source.string(), "rev-parse", "--verify", "--quiet", "HEAD"});
   if (commit.empty()) return std::nullopt;
   // Tracked files only: build folders and editor files inside the tree do not make the measured code differ.
-  const std::string changes = program_output({"git", "-C", source.string(), "status", "--porcelain", "--untracked-files=no"});
+  const std::string changes =
+      program_output({"git", "-C", source.string(), "status", "--porcelain", "--untracked-files=no"});
   return gate::SourceTree{commit, !changes.empty()};
 }
 

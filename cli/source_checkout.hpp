@@ -45,13 +45,13 @@ std::filesystem::path step_log(const std::filesystem::path& logs, const SourceTr
 // Runs one step of preparing the `side` ("base", "head") `tree`, its output going to its step_log. Where it
 // fails, shows the log's last lines on standard error and throws a Refusal naming the side, its commit, the
 // step and the log.
-void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree, const std::string& step,
-              const std::filesystem::path& logs);
+void run_step(const std::vector<std::string>& argv, const std::string& side, const SourceTree& tree,
+              const std::string& step, const std::filesystem::path& logs);
 
 // Checks `tree`'s commit out in a detached worktree `worktrees`/<key> (kept as it is where it already holds that
 // commit unchanged), with its submodules; sets `tree.project`. Nothing to do for the working tree.
-void check_out(const Repository& repository, SourceTree& tree, const std::string& side, const std::filesystem::path& worktrees,
-               const std::filesystem::path& logs);
+void check_out(const Repository& repository, SourceTree& tree, const std::string& side,
+               const std::filesystem::path& worktrees, const std::filesystem::path& logs);
 
 // The folders compare-commits makes under its --work folder (run/, src/, build/) are its own: each holds a
 // marker file written when it was made. `check_own_folder` refuses (Refusal) anything else at `folder`: a

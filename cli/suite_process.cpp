@@ -61,7 +61,8 @@ void write_failure(const fs::path& results, const std::string& name, const std::
 
 // The suite's tests. A program that cannot list them (missing, not starting, failing) is a set-up error: its
 // tests must never vanish from ctest or pass unmeasured.
-std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter, const ChildEnvironment& environment) {
+std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter,
+                                    const ChildEnvironment& environment) {
   if (!fs::exists(binary)) throw Refusal("no suite program at " + binary.string() + ": build the project first");
   std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
   if (!filter.empty()) argv.push_back("--gtest_filter=" + filter);
@@ -69,12 +70,15 @@ std::vector<std::string> list_tests(const fs::path& binary, const std::string& f
   if (listing.empty()) {
     const int status = run_program(argv, "/dev/null", environment);
     if (status == 127)
-      throw Refusal(binary.string() + " could not start (exit status 127): it or a shared library it needs is missing; run it "
-                    "by hand to see which. Where that is libcuda.so.1 (a suite linking CUDA::cuda_driver, on a machine without "
-                    "the NVIDIA driver), install the driver, or a CUDA toolkit with its stub driver (stubs/libcuda.so), which "
-                    "bankgate_add_gpu_suite() then lets the suite start with");
+      throw Refusal(
+          binary.string() +
+          " could not start (exit status 127): it or a shared library it needs is missing; run it "
+          "by hand to see which. Where that is libcuda.so.1 (a suite linking CUDA::cuda_driver, on a machine without "
+          "the NVIDIA driver), install the driver, or a CUDA toolkit with its stub driver (stubs/libcuda.so), which "
+          "bankgate_add_gpu_suite() then lets the suite start with");
     if (status != 0)
-      throw Refusal(binary.string() + " --gtest_list_tests failed (" + describe_exit(status) + "); run it by hand to see why");
+      throw Refusal(binary.string() + " --gtest_list_tests failed (" + describe_exit(status) +
+                    "); run it by hand to see why");
   }
   return g::parse_gtest_list(listing);
 }
@@ -121,7 +125,8 @@ std::string bracket(const std::string& text) {
 // How many of the suite's shards measure in this run: one a GPU of the run, at most --shards.
 int measuring_shards(const RunSuiteOptions& o) {
   if (o.shards <= 1) return 1;
-  if (o.shard >= o.shards) throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
+  if (o.shard >= o.shards)
+    throw Refusal("--shard " + std::to_string(o.shard) + " is not below --shards " + std::to_string(o.shards));
   try {
     return std::min(o.shards, g::gpus_of_the_run(g::process_environment));
   } catch (const g::SettingsError& e) {
@@ -152,8 +157,8 @@ struct SuiteProcessSetup {
 };
 
 // Makes the results folder ready and the suite processes' manifest.
-SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests, const std::optional<fs::path>& claims,
-                              ChildEnvironment environment) {
+SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests,
+                              const std::optional<fs::path>& claims, ChildEnvironment environment) {
   fs::create_directories(o.results);
   const std::string program = o.binary.filename().string();
   g::protocol::RunManifest manifest = command_manifest();
@@ -181,7 +186,10 @@ SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::s
 class SuiteRunner {
  public:
   SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, SuiteProcessSetup setup)
-      : o_(o), claims_(std::move(claims)), running_(std::move(setup.running)), environment_(std::move(setup.environment)) {}
+      : o_(o),
+        claims_(std::move(claims)),
+        running_(std::move(setup.running)),
+        environment_(std::move(setup.environment)) {}
 
   void run(std::vector<std::string> remaining);
   // The one-line account of the run: how many of `tests` this shard measured, in how many processes.
@@ -228,7 +236,8 @@ bool SuiteRunner::go_on_after(int status, std::size_t before, std::vector<std::s
   std::string culprit;
   std::ifstream(running_) >> culprit;
   if (status == 0) {
-    for (const std::string& name : remaining) charge(name, "the suite process ended (exit status 0) without running this test");
+    for (const std::string& name : remaining)
+      charge(name, "the suite process ended (exit status 0) without running this test");
     return false;
   }
   if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
@@ -242,7 +251,8 @@ bool SuiteRunner::go_on_after(int status, std::size_t before, std::vector<std::s
   }
   if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
     for (const std::string& name : remaining)
-      charge(name, "the suite process ended (" + describe_exit(status) + ") before running this test; its output is in the measuring test's log");
+      charge(name, "the suite process ended (" + describe_exit(status) +
+                       ") before running this test; its output is in the measuring test's log");
     return false;
   }
   return true;
@@ -275,7 +285,8 @@ void SuiteRunner::charge(const std::string& name, const std::string& message) co
 }
 
 void SuiteRunner::report(const std::vector<std::string>& tests) const {
-  const auto measured_here = std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
+  const auto measured_here =
+      std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
   std::cout << "bankgate run-suite: " << measured_here << " tests of " << o_.binary.filename().string()
             << (o_.shards > 1 ? " (shard " + std::to_string(o_.shard) + ")" : std::string()) << " in " << processes_
             << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string()) << "\n";
@@ -290,13 +301,15 @@ int run_suite(const RunSuiteOptions& o) {
   // nothing for the idle ones.
   const int used = measuring_shards(o);
   if (o.shards > 1 && o.shard >= used) {
-    std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string() << " has nothing to do: "
-              << used << " GPU(s) in this run, so " << used << " of its " << o.shards << " shards measure\n";
+    std::cout << "bankgate run-suite: shard " << o.shard << " of " << o.binary.filename().string()
+              << " has nothing to do: " << used << " GPU(s) in this run, so " << used << " of its " << o.shards
+              << " shards measure\n";
     return exit_ok;
   }
   const ChildEnvironment stub = driver_stub_where_no_driver(o.driver_stub);
   if (!stub.empty())
-    std::cout << "bankgate run-suite: no CUDA driver here (libcuda.so.1 cannot be loaded): " << o.binary.filename().string()
+    std::cout << "bankgate run-suite: no CUDA driver here (libcuda.so.1 cannot be loaded): "
+              << o.binary.filename().string()
               << " runs with the CUDA toolkit's stub driver, so its tests report Skipped\n";
   std::vector<std::string> tests = list_tests(o.binary, filter, stub);
   // Shards of one command's run (its manifest's run id) share the tests out as they go (gate/protocol/test_claims.hpp);
@@ -304,7 +317,8 @@ int run_suite(const RunSuiteOptions& o) {
   const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
   if (used > 1 && !claims) tests = every_nth(tests, o.shard, used);
   if (tests.empty()) {
-    std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter << "'\n";
+    std::cout << "bankgate run-suite: " << o.binary.filename().string() << " has no test for the filter '" << filter
+              << "'\n";
     return exit_ok;
   }
   SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub));
@@ -325,15 +339,20 @@ int verdict(const VerdictOptions& o) {
     return exit_regression;
   }
   if (!entry) {
-    std::cout << name << ": no result: its suite's measuring run did not reach it (the test " << protocol::measure_test_prefix
-              << "* of its suite says why)\n";
+    std::cout << name << ": no result: its suite's measuring run did not reach it (the test "
+              << protocol::measure_test_prefix << "* of its suite says why)\n";
     return exit_regression;
   }
   for (const std::string& m : entry->messages) std::cout << g::terminal_safe(m) << "\n";
   switch (entry->status) {
-    case g::TestReportEntry::Status::passed: std::cout << "[       OK ] " << name << "\n"; return exit_ok;
-    case g::TestReportEntry::Status::skipped: std::cout << "[  SKIPPED ] " << name << "\n"; return exit_ok;
-    case g::TestReportEntry::Status::failed: break;
+    case g::TestReportEntry::Status::passed:
+      std::cout << "[       OK ] " << name << "\n";
+      return exit_ok;
+    case g::TestReportEntry::Status::skipped:
+      std::cout << "[  SKIPPED ] " << name << "\n";
+      return exit_ok;
+    case g::TestReportEntry::Status::failed:
+      break;
   }
   std::cout << "[  FAILED  ] " << name << "\n";
   return exit_regression;
@@ -346,10 +365,11 @@ int discover(const DiscoverOptions& o) {
   std::string labels;
   for (const std::string& l : o.labels) labels += (labels.empty() ? "" : ";") + l;
   for (const std::string& name : tests) {
-    out << "add_test(" << bracket(name) << " " << bracket(this_command()) << " verdict --results " << bracket(o.results.string())
-        << " --test " << bracket(name) << ")\n";
+    out << "add_test(" << bracket(name) << " " << bracket(this_command()) << " verdict --results "
+        << bracket(o.results.string()) << " --test " << bracket(name) << ")\n";
     out << "set_tests_properties(" << bracket(name) << " PROPERTIES FIXTURES_REQUIRED " << bracket(o.fixture)
-        << " LABELS " << bracket(labels) << " SKIP_REGULAR_EXPRESSION " << bracket("\\[  SKIPPED \\]") << " TIMEOUT 60)\n";
+        << " LABELS " << bracket(labels) << " SKIP_REGULAR_EXPRESSION " << bracket("\\[  SKIPPED \\]")
+        << " TIMEOUT 60)\n";
   }
   g::write_file_atomically(o.out, [&](std::ostream& file) { file << out.str(); });
   return exit_ok;

@@ -44,9 +44,11 @@ fs::path absolute_build(const fs::path& build) {
   if (fs::exists(dir / "CTestTestfile.cmake")) return dir;
   if (fs::exists(dir / "CMakeCache.txt")) {
     const fs::path source = configured_source_dir(dir);
-    throw Refusal(dir.string() + " is a build folder, but its project registers no tests: gate kernels with "
+    throw Refusal(dir.string() +
+                  " is a build folder, but its project registers no tests: gate kernels with "
                   "bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (cmake -S " +
-                  (source.empty() ? "<your project>" : g::shell_quote(source.string())) + " -B " + g::shell_quote(dir.string()) + ")");
+                  (source.empty() ? "<your project>" : g::shell_quote(source.string())) + " -B " +
+                  g::shell_quote(dir.string()) + ")");
   }
   const fs::path here = fs::current_path();
   if (fs::exists(here / "CMakeCache.txt"))
@@ -54,7 +56,8 @@ fs::path absolute_build(const fs::path& build) {
                   "): give that folder with --build . or leave --build out");
   const bool in_project = fs::exists(here / "CMakeLists.txt");
   throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first (cmake -S " +
-                (in_project ? "." : "<your project>") + " -B " + g::shell_quote(build.string()) + ") and give that folder with --build");
+                (in_project ? "." : "<your project>") + " -B " + g::shell_quote(build.string()) +
+                ") and give that folder with --build");
 }
 
 namespace {
@@ -77,7 +80,8 @@ void build_project(const fs::path& build) {
 
 // The number of GPUs a CTest resource spec lists ({"local": [{"gpus": [{"id": "0", "slots": 1}, ...]}]}).
 int gpus_in_resource_spec(const fs::path& spec) {
-  const std::string how = "; write one with bankgate-resource-spec (installed beside bankgate), or see CTest's resource spec format";
+  const std::string how =
+      "; write one with bankgate-resource-spec (installed beside bankgate), or see CTest's resource spec format";
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(g::read_input_file(spec));
@@ -91,20 +95,23 @@ int gpus_in_resource_spec(const fs::path& spec) {
     throw Refusal("the resource spec " + spec.string() + " has no \"local\" list" + how);
   const auto gpus = (*local)[0].find("gpus");
   if (gpus == (*local)[0].end() || !gpus->is_array() || gpus->empty())
-    throw Refusal("the resource spec " + spec.string() + " lists no \"gpus\"; bankgate's GPU tests ask for RESOURCE_GROUPS "
-                  "\"gpus:1\"" + how);
+    throw Refusal("the resource spec " + spec.string() +
+                  " lists no \"gpus\"; bankgate's GPU tests ask for RESOURCE_GROUPS "
+                  "\"gpus:1\"" +
+                  how);
   return static_cast<int>(gpus->size());
 }
 
 }  // namespace
 
-int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit, bool strict,
-              const std::string& log, bool attribute) {
+int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit,
+              bool strict, const std::string& log, bool attribute) {
   std::error_code ec;
   fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
   protocol::RunManifest manifest;
   // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
-  const auto now = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
+  const auto now =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
   manifest.run_id = std::to_string(::getpid()) + "-" + std::to_string(now.count());
   manifest.attribute = attribute;
   manifest.require_gpu = strict;
@@ -114,9 +121,17 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   manifest.source = source_commit(configured_source_dir(build));
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);
-  std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--no-tests=error",
-                                 "--output-on-failure", "--output-junit", junit.string(),
-                                 "-R", selected.include};
+  std::vector<std::string> ctest{"ctest",
+                                 "--test-dir",
+                                 build.string(),
+                                 "-L",
+                                 "^gpu$",
+                                 "--no-tests=error",
+                                 "--output-on-failure",
+                                 "--output-junit",
+                                 junit.string(),
+                                 "-R",
+                                 selected.include};
   if (!selected.exclude.empty()) ctest.insert(ctest.end(), {"-E", selected.exclude});
   int parallel = run.parallel;
   if (!run.resource_spec.empty()) {
@@ -139,8 +154,8 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 // Clears this run's folder, builds (unless asked not to) and runs the GPU tests, measurements going to the run's
 // candidates and ctest's report to its ctest-junit.xml (its output to ctest.log with --quiet). With --shard, only
 // this runner's part of them: returned, and where it is empty nothing runs. `attribute`: with per-line figures.
-std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results, bool strict,
-                                         bool attribute, const fs::path& baselines) {
+std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results,
+                                         bool strict, bool attribute, const fs::path& baselines) {
   // Refused before building or clearing.
   if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);
   const std::optional<ShardRequest> split = shard_request(run);

@@ -11,7 +11,9 @@ namespace {
 
 // The edits (a letter added, dropped, changed, or two neighbours swapped) that turn `a` into `b`, case aside.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  const auto same = [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); };
+  const auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
   // d[i][j]: the edits that turn the first i letters of `a` into the first j of `b`.
   std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
   for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
@@ -19,15 +21,19 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
-      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1])) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.size()][b.size()];
 }
 
-std::string_view without_dashes(std::string_view word) { return word.substr(std::min(word.find_first_not_of('-'), word.size())); }
+std::string_view without_dashes(std::string_view word) {
+  return word.substr(std::min(word.find_first_not_of('-'), word.size()));
+}
 
 // "; did you mean 'gate'?" where a candidate is near `word`, else `otherwise`.
-std::string suggestion(const std::string& word, const std::vector<std::string>& candidates, const std::string& otherwise = "") {
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates,
+                       const std::string& otherwise = "") {
   const std::string near = nearest(word, candidates);
   return near.empty() ? otherwise : "; did you mean '" + near + "'?";
 }
@@ -77,8 +83,8 @@ int top_level_words(CLI::App& app, const std::string& word) {
 std::string unknown_option(const std::string& who, const std::string& word, const std::vector<std::string>& options,
                            const std::string& otherwise) {
   const std::string name = word.substr(0, word.find('='));
-  return who + ": unknown option '" + gate::terminal_safe(name) + "'" + suggestion(name, options, otherwise) + "\nRun '" +
-         who + " --help' for its options.\n";
+  return who + ": unknown option '" + gate::terminal_safe(name) + "'" + suggestion(name, options, otherwise) +
+         "\nRun '" + who + " --help' for its options.\n";
 }
 
 // Where `word` is on the command line, argc where it is not.
@@ -133,12 +139,14 @@ std::string unexpected_words(CLI::App& app, int argc, const char* const* argv) {
   const auto rank = [&](const std::string& word) {
     return (word.size() > 1 && word.starts_with("-") ? 0 : argc + 1) + position(word, argc, argv);
   };
-  const std::string first = *std::min_element(words.begin(), words.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  const std::string first =
+      *std::min_element(words.begin(), words.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
   const CLI::App* command = &app;
   for (const CLI::App* sub : app.get_subcommands()) command = sub;  // the subcommand given, where one was
   const std::string who = command == &app ? "bankgate" : "bankgate " + command->get_name();
   if (first.size() > 1 && first.starts_with("-")) return unknown_option(who, first, option_words(*command), "");
-  return who + ": unexpected argument '" + gate::terminal_safe(first) + "'\nRun '" + who + " --help' for its options.\n";
+  return who + ": unexpected argument '" + gate::terminal_safe(first) + "'\nRun '" + who +
+         " --help' for its options.\n";
 }
 
 }  // namespace bankgate::cli

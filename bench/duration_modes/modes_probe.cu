@@ -31,21 +31,21 @@
 #include <thread>
 #include <vector>
 
-#define CK(x)                                                                                   \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
+#define CK(x)                                                                                          \
+  do {                                                                                                 \
+    cudaError_t e_ = (x);                                                                              \
+    if (e_ != cudaSuccess) {                                                                           \
       fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #x); \
-      exit(3);                                                                                  \
-    }                                                                                           \
+      exit(3);                                                                                         \
+    }                                                                                                  \
   } while (0)
-#define CKD(x)                                                                         \
-  do {                                                                                 \
-    CUresult r_ = (x);                                                                 \
-    if (r_ != CUDA_SUCCESS) {                                                          \
+#define CKD(x)                                                                        \
+  do {                                                                                \
+    CUresult r_ = (x);                                                                \
+    if (r_ != CUDA_SUCCESS) {                                                         \
       fprintf(stderr, "CU error %d at %s:%d: %s\n", (int)r_, __FILE__, __LINE__, #x); \
-      exit(3);                                                                         \
-    }                                                                                  \
+      exit(3);                                                                        \
+    }                                                                                 \
   } while (0)
 
 constexpr int BM = 128, BN = 256, BK = 64, STAGES = 4;
@@ -360,10 +360,14 @@ static void set_attr() {
   if (CL > 1) CK(cudaFuncSetAttribute(gemm_ws<P, CL, G, PR>, cudaFuncAttributeNonPortableClusterSizeAllowed, 0));
 }
 static void set_all_attrs() {
-  set_attr<false, 1, false, false>(); set_attr<false, 1, false, true>();
-  set_attr<true, 1, false, false>();  set_attr<true, 1, false, true>();
-  set_attr<false, 2, false, false>(); set_attr<false, 2, false, true>();
-  set_attr<false, 1, true, false>();  set_attr<false, 1, true, true>();
+  set_attr<false, 1, false, false>();
+  set_attr<false, 1, false, true>();
+  set_attr<true, 1, false, false>();
+  set_attr<true, 1, false, true>();
+  set_attr<false, 2, false, false>();
+  set_attr<false, 2, false, true>();
+  set_attr<false, 1, true, false>();
+  set_attr<false, 1, true, true>();
 }
 
 template <bool P, int CL, bool G, bool PR>
@@ -388,10 +392,18 @@ static void launch_t(const Gemm& g, cudaStream_t st) {
 }
 static void launch(int v, bool probe, const Gemm& g, cudaStream_t st) {
   switch (v) {
-    case WS: probe ? launch_t<false, 1, false, true>(g, st) : launch_t<false, 1, false, false>(g, st); break;
-    case PERS: probe ? launch_t<true, 1, false, true>(g, st) : launch_t<true, 1, false, false>(g, st); break;
-    case CL2: probe ? launch_t<false, 2, false, true>(g, st) : launch_t<false, 2, false, false>(g, st); break;
-    case WS_GMAP: probe ? launch_t<false, 1, true, true>(g, st) : launch_t<false, 1, true, false>(g, st); break;
+    case WS:
+      probe ? launch_t<false, 1, false, true>(g, st) : launch_t<false, 1, false, false>(g, st);
+      break;
+    case PERS:
+      probe ? launch_t<true, 1, false, true>(g, st) : launch_t<true, 1, false, false>(g, st);
+      break;
+    case CL2:
+      probe ? launch_t<false, 2, false, true>(g, st) : launch_t<false, 2, false, false>(g, st);
+      break;
+    case WS_GMAP:
+      probe ? launch_t<false, 1, true, true>(g, st) : launch_t<false, 1, true, false>(g, st);
+      break;
   }
 }
 
@@ -412,7 +424,8 @@ struct Nvml {
     getPower = (int (*)(void*, unsigned*))dlsym(h, "nvmlDeviceGetPowerUsage");
     getTemp = (int (*)(void*, int, unsigned*))dlsym(h, "nvmlDeviceGetTemperature");
     getReasons = (int (*)(void*, unsigned long long*))dlsym(h, "nvmlDeviceGetCurrentClocksEventReasons");
-    if (!getReasons) getReasons = (int (*)(void*, unsigned long long*))dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    if (!getReasons)
+      getReasons = (int (*)(void*, unsigned long long*))dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
     if (!initf || initf() != 0 || !byIdx || byIdx(0, &dev) != 0) dev = nullptr;
   }
   // sm MHz, mem MHz, power W, temp C, reasons
@@ -422,7 +435,7 @@ struct Nvml {
     rs = 0;
     if (!dev) return;
     unsigned mw = 0;
-    getClock(dev, 1, &sm);  // NVML_CLOCK_SM
+    getClock(dev, 1, &sm);   // NVML_CLOCK_SM
     getClock(dev, 2, &mem);  // NVML_CLOCK_MEM
     getPower(dev, &mw);
     pw = mw / 1000.0;
@@ -475,7 +488,8 @@ static int check_one(int M, int N, int K, int samples) {
       const float got = bf2f(hC[idx]);
       const float want = bf2f(f2bf(ref));
       if (std::fabs(got - want) > std::fabs(want) * (1.0f / 128) + 1e-3f) {
-        if (bad < 5) printf("CHECK_MISMATCH,%s,%dx%dx%d,m=%d,n=%d,got=%g,want=%g\n", vname[v], M, N, K, m, n, got, want);
+        if (bad < 5)
+          printf("CHECK_MISMATCH,%s,%dx%dx%d,m=%d,n=%d,got=%g,want=%g\n", vname[v], M, N, K, m, n, got, want);
         ++bad;
       }
       ++checked;
@@ -596,17 +610,17 @@ static void run_context(int proc, int ctx, int rounds, int L) {
   const size_t szA = (size_t)M * K * 2, szB = (size_t)N * K * 2, szC = (size_t)M * N * 2;
   struct Spec {
     const char* label;
-    size_t pad;     // a cudaMalloc of this size before A, B, C (0: none)
-    size_t off;     // byte offset added to each of A, B, C inside their allocation
-    bool one_alloc; // A, B, C in one allocation back to back
-    bool swap;      // allocate B before A
+    size_t pad;      // a cudaMalloc of this size before A, B, C (0: none)
+    size_t off;      // byte offset added to each of A, B, C inside their allocation
+    bool one_alloc;  // A, B, C in one allocation back to back
+    bool swap;       // allocate B before A
   };
   const Spec specs[] = {
-      {"first", 0, 0, false, false},        {"pad2M", 2u << 20, 0, false, false},
+      {"first", 0, 0, false, false},          {"pad2M", 2u << 20, 0, false, false},
       {"pad64M", 64u << 20, 0, false, false}, {"pad1G", 1u << 30, 0, false, false},
-      {"off256", 0, 256, false, false},     {"off4352", 0, 4352, false, false},
-      {"off64K", 0, 65536, false, false},   {"off1M768", 0, (1u << 20) + 768, false, false},
-      {"onealloc", 0, 0, true, false},      {"swapAB", 8u << 20, 0, false, true},
+      {"off256", 0, 256, false, false},       {"off4352", 0, 4352, false, false},
+      {"off64K", 0, 65536, false, false},     {"off1M768", 0, (1u << 20) + 768, false, false},
+      {"onealloc", 0, 0, true, false},        {"swapAB", 8u << 20, 0, false, true},
   };
   const int P = sizeof(specs) / sizeof(specs[0]);
   std::vector<Gemm> gs;
@@ -668,7 +682,8 @@ static void run_context(int proc, int ctx, int rounds, int L) {
   }
   // Probes: once per placement and variant (raw per-CTA dump for cl2 and pers at placement 0).
   for (int pl = 0; pl < P; ++pl)
-    for (int v = 0; v < NVAR; ++v) probe_launch(proc, ctx, v, pl, gs[pl], st, pl == 0 && (v == CL2 || v == PERS || v == WS));
+    for (int v = 0; v < NVAR; ++v)
+      probe_launch(proc, ctx, v, pl, gs[pl], st, pl == 0 && (v == CL2 || v == PERS || v == WS));
   // Rounds: placements interleaved, order rotated each round; the variants in turn at each.
   for (int r = 0; r < rounds; ++r) {
     for (int j = 0; j < P + 1; ++j) {
@@ -695,7 +710,6 @@ static void run_context(int proc, int ctx, int rounds, int L) {
   // allocations are freed by the context's destruction
   (void)keep;
 }
-
 
 // ------------------------------------------------------------------------------------------------ vmm mode
 // Physical against virtual placement, and the clock: H physical allocations (cuMemCreate) x V reserved virtual
@@ -969,7 +983,10 @@ static void run_timeline(int proc, int bursts, int L, int gap_ms) {
 int main(int argc, char** argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc < 2) {
-    fprintf(stderr, "usage: %s check | run <proc> <contexts> [rounds] [launches] | vmm <proc> [rounds] [launches] | body <proc> <lead MiB> [rounds] [launches] | timeline <proc> [bursts] [launches] [gap ms]\n", argv[0]);
+    fprintf(stderr,
+            "usage: %s check | run <proc> <contexts> [rounds] [launches] | vmm <proc> [rounds] [launches] | body "
+            "<proc> <lead MiB> [rounds] [launches] | timeline <proc> [bursts] [launches] [gap ms]\n",
+            argv[0]);
     return 2;
   }
   g_nvml.init();

@@ -33,8 +33,8 @@ std::string first_baselines_advice(const fs::path& root) {
 
 // What this change did to the baselines against the base branch's copy (base_baselines.hpp): every change named,
 // the loosenings a reviewer has not accepted counted and returned.
-std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head, const BaseOptions& o,
-                                  const std::set<std::string>& known) {
+std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head,
+                                  const BaseOptions& o, const std::set<std::string>& known) {
   const fs::path& root = folder.root();
   const std::optional<BaseRef> base = find_base(root, o.base_ref);
   if (!base) {
@@ -47,8 +47,10 @@ std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::ma
     const bool fails = loosens && !o.accept_loosened;
     loosened += fails ? 1 : 0;
     ++changes;
-    std::cout << (fails ? "LOOSENED " : loosens ? "loosened, accepted " : "changed ") << folder.display(file).string() << ": "
-              << g::terminal_safe(text) << "\n";
+    std::cout << (fails     ? "LOOSENED "
+                  : loosens ? "loosened, accepted "
+                            : "changed ")
+              << folder.display(file).string() << ": " << g::terminal_safe(text) << "\n";
   };
   for (const fs::path& relative : base_files(root, base->commit)) {
     const std::optional<std::string> text = base_text(root, base->commit, relative);
@@ -60,13 +62,18 @@ std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::ma
       continue;  // not a baseline this bankgate reads (another schema): the file as it is now is all there is
     }
     if (const auto now = head.find(relative); now != head.end()) {
-      for (const g::BaselineChange& c : g::baseline_changes(before, now->second)) say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
+      for (const g::BaselineChange& c : g::baseline_changes(before, now->second))
+        say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
     } else if (!folder.kind(relative)) {
-      say(relative, "its " + std::to_string(before.tests.size()) + " tests are no longer gated: the file was removed in this change", true);
+      say(relative,
+          "its " + std::to_string(before.tests.size()) +
+              " tests are no longer gated: the file was removed in this change",
+          true);
     }
   }
-  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes << " changes, "
-            << loosened << " loosening the gate" << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
+  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes
+            << " changes, " << loosened << " loosening the gate"
+            << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
   return loosened;
 }
 
@@ -78,7 +85,9 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   if (!fs::exists(fs::symlink_status(root, ec)))
     throw std::runtime_error(root.string() + " does not exist: no baselines have been recorded there yet" +
                              first_baselines_advice(root) + "; or give the folder that holds them with --baselines");
-  if (!fs::is_directory(root, ec)) throw std::runtime_error(root.string() + " is not a folder of baselines: give the folder that holds them with --baselines");
+  if (!fs::is_directory(root, ec))
+    throw std::runtime_error(root.string() +
+                             " is not a folder of baselines: give the folder that holds them with --baselines");
   const g::BaselineFolder baselines(root);  // refuses a folder an interrupted promotion left half-written
   const g::ConfinedFolder& folder = *baselines.folder();
   std::size_t tests = 0;
@@ -88,14 +97,16 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.
-    for (const fs::path& relative : folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
+    for (const fs::path& relative :
+         folder.files_below(gpu.relative_dir(), is_json, problems, /*links_as_entries=*/true)) {
       try {
         g::SuiteFile file = g::read_suite_file(folder, relative, &known);
         const fs::path expected = g::suite_file_relative(gpu, file.suite);
-        const bool in_place = relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
+        const bool in_place =
+            relative == expected || (folder.kind(expected) && folder.locate(expected).relative == relative);
         if (!(file.gpu == gpu) || !in_place)
-          throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
-                                 file.gpu.model + ", which belongs in " + folder.display(expected).string());
+          throw g::BaselineError(folder.display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch +
+                                 "/" + file.gpu.model + ", which belongs in " + folder.display(expected).string());
         tests += file.tests.size();
         read.emplace(relative, std::move(file));
       } catch (const std::exception& e) {
@@ -105,10 +116,11 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   }
   // A problem names a file of the folder, whatever its name holds: each on one line, escaped.
   for (const std::string& p : problems) std::cerr << "bankgate: " << g::terminal_line(p) << "\n";
-  std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests << " tests read, " << problems.size()
-            << " unusable\n";
+  std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests
+            << " tests read, " << problems.size() << " unusable\n";
   if (read.empty() && problems.empty())
-    std::cerr << "bankgate: " << g::terminal_line(root.string()) << " holds no baselines yet" << first_baselines_advice(root) << "\n";
+    std::cerr << "bankgate: " << g::terminal_line(root.string()) << " holds no baselines yet"
+              << first_baselines_advice(root) << "\n";
   const std::size_t loosened = show_baseline_changes(folder, read, base, known);
   if (!problems.empty() || read.empty()) return exit_not_measured;
   return loosened > 0 ? exit_regression : exit_ok;

@@ -37,25 +37,25 @@ namespace fs = std::filesystem;
 namespace protocol = bankgate::gate::protocol;
 
 struct CompareCommitsOptions {
-  std::string base, head;                // anything git rev-parse takes, or "." for the working tree as it is
-  std::filesystem::path source;          // the project's folder; empty: the top level of the current folder's repository
-  std::filesystem::path work;            // the scratch folder; empty: <source>/build/bankgate-compare
+  std::string base, head;        // anything git rev-parse takes, or "." for the working tree as it is
+  std::filesystem::path source;  // the project's folder; empty: the top level of the current folder's repository
+  std::filesystem::path work;    // the scratch folder; empty: <source>/build/bankgate-compare
   // The project's own build, whose CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER and
   // CMAKE_CUDA_ARCHITECTURES both configures take; empty: <source>/build where it is configured.
   std::filesystem::path build;
-  std::vector<std::string> cmake_args;   // added to both configures after those, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
-  CompareOptions compare;                // the rounds, the filter and the reports, as compare takes them
+  std::vector<std::string> cmake_args;  // added to both configures after those, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
+  CompareOptions compare;               // the rounds, the filter and the reports, as compare takes them
 };
 
 // Configures `tree` in `build` as a release build with Ninja and the caller's CMake arguments, then builds it.
 // An existing build of the same commit is configured and built again, which redoes only what changed.
-void build_tree(const SourceTree& tree, const std::string& side, const fs::path& build, const std::vector<std::string>& cmake_args,
-                const fs::path& logs) {
-  std::vector<std::string> configure{"cmake", "-S", tree.project.string(), "-B", build.string(), "-G", "Ninja",
-                                     "-DCMAKE_BUILD_TYPE=Release"};
+void build_tree(const SourceTree& tree, const std::string& side, const fs::path& build,
+                const std::vector<std::string>& cmake_args, const fs::path& logs) {
+  std::vector<std::string> configure{"cmake", "-S",    tree.project.string(),       "-B", build.string(),
+                                     "-G",    "Ninja", "-DCMAKE_BUILD_TYPE=Release"};
   configure.insert(configure.end(), cmake_args.begin(), cmake_args.end());
-  progress("bankgate compare-commits: building the " + describe(side, tree) + " from " + tree.project.string() + " in " +
-           build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
+  progress("bankgate compare-commits: building the " + describe(side, tree) + " from " + tree.project.string() +
+           " in " + build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
   run_step(configure, side, tree, "configure", logs);
   run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
 }
@@ -71,7 +71,8 @@ std::vector<std::string> settings_of_build(const fs::path& build, bool named) {
   const CMakeCache cache = CMakeCache::of_build(build);
   if (cache.empty()) {
     if (named)
-      throw Refusal(build.string() + " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
+      throw Refusal(build.string() +
+                    " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
                     "own build folder with --build, or leave --build out");
     return {};
   }
@@ -83,13 +84,15 @@ std::vector<std::string> settings_of_build(const fs::path& build, bool named) {
       names += (names.empty() ? "" : ", ") + std::string(key);
     }
   }
-  if (!names.empty()) progress("bankgate compare-commits: both builds take " + names + " from the build folder " + build.string());
+  if (!names.empty())
+    progress("bankgate compare-commits: both builds take " + names + " from the build folder " + build.string());
   return arguments;
 }
 
 // The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
 std::size_t gpu_tests(const fs::path& build) {
-  const std::string listing = program_output({"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
+  const std::string listing =
+      program_output({"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
   const nlohmann::json doc = nlohmann::json::parse(listing, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array()) return 0;
   return doc["tests"].size();
@@ -98,8 +101,11 @@ std::size_t gpu_tests(const fs::path& build) {
 // The comparison's results in run/, one place for CI to keep whatever the commits are.
 void keep_results(const fs::path& head_build, const fs::path& run) {
   std::error_code ec;
-  fs::copy(protocol::compare_run(head_build), run, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
-  if (ec) std::cerr << "bankgate: the comparison's results were not copied to " << gate::terminal_line(run.string()) << ": " << ec.message() << "\n";
+  fs::copy(protocol::compare_run(head_build), run, fs::copy_options::recursive | fs::copy_options::overwrite_existing,
+           ec);
+  if (ec)
+    std::cerr << "bankgate: the comparison's results were not copied to " << gate::terminal_line(run.string()) << ": "
+              << ec.message() << "\n";
 }
 
 // A side as the reports' headings name it: its commit only (a branch name could hold markdown or HTML).
@@ -109,13 +115,18 @@ std::string side_in_reports(const std::string& side, const SourceTree& tree) {
 
 void print_verdict(int status, const SourceTree& base, const SourceTree& head, const fs::path& run) {
   const gate::Palette& palette = console().palette;
-  const std::string sides = gate::terminal_line("the " + describe("head", head) + " against the " + describe("base", base));
+  const std::string sides =
+      gate::terminal_line("the " + describe("head", head) + " against the " + describe("base", base));
   std::cout << "bankgate compare-commits: ";
-  if (status == exit_ok) std::cout << palette.paint("PASSED", gate::Tone::good) << ": " << sides << ", no regression";
-  else if (status == exit_regression) std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", a regression (rows above)";
+  if (status == exit_ok)
+    std::cout << palette.paint("PASSED", gate::Tone::good) << ": " << sides << ", no regression";
+  else if (status == exit_regression)
+    std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", a regression (rows above)";
   else if (status == exit_inconclusive)
-    std::cout << palette.paint("INCONCLUSIVE", gate::Tone::doubtful) << ": " << sides << ", no regression found but too noisy to decide";
-  else std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", could not compare";
+    std::cout << palette.paint("INCONCLUSIVE", gate::Tone::doubtful) << ": " << sides
+              << ", no regression found but too noisy to decide";
+  else
+    std::cout << palette.paint("FAILED", gate::Tone::bad) << ": " << sides << ", could not compare";
   std::cout << "; results in " << gate::terminal_line(run.string()) << "\n";
 }
 
@@ -124,7 +135,8 @@ int compare_commits(const CompareCommitsOptions& o) {
   SourceTree base = resolve_revision(repository, o.base);
   SourceTree head = resolve_revision(repository, o.head);
   const fs::path work =
-      fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work).lexically_normal();
+      fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work)
+          .lexically_normal();
   const fs::path run = work / "run", logs = run / "build-logs";
   // Every place it writes is its own, checked before anything is deleted: --work may name a user's folder.
   for (const fs::path& own : {run, work / "src", work / "build"}) check_own_folder(own);
@@ -138,14 +150,16 @@ int compare_commits(const CompareCommitsOptions& o) {
   check_out(repository, head, "head", work / "src", logs);
   const fs::path base_build = work / "build" / base.key, head_build = work / "build" / head.key;
   // The project's build's settings first: an explicit --cmake-arg of the same name comes later and wins.
-  std::vector<std::string> cmake_args =
-      settings_of_build(fs::absolute(o.build.empty() ? repository.top / repository.prefix / "build" : o.build), !o.build.empty());
+  std::vector<std::string> cmake_args = settings_of_build(
+      fs::absolute(o.build.empty() ? repository.top / repository.prefix / "build" : o.build), !o.build.empty());
   cmake_args.insert(cmake_args.end(), o.cmake_args.begin(), o.cmake_args.end());
   build_tree(base, "base", base_build, cmake_args, logs);
   if (head.key != base.key) build_tree(head, "head", head_build, cmake_args, logs);  // one commit is built once
   if (gpu_tests(head_build) == 0)
-    throw Refusal("the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " + head_build.string() +
-                  "; gate kernels with bankgate_add_gpu_suite() (docs/adopting.md), or check that this is the commit meant");
+    throw Refusal(
+        "the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " +
+        head_build.string() +
+        "; gate kernels with bankgate_add_gpu_suite() (docs/adopting.md), or check that this is the commit meant");
   CompareOptions c = o.compare;
   c.base = base_build;
   c.head = head_build;
@@ -166,27 +180,35 @@ int compare_commits(const CompareCommitsOptions& o) {
 
 Runner define_compare_commits(CLI::App& command) {
   const auto o = std::make_shared<CompareCommitsOptions>();
-  command.add_option("base", o->base, "the base commit (anything git rev-parse takes), or . for the working tree")->required();
+  command.add_option("base", o->base, "the base commit (anything git rev-parse takes), or . for the working tree")
+      ->required();
   command.add_option("head", o->head, "the head commit, or . for the working tree as it is")->required();
-  command.add_option("--source", o->source, "the project's folder in its git repository (default: the top level of the current folder's)")
+  command
+      .add_option("--source", o->source,
+                  "the project's folder in its git repository (default: the top level of the current folder's)")
       ->check(CLI::ExistingDirectory);
-  command.add_option("--work", o->work,
-                     "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
-                     "in run/ (default: <source>/build/bankgate-compare)")
+  command
+      .add_option("--work", o->work,
+                  "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
+                  "in run/ (default: <source>/build/bankgate-compare)")
       ->check(names_a_folder());
-  command.add_option("--build", o->build,
-                     "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
-                     "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
-                     "where configured)")
+  command
+      .add_option("--build", o->build,
+                  "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
+                  "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
+                  "where configured)")
       ->check(names_a_folder());
-  command.add_option("--cmake-arg", o->cmake_args,
-                     "an extra argument for configuring both commits, after those of --build, e.g. "
-                     "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
+  command
+      .add_option("--cmake-arg", o->cmake_args,
+                  "an extra argument for configuring both commits, after those of --build, e.g. "
+                  "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
       ->allow_extra_args(false);
   add_comparison_options(command, o->compare, "default: <work>/run/report.html");
-  command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable,
-                                {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"},
-                                exit_code::inconclusive}));
+  command.footer(
+      exit_codes_of({exit_code::regression,
+                     exit_code::unreadable,
+                     {exit_setup, "git, a checkout, a configure or a build failed, or the head has no GPU suites"},
+                     exit_code::inconclusive}));
   return [o] { return compare_commits(*o); };
 }
 

@@ -26,8 +26,8 @@ namespace protocol = bankgate::gate::protocol;
 struct GateOptions {
   SuiteRun run;
   BaseOptions base;
-  std::filesystem::path baselines;  // empty: each suite's own folder
-  std::filesystem::path markdown;   // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
+  std::filesystem::path baselines;    // empty: each suite's own folder
+  std::filesystem::path markdown;     // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
   std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
   std::string source_url;             // the HTML report's source link template (default: the setting)
 };
@@ -90,20 +90,22 @@ int gate(const GateOptions& o) {
     try {
       g::append_markdown(o.markdown, g::read_input_file(markdown));
     } catch (const std::exception& e) {  // a copy like those below: it does not change the verdict
-      std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string()) << ": "
-                << g::terminal_safe(e.what()) << "\n";
+      std::cerr << "bankgate: the markdown summary was not appended to " << g::terminal_line(o.markdown.string())
+                << ": " << g::terminal_safe(e.what()) << "\n";
     }
   }
   // Copies for the caller; failing to make one must not change the verdict.
   for (const auto& [from, to] : {std::pair{s.junit_out, o.junit}, std::pair{s.json, o.json}}) {
     std::error_code copy_error;
     if (!to.empty() && !fs::copy_file(from, to, fs::copy_options::overwrite_existing, copy_error) && copy_error)
-      std::cerr << "bankgate: could not copy " << g::terminal_line(from.string()) << " to " << g::terminal_line(to.string()) << ": "
-                << copy_error.message() << "\n";
+      std::cerr << "bankgate: could not copy " << g::terminal_line(from.string()) << " to "
+                << g::terminal_line(to.string()) << ": " << copy_error.message() << "\n";
   }
-  std::cout << "reports: " << g::terminal_line(results.string()) << "/{" << s.junit_out.filename().string() << "," << s.json.filename().string()
-            << "," << markdown.filename().string() << "," << s.html.filename().string() << "}"
-            << (console().quiet ? "; ctest's output: " + g::terminal_line(protocol::ctest_log(results).string()) : "") << "\n";
+  std::cout << "reports: " << g::terminal_line(results.string()) << "/{" << s.junit_out.filename().string() << ","
+            << s.json.filename().string() << "," << markdown.filename().string() << "," << s.html.filename().string()
+            << "}"
+            << (console().quiet ? "; ctest's output: " + g::terminal_line(protocol::ctest_log(results).string()) : "")
+            << "\n";
   print_verdict(status);
   return status;
 }
@@ -116,7 +118,8 @@ Runner define_gate(CLI::App& command) {
   add_shard_options(command, o->run);
   command.add_option("--baselines", o->baselines, "baselines folder for every suite (default: each suite's own)");
   add_base_options(command, o->base);
-  command.add_option("--markdown", o->markdown, "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
+  command.add_option("--markdown", o->markdown,
+                     "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   command.add_option("--junit", o->junit, "also write the JUnit report here");
   command.add_option("--json", o->json, "also write the JSON summary here");
   add_source_url_option(command, o->source_url);

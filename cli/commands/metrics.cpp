@@ -33,16 +33,21 @@ void metrics_markdown(std::span<const bankgate::MetricTraits> table) {
   std::cout << "| counter | Nsight Compute name | nvprof-era name | gated |\n| --- | --- | --- | --- |\n";
   for (const bankgate::MetricTraits& m : table)
     std::cout << "| " << m.display << " (" << bankgate::to_string(m.group) << ") | `" << m.name << "`"
-              << (m.name == bankgate::metric::resident_blocks_per_sm ? " (ours: the least of Nsight Compute's `launch__occupancy_limit_*`)"
-                  : m.name == bankgate::metric::local_memory_per_thread ? " (ours: the driver's figure; Nsight Compute has none)"
+              << (m.name == bankgate::metric::resident_blocks_per_sm
+                      ? " (ours: the least of Nsight Compute's `launch__occupancy_limit_*`)"
+                  : m.name == bankgate::metric::local_memory_per_thread
+                      ? " (ours: the driver's figure; Nsight Compute has none)"
                   : m.source == bankgate::CounterSource::launch ? " (from the driver, no counter)"
-                  : m.source == bankgate::CounterSource::tma_traffic ? " (hardware: a further run, for kernels with TMA instructions only)"
-                                                                      : "") << " | "
-              << (m.nvprof.empty() ? "—" : "`" + std::string(m.nvprof) + "`") << " | " << tolerance_text(m) << " |\n";
+                  : m.source == bankgate::CounterSource::tma_traffic
+                      ? " (hardware: a further run, for kernels with TMA instructions only)"
+                      : "")
+              << " | " << (m.nvprof.empty() ? "—" : "`" + std::string(m.nvprof) + "`") << " | " << tolerance_text(m)
+              << " |\n";
   std::cout << "\n| ratio | from | nvprof-era name |\n| --- | --- | --- |\n";
   for (const bankgate::RatioTraits& r : bankgate::ratio_table())
     std::cout << "| " << r.display << " (`" << r.key << "`) | " << display_name(r.numerator) << " / "
-              << display_name(r.denominator) << " | " << (r.nvprof.empty() ? "—" : "`" + std::string(r.nvprof) + "`") << " |\n";
+              << display_name(r.denominator) << " | " << (r.nvprof.empty() ? "—" : "`" + std::string(r.nvprof) + "`")
+              << " |\n";
 }
 
 int metrics(MetricsFormat format, bool hardware) {
@@ -50,12 +55,15 @@ int metrics(MetricsFormat format, bool hardware) {
   if (format == MetricsFormat::json) {
     nlohmann::json list = nlohmann::json::array();
     for (const bankgate::MetricTraits& m : table)
-      list.push_back({{"name", m.name}, {"display_name", m.display}, {"nvprof_name", m.nvprof},
+      list.push_back({{"name", m.name},
+                      {"display_name", m.display},
+                      {"nvprof_name", m.nvprof},
                       {"group", bankgate::to_string(m.group)},
                       {"source", m.source == bankgate::CounterSource::launch        ? "launch"
                                  : m.source == bankgate::CounterSource::tma_traffic ? "tma_traffic"
                                                                                     : "sass"},
-                      {"default_relative_tolerance", m.tolerance.relative}, {"tolerance_reason", m.tolerance.reason},
+                      {"default_relative_tolerance", m.tolerance.relative},
+                      {"tolerance_reason", m.tolerance.reason},
                       {"explained_by_lines_of_kind", m.kind}});
     std::cout << g::json_text(list) << "\n";
     return exit_ok;
@@ -65,7 +73,8 @@ int metrics(MetricsFormat format, bool hardware) {
     return exit_ok;
   }
   // The range profiler's metrics only (with the TMA traffic pass's): the list ncu --metrics takes.
-  auto names = bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
+  auto names =
+      bankgate::metric_names(hardware ? bankgate::CounterSet::hardware : bankgate::CounterSet::sass_instrumented);
   if (!hardware)
     for (const std::string& name : bankgate::metric_names(bankgate::CounterSet::tma_traffic)) names.push_back(name);
   for (std::size_t i = 0; i < names.size(); ++i) std::cout << (i ? "," : "") << names[i];
@@ -87,7 +96,10 @@ Runner define_metrics(CLI::App& command) {
       ->check(CLI::IsMember({"sass", "hardware"}));
   command.footer(exit_codes_of({}));
   return [c] {
-    return metrics(c->json ? MetricsFormat::json : c->markdown ? MetricsFormat::markdown : MetricsFormat::list, c->set == "hardware");
+    return metrics(c->json       ? MetricsFormat::json
+                   : c->markdown ? MetricsFormat::markdown
+                                 : MetricsFormat::list,
+                   c->set == "hardware");
   };
 }
 

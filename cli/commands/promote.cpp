@@ -33,7 +33,8 @@ struct Destination {
   fs::path root;
   std::vector<std::string> suites;
 };
-std::map<fs::path, Destination> destinations(const PromoteOptions& o, const std::map<std::string, g::SuiteFile>& candidates,
+std::map<fs::path, Destination> destinations(const PromoteOptions& o,
+                                             const std::map<std::string, g::SuiteFile>& candidates,
                                              const g::GpuKey& gpu) {
   const fs::path project = configured_source_dir(o.build);
   std::map<fs::path, Destination> folders;
@@ -55,21 +56,23 @@ struct Selection {
   std::map<std::string, g::SuiteFile> suites;
   std::vector<std::string> wrong_output;
 };
-Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidates, const std::map<std::string, g::SuiteFile>& baselines,
-                            const PromoteOptions& o) {
+Selection select_candidates(const std::map<std::string, g::SuiteFile>& candidates,
+                            const std::map<std::string, g::SuiteFile>& baselines, const PromoteOptions& o) {
   Selection chosen;
   for (const auto& [suite, candidate] : candidates) {
     g::SuiteFile tests = candidate;
     tests.tests.clear();
     for (const auto& [test, record] : candidate.tests) {
       if (!g::matches_filter(suite + "." + test, o.filter)) continue;
-      if (record.correct) tests.tests[test] = record;
-      else chosen.wrong_output.push_back(suite + "." + test);
+      if (record.correct)
+        tests.tests[test] = record;
+      else
+        chosen.wrong_output.push_back(suite + "." + test);
     }
     if (const auto b = baselines.find(suite);
         b != baselines.end() && b->second.provenance.gpu_name != candidate.provenance.gpu_name && !o.new_gpu)
-      throw Refusal("the baseline of " + suite + " was measured on '" + b->second.provenance.gpu_name + "', the candidates on '" +
-                    candidate.provenance.gpu_name + "'; pass --new-gpu to replace it");
+      throw Refusal("the baseline of " + suite + " was measured on '" + b->second.provenance.gpu_name +
+                    "', the candidates on '" + candidate.provenance.gpu_name + "'; pass --new-gpu to replace it");
     if (!tests.tests.empty()) chosen.suites.emplace(suite, tests);
   }
   if (chosen.suites.empty())
@@ -95,9 +98,10 @@ std::map<fs::path, std::unique_ptr<g::BaselineTransaction>> lock_folders(const s
   return locked;
 }
 
-std::map<std::string, g::SuiteFile> read_locked_baselines(const std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
-                                                          const std::map<fs::path, Destination>& folders, const g::GpuKey& gpu,
-                                                          const std::map<std::string, g::SuiteFile>& candidates, std::ostream& out) {
+std::map<std::string, g::SuiteFile> read_locked_baselines(
+    const std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
+    const std::map<fs::path, Destination>& folders, const g::GpuKey& gpu,
+    const std::map<std::string, g::SuiteFile>& candidates, std::ostream& out) {
   const auto known = known_metrics();
   std::map<std::string, g::SuiteFile> baselines;
   for (const auto& [key, d] : folders) {
@@ -118,8 +122,8 @@ std::map<std::string, g::SuiteFile> read_locked_baselines(const std::map<fs::pat
 // Each suite's new baseline, merged and stamped, staged in its folder's transaction. Every file is built and
 // read back first, so a bad one stops the promotion before anything is visible.
 void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& baselines, const g::GpuKey& gpu,
-           const std::map<fs::path, Destination>& folders, std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
-           const PromoteOptions& o) {
+           const std::map<fs::path, Destination>& folders,
+           std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked, const PromoteOptions& o) {
   const auto known = known_metrics();
   const g::SourceTree tree = g::source_tree(g::process_environment);
   g::Provenance stamp;
@@ -154,7 +158,7 @@ void stage(const Selection& chosen, const std::map<std::string, g::SuiteFile>& b
 // Suites gated against different folders (BASELINES) are committed folder by folder; a failure in a later
 // folder says which earlier ones were already changed.
 std::vector<g::BaselineTransaction::Change> commit(std::map<fs::path, std::unique_ptr<g::BaselineTransaction>>& locked,
-                                                  std::ostream& out) {
+                                                   std::ostream& out) {
   std::vector<std::string> committed;
   std::vector<g::BaselineTransaction::Change> written;
   for (auto& [key, transaction] : locked) {
@@ -167,8 +171,8 @@ std::vector<g::BaselineTransaction::Change> commit(std::map<fs::path, std::uniqu
       if (committed.empty()) throw;
       std::string done;
       for (const std::string& root : committed) done += (done.empty() ? "" : ", ") + root;
-      throw g::TransactionError(std::string(e.what()) + " (in " + transaction->root().string() + "; the baselines in " + done +
-                                " were already promoted)");
+      throw g::TransactionError(std::string(e.what()) + " (in " + transaction->root().string() + "; the baselines in " +
+                                done + " were already promoted)");
     }
     committed.push_back(transaction->root().string());
   }
@@ -200,14 +204,14 @@ PromoteResult promote(const PromoteOptions& o, std::ostream& out) {
   return {commit(locked, out), chosen.wrong_output};
 }
 
-
 Runner define_promote(CLI::App& command) {
   const auto o = std::make_shared<PromoteOptions>();
   add_candidate_options(command, o->build, o->candidates, o->baselines, o->gpu);
-  command.add_option("--runner", o->runners,
-                     "candidates folder recorded on another runner of the same GPU model (repeat for more): "
-                     "merged with --candidates, counters must agree, durations pool every runner's samples and "
-                     "their tolerance widens by twice the runners' distance from the pooled median")
+  command
+      .add_option("--runner", o->runners,
+                  "candidates folder recorded on another runner of the same GPU model (repeat for more): "
+                  "merged with --candidates, counters must agree, durations pool every runner's samples and "
+                  "their tolerance widens by twice the runners' distance from the pooled median")
       ->check(names_a_folder());
   command.add_option("--filter", o->filter, "GoogleTest-style filter of the tests to promote");
   command.add_flag("--dry-run", o->dry_run, "show the table, write nothing");

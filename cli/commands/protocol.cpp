@@ -37,12 +37,17 @@ nlohmann::json protocol_document(const fs::path& build) {
   for (const char* name : p::properties) properties.push_back(name);
   nlohmann::json exit_codes = nlohmann::json::object();
   for (const auto& [name, code] : p::exit_codes) exit_codes[std::string(name)] = code;
-  return {{"environment", environment}, {"layout", layout}, {"measure_test_prefix", p::measure_test_prefix},
-          {"test_properties", properties}, {"exit_codes", exit_codes}};
+  return {{"environment", environment},
+          {"layout", layout},
+          {"measure_test_prefix", p::measure_test_prefix},
+          {"test_properties", properties},
+          {"exit_codes", exit_codes}};
 }
 
 // A value as a shell reads it: a string bare, anything else as JSON.
-std::string bare(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : g::json_text(value, -1); }
+std::string bare(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : g::json_text(value, -1);
+}
 
 // The entry `path` names ("layout.gate": one step per dot), or nullptr after saying on `err` what there is.
 const nlohmann::json* find_entry(const nlohmann::json& document, const std::string& path, std::ostream& err) {

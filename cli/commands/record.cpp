@@ -37,10 +37,11 @@ std::vector<std::string> tests_recorded(const std::vector<g::ProcessRecording>& 
 
 // Runs the tests `filter` selects once more, in fresh suite processes, into the folder of process `n`.
 g::ProcessRecording record_again(const SuiteRun& run, const fs::path& build, const fs::path& results, int n,
-                                   const std::string& filter, std::size_t tests, const g::GpuKey& gpu) {
+                                 const std::string& filter, std::size_t tests, const g::GpuKey& gpu) {
   const fs::path folder = protocol::record_process(results, n);
   fs::create_directories(folder);
-  progress("bankgate: " + process_label(n) + ": measuring " + std::to_string(tests) + " test(s) again, to see whether their "
+  progress("bankgate: " + process_label(n) + ": measuring " + std::to_string(tests) +
+           " test(s) again, to see whether their "
            "speed depends on the process");
   SuiteRun again = run;
   again.filter = filter;
@@ -51,8 +52,8 @@ g::ProcessRecording record_again(const SuiteRun& run, const fs::path& build, con
 
 // One GPU's recordings in up to o.processes processes: the second measures every test the first did, each later one
 // only the tests whose processes disagreed so far.
-std::vector<g::ProcessRecording> recordings_of_processes(const RecordOptions& o, const fs::path& build, const fs::path& results,
-                                                  const g::GpuKey& gpu) {
+std::vector<g::ProcessRecording> recordings_of_processes(const RecordOptions& o, const fs::path& build,
+                                                         const fs::path& results, const g::GpuKey& gpu) {
   const fs::path first = protocol::run_candidates(protocol::record_process(results, 1));
   std::vector<g::ProcessRecording> processes{{process_label(1), g::read_candidates(first, gpu)}};
   std::vector<std::string> tests = tests_recorded(processes);
@@ -65,7 +66,8 @@ std::vector<g::ProcessRecording> recordings_of_processes(const RecordOptions& o,
 
 // Measures the first process's tests in more processes and makes the run's candidates their merge; returns the
 // kernels found to have modes. The first process's candidates move beside the others'.
-std::vector<g::ModalKernel> merge_more_processes(const RecordOptions& o, const fs::path& build, const fs::path& results) {
+std::vector<g::ModalKernel> merge_more_processes(const RecordOptions& o, const fs::path& build,
+                                                 const fs::path& results) {
   const fs::path candidates = protocol::run_candidates(results);
   const fs::path first = protocol::run_candidates(protocol::record_process(results, 1));
   fs::create_directories(first.parent_path());
@@ -76,8 +78,8 @@ std::vector<g::ModalKernel> merge_more_processes(const RecordOptions& o, const f
     try {
       merged = g::merge_processes(recordings_of_processes(o, build, results, gpu));
     } catch (const g::RunnerMergeError& e) {
-      throw Refusal(std::string("the processes' recordings cannot be merged: ") + e.what() + " (each process's candidates are in " +
-                    protocol::record_processes(results).string() + ")");
+      throw Refusal(std::string("the processes' recordings cannot be merged: ") + e.what() +
+                    " (each process's candidates are in " + protocol::record_processes(results).string() + ")");
     }
     for (const auto& [suite, file] : merged.suites)
       for (const auto& [test, record] : file.tests)
@@ -92,7 +94,8 @@ void show_modes(const std::vector<g::ModalKernel>& modal, int processes, std::os
     out << "no test's speed depended on the process (up to " << processes << " processes)\n";
     return;
   }
-  out << "speed depends on the process (their timing tolerance widens to hold every speed; docs/timing.md#modes-a-speed-per-process):\n";
+  out << "speed depends on the process (their timing tolerance widens to hold every speed; "
+         "docs/timing.md#modes-a-speed-per-process):\n";
   for (const g::ModalKernel& m : modal) {
     std::string medians;
     for (double ns : m.medians_ns) medians += (medians.empty() ? "" : ", ") + g::duration_text(ns);
@@ -108,11 +111,13 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   const fs::path candidates = protocol::run_candidates(results);
   // Tests may fail here (that is why a refresh is wanted); their measurements are still written.
   const auto shard = run_suites(o.run, build, results, /*strict=*/false, /*attribute=*/true, o.baselines);
-  if (shard && shard->suites.empty()) throw std::runtime_error(g::empty_part_problem(shard->index, shard->count, shard->catalogue.size()));
+  if (shard && shard->suites.empty())
+    throw std::runtime_error(g::empty_part_problem(shard->index, shard->count, shard->catalogue.size()));
   if (!has_candidates(candidates))
-    throw std::runtime_error("nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" +
-                             o.run.filter + "'); the test output " +
-                             (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
+    throw std::runtime_error(
+        "nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" + o.run.filter +
+        "'); the test output " +
+        (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
   const std::vector<g::ModalKernel> modal =
       o.processes > 1 ? merge_more_processes(o, build, results) : std::vector<g::ModalKernel>{};
   progress("");  // apart from ctest's output
@@ -123,7 +128,8 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   review(review_options, out);  // a table with changes is the point of recording, not a failure
   if (o.processes > 1) show_modes(modal, o.processes, out);
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
-      << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string())) << "\n";
+      << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))
+      << "\n";
   return {build, candidates};
 }
 
@@ -133,7 +139,8 @@ Runner define_record(CLI::App& command) {
   add_shard_options(command, o->run);
   add_processes_option(command, o->processes);
   command.add_option("--baselines", o->baselines, "baselines folder to compare with (default: each suite's own)");
-  command.footer(exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure
+  command.footer(
+      exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure
   return [o] {
     record(*o, std::cout);
     return exit_ok;

@@ -25,7 +25,8 @@ int recover(const fs::path& root) {
   const g::BaselineTransaction transaction(root);
   if (const auto stray = stray_journal(transaction.folder())) std::cout << "note: " << *stray << "\n";
   for (const std::string& line : transaction.recovered()) std::cout << "recovered: " << g::terminal_line(line) << "\n";
-  std::cout << g::terminal_line(root.string()) << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
+  std::cout << g::terminal_line(root.string())
+            << (transaction.recovered().empty() ? ": nothing to recover\n" : ": as before the interrupted promotion\n");
   return exit_ok;
 }
 

@@ -30,8 +30,10 @@ int refresh(const RefreshOptions& o, std::ostream& out) {
   p.dry_run = o.dry_run;
   p.new_gpu = o.new_gpu;
   p.force = o.force;
-  p.invocation = "bankgate refresh" + (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true)) +
-                 (o.processes == RefreshOptions{}.processes ? std::string() : " --processes " + std::to_string(o.processes));
+  p.invocation =
+      "bankgate refresh" +
+      (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true)) +
+      (o.processes == RefreshOptions{}.processes ? std::string() : " --processes " + std::to_string(o.processes));
   out << "\n";
   promote(p, out);
   return exit_ok;

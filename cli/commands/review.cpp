@@ -29,12 +29,11 @@ int review(const ReviewOptions& o, std::ostream& out) {
   const auto candidates = g::read_candidates(dir, gpu);
   const auto baselines = read_baselines(o.baselines, configured_source_dir(o.build), gpu, candidates, out);
   const auto rows = g::review(candidates, baselines);
-  out << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in " << g::terminal_line(dir.string())
-      << " against the baselines (old)\n"
+  out << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in "
+      << g::terminal_line(dir.string()) << " against the baselines (old)\n"
       << g::render(rows, o.changes_only, console().palette);
-  const bool failed = std::any_of(rows.begin(), rows.end(), [](const g::ReviewRow& r) {
-    return !r.correct || g::is_failure(r.finding.verdict);
-  });
+  const bool failed = std::any_of(rows.begin(), rows.end(),
+                                  [](const g::ReviewRow& r) { return !r.correct || g::is_failure(r.finding.verdict); });
   const int exit_code = failed ? exit_regression : exit_ok;
   if (!o.json.empty()) {
     g::RunProvenance provenance = g::provenance_now();
@@ -52,7 +51,8 @@ Runner define_review(CLI::App& command) {
   command.add_flag("--changes-only", o->changes_only, "leave out rows that did not change");
   command.add_option("--json", o->json, "also write the rows as JSON here");
   command.footer(exit_codes_of({{exit_regression, "a candidate left its baseline's tolerance, or its output was wrong"},
-                                exit_code::unreadable, exit_code::refused}));
+                                exit_code::unreadable,
+                                exit_code::refused}));
   return [o] { return review(*o, std::cout); };
 }
 

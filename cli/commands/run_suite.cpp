@@ -13,7 +13,8 @@ Runner define_run_suite(CLI::App& command) {
   const auto o = std::make_shared<RunSuiteOptions>();
   command.add_option("--binary", o->binary, "the suite program")->required();
   command.add_option("--results", o->results, "folder of the per-test result files")->required();
-  command.add_option("--shards", o->shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")->check(whole_number(1, 1024));
+  command.add_option("--shards", o->shards, "the suite's measuring runs (bankgate_add_gpu_suite SHARDS)")
+      ->check(whole_number(1, 1024));
   command.add_option("--shard", o->shard, "which of them this is, from 0")->check(whole_number(0));
   command.add_option("--driver-stub", o->driver_stub, driver_stub_help);
   command.footer(exit_codes_of({exit_code::unreadable, exit_code::refused}));

@@ -42,7 +42,8 @@ void set_base(g::GateInputs& in, const SummaryOptions& o) {
   const std::optional<BaseRef> base = find_base(anchor, o.base.base_ref);
   if (!base) return;
   // Kept within the console table's 100 columns: a long ref name is the user's, the rest is bounded.
-  std::cout << "baselines compared with " << g::terminal_line(base->named) << " at " << base->commit.substr(0, 12) << "\n";
+  std::cout << "baselines compared with " << g::terminal_line(base->named) << " at " << base->commit.substr(0, 12)
+            << "\n";
   in.base_baseline = [commit = base->commit](const fs::path& folder, const fs::path& relative) {
     return base_text(folder, commit, relative);
   };
@@ -81,8 +82,9 @@ std::string split_note(const g::GateSummary& s, bool markdown) {
     return "Merged from the reports of all " + std::to_string(s.merged_shards) + " shards of a split gate.";
   if (!s.shard) return "";
   const std::string suites = names(s.shard->suites);
-  return "Shard " + std::to_string(s.shard->index) + " of " + std::to_string(s.shard->count) + " of a split gate, suites: " +
-         (markdown ? g::markdown_text(suites) : g::terminal_line(suites)) + ". The gate's verdict is the merge of every shard's reports (" +
+  return "Shard " + std::to_string(s.shard->index) + " of " + std::to_string(s.shard->count) +
+         " of a split gate, suites: " + (markdown ? g::markdown_text(suites) : g::terminal_line(suites)) +
+         ". The gate's verdict is the merge of every shard's reports (" +
          (markdown ? "`bankgate summary --shards`" : "bankgate summary --shards") + ").";
 }
 
@@ -113,14 +115,16 @@ int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::s
   write_report("the JSON summary", o.json, [&] { write_json(o.json, g::to_json(s)); });
   write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
   const bool html = write_report("the HTML report", o.html, [&] {
-    write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources, "bankgate gate", source_url}));
+    write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources,
+                                          "bankgate gate", source_url}));
     std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   });
   std::string markdown = g::render_markdown(s);
   if (const std::string note = split_note(s, /*markdown=*/true); !note.empty()) markdown += "\n" + note + "\n";
   if (html)
-    markdown += "\nThe full report, with per-line figures and duration plots: " + g::markdown_code(o.html.filename().string()) +
-                " (beside this summary in the run's reports).\n";
+    markdown +=
+        "\nThe full report, with per-line figures and duration plots: " + g::markdown_code(o.html.filename().string()) +
+        " (beside this summary in the run's reports).\n";
   write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
   const fs::path folder_markdown = o.reports.empty() ? fs::path() : protocol::summary_markdown(o.reports);
   write_report("the markdown summary", folder_markdown, [&] { write_text(folder_markdown, markdown); });
@@ -134,7 +138,8 @@ int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::s
 
 int summary(const SummaryOptions& options) {
   // A malformed BANKGATE_SOURCE_URL is refused before any report is written, where the HTML report is asked for.
-  const std::string source_url = options.html.empty() && options.reports.empty() ? "" : source_url_template(options.source_url);
+  const std::string source_url =
+      options.html.empty() && options.reports.empty() ? "" : source_url_template(options.source_url);
   // A merge that is refused throws before anything is written or printed.
   const g::GateSummary s = summarize_run(options);
   const SummaryOptions o = with_report_folder(options);
@@ -147,20 +152,27 @@ Runner define_summary(CLI::App& command) {
   const auto o = std::make_shared<SummaryOptions>();
   command.alias("gate-summary");
   CLI::Option* junit = command.add_option("--junit", o->junit, "ctest's JUnit report (ctest --output-junit)");
-  CLI::Option* gtest_results = command.add_option("--gtest-results", o->gtest_results, "GoogleTest's per-test XML reports");
+  CLI::Option* gtest_results =
+      command.add_option("--gtest-results", o->gtest_results, "GoogleTest's per-test XML reports");
   CLI::Option* candidates = command.add_option("--candidates", o->candidates, "what the run measured");
-  command.add_option("--shards", o->shards,
-                     "instead of one run's files: merge the report folders of a gate split over runners (each "
-                     "`gate --shard I/N` job's " + protocol::gate_run("<build>").string() + "), found at "
-                     "or below this folder; refused (exit 2, nothing written) unless they are every part once")
-      ->excludes(junit)->excludes(gtest_results)->excludes(candidates);
+  command
+      .add_option("--shards", o->shards,
+                  "instead of one run's files: merge the report folders of a gate split over runners (each "
+                  "`gate --shard I/N` job's " +
+                      protocol::gate_run("<build>").string() +
+                      "), found at "
+                      "or below this folder; refused (exit 2, nothing written) unless they are every part once")
+      ->excludes(junit)
+      ->excludes(gtest_results)
+      ->excludes(candidates);
   // One of the two inputs; CLI11 says "--junit or --shards is required" as a usage error.
   command.parse_complete_callback([o] {
     if (o->junit.empty() && o->shards.empty()) throw CLI::RequiredError("--junit or --shards");
   });
   command.add_option("--baselines", o->baselines, "baselines folder (default: each suite's own)");
   add_base_options(command, o->base);
-  command.add_option("--build", o->build, "the build folder, for the refresh commands the results name")->check(names_a_folder());
+  command.add_option("--build", o->build, "the build folder, for the refresh commands the results name")
+      ->check(names_a_folder());
   command.add_option("--markdown", o->markdown, "append the markdown summary to this file");
   command.add_option("--json", o->json, "write the JSON summary here");
   command.add_option("--junit-out", o->junit_out, "write a JUnit report with failure reasons here");
@@ -168,8 +180,9 @@ Runner define_summary(CLI::App& command) {
   command.add_option("--reports", o->reports,
                      "write junit.xml, summary.json, summary.md and report.html into this folder, as a gate does "
                      "(created where absent; --json, --junit-out and --html still name their own)");
-  command.add_option("--sources", o->sources,
-                     "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
+  command.add_option(
+      "--sources", o->sources,
+      "the project's source folder, for source text in the HTML report (default: the one --build was configured from)");
   add_source_url_option(command, o->source_url);
   command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable}));
   return [o] { return summary(*o); };

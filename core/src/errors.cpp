@@ -6,15 +6,24 @@ namespace bankgate {
 
 std::string_view to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::no_gpu: return "no GPU";
-    case ErrorKind::insufficient_privileges: return "no permission to read GPU performance counters";
-    case ErrorKind::profiler_already_attached: return "another profiler is attached";
-    case ErrorKind::unknown_metric: return "unknown metric";
-    case ErrorKind::unsupported_device: return "device cannot be profiled";
-    case ErrorKind::too_many_kernels: return "too many kernels in one profiled call";
-    case ErrorKind::cuda_failure: return "CUDA error";
-    case ErrorKind::cupti_failure: return "CUPTI error";
-    case ErrorKind::invalid_options: return "invalid options";
+    case ErrorKind::no_gpu:
+      return "no GPU";
+    case ErrorKind::insufficient_privileges:
+      return "no permission to read GPU performance counters";
+    case ErrorKind::profiler_already_attached:
+      return "another profiler is attached";
+    case ErrorKind::unknown_metric:
+      return "unknown metric";
+    case ErrorKind::unsupported_device:
+      return "device cannot be profiled";
+    case ErrorKind::too_many_kernels:
+      return "too many kernels in one profiled call";
+    case ErrorKind::cuda_failure:
+      return "CUDA error";
+    case ErrorKind::cupti_failure:
+      return "CUPTI error";
+    case ErrorKind::invalid_options:
+      return "invalid options";
   }
   return "unknown error";
 }

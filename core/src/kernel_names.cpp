@@ -40,8 +40,8 @@ std::string kernel_base_name(const std::string& demangled) {
   name.erase(0, start);
   // Some demanglers (cu++filt) write integer template arguments with a cast, tiledMatmul<(int)16>; a name
   // is the same kernel either way, so the cast goes.
-  static const std::array<std::string_view, 8> casts{"(int)", "(unsigned int)", "(long)", "(unsigned long)",
-                                                     "(long long)", "(short)", "(char)", "(bool)"};
+  static const std::array<std::string_view, 8> casts{"(int)",       "(unsigned int)", "(long)", "(unsigned long)",
+                                                     "(long long)", "(short)",        "(char)", "(bool)"};
   for (std::size_t open = name.find('('); open != std::string::npos; open = name.find('(', open + 1)) {
     for (std::string_view cast : casts) {
       const std::size_t after = open + cast.size();
@@ -58,8 +58,8 @@ std::string kernel_base_name(const std::string& demangled) {
 bool kernel_name_matches(const std::string& wanted, const std::string& base_name) {
   if (wanted.empty()) return false;
   if (wanted == base_name) return true;
-  return wanted.find('<') == std::string::npos && base_name.size() > wanted.size() && base_name.compare(0, wanted.size(), wanted) == 0 &&
-         base_name[wanted.size()] == '<';
+  return wanted.find('<') == std::string::npos && base_name.size() > wanted.size() &&
+         base_name.compare(0, wanted.size(), wanted) == 0 && base_name[wanted.size()] == '<';
 }
 
 }  // namespace bankgate

@@ -9,13 +9,17 @@ namespace bankgate {
 namespace {
 
 constexpr DefaultTolerance instruction_tolerance{
-    0.10, "instruction counts move with any edit or compiler change (a compiler update moves them by several "
-          "percent); 10% lets those through while a loop doing measurably more work per element fails (a test "
-          "can tighten or loosen it with a reason)"};
+    0.10,
+    "instruction counts move with any edit or compiler change (a compiler update moves them by several "
+    "percent); 10% lets those through while a loop doing measurably more work per element fails (a test "
+    "can tighten or loosen it with a reason)"};
 constexpr DefaultTolerance register_tolerance{
-    0.25, "registers matter through occupancy and spills, both gated exactly (resident blocks, local memory); "
-          "25% lets the compiler's allocation move"};
+    0.25,
+    "registers matter through occupancy and spills, both gated exactly (resident blocks, local memory); "
+    "25% lets the compiler's allocation move"};
 
+// The tables keep one row per line, as they are read.
+// clang-format off
 using G = CounterGroup;
 constexpr auto L = CounterSource::launch;
 constexpr auto T = CounterSource::tma_traffic;
@@ -131,19 +135,28 @@ constexpr std::array kinds{
     InstructionKindTraits{"dshared_atomic", "distributed shared atomic", "smsp__sass_inst_executed_op_dshared_atom", false, false, false},
     InstructionKindTraits{all_instructions_kind, "instructions", "smsp__sass_inst_executed", false, false, false},
 };
+// clang-format on
 
 }  // namespace
 
 std::string_view to_string(CounterGroup group) {
   switch (group) {
-    case CounterGroup::shared: return "shared memory";
-    case CounterGroup::global: return "global memory";
-    case CounterGroup::local: return "local memory";
-    case CounterGroup::tma: return "TMA (bulk copies)";
-    case CounterGroup::wgmma: return "wgmma (tensor cores)";
-    case CounterGroup::cluster: return "cluster (distributed shared memory)";
-    case CounterGroup::instructions: return "instructions";
-    case CounterGroup::launch: return "launch";
+    case CounterGroup::shared:
+      return "shared memory";
+    case CounterGroup::global:
+      return "global memory";
+    case CounterGroup::local:
+      return "local memory";
+    case CounterGroup::tma:
+      return "TMA (bulk copies)";
+    case CounterGroup::wgmma:
+      return "wgmma (tensor cores)";
+    case CounterGroup::cluster:
+      return "cluster (distributed shared memory)";
+    case CounterGroup::instructions:
+      return "instructions";
+    case CounterGroup::launch:
+      return "launch";
   }
   return "other";
 }
@@ -212,10 +225,12 @@ double transactions_per_request(const KernelCounters& counters, SharedOp op) {
   const bool load = op == SharedOp::load;
   const bool sass = counters.values.contains(std::string(metric::shared_load_wavefronts)) ||
                     !counters.values.contains(std::string(metric::hardware::shared_load_wavefronts));
-  const std::string_view wavefronts = sass ? (load ? metric::shared_load_wavefronts : metric::shared_store_wavefronts)
-                                           : (load ? metric::hardware::shared_load_wavefronts : metric::hardware::shared_store_wavefronts);
-  const std::string_view requests = sass ? (load ? metric::shared_load_requests : metric::shared_store_requests)
-                                         : (load ? metric::hardware::shared_load_requests : metric::hardware::shared_store_requests);
+  const std::string_view wavefronts =
+      sass ? (load ? metric::shared_load_wavefronts : metric::shared_store_wavefronts)
+           : (load ? metric::hardware::shared_load_wavefronts : metric::hardware::shared_store_wavefronts);
+  const std::string_view requests =
+      sass ? (load ? metric::shared_load_requests : metric::shared_store_requests)
+           : (load ? metric::hardware::shared_load_requests : metric::hardware::shared_store_requests);
   const double transactions = counters.at(std::string(wavefronts));
   const double issued = counters.at(std::string(requests));
   return issued == 0.0 ? 0.0 : transactions / issued;

@@ -89,8 +89,8 @@ double median_of(std::vector<double> values) { return values.empty() ? 0.0 : ban
 struct Batch {
   std::size_t calls = 0;
   std::size_t per_call = 0;
-  std::vector<std::string> names;     // per kernel position
-  std::vector<double> durations_ns;   // durations_ns[call * per_call + kernel]
+  std::vector<std::string> names;    // per kernel position
+  std::vector<double> durations_ns;  // durations_ns[call * per_call + kernel]
 
   // Sample s of kernel j: the mean of its durations over calls [s*k, s*k+k).
   std::vector<double> samples(std::size_t kernel, int k) const {
@@ -221,8 +221,13 @@ class Measurement {
  public:
   Measurement(const std::function<void()>& launch, const TimingOptions& options, L2Flusher& flusher,
               const ClockMonitor& clocks, double& highest_clock_mhz, const cudaDeviceProp& device)
-      : launch_(launch), options_(options), flusher_(flusher), clocks_(clocks), device_(device),
-        highest_clock_mhz_(highest_clock_mhz), start_(std::chrono::steady_clock::now()),
+      : launch_(launch),
+        options_(options),
+        flusher_(flusher),
+        clocks_(clocks),
+        device_(device),
+        highest_clock_mhz_(highest_clock_mhz),
+        start_(std::chrono::steady_clock::now()),
         cold_(options.l2 == L2State::cold) {}
 
   Plan probe();
@@ -271,9 +276,9 @@ Batch Measurement::batch_of(const std::vector<KernelRecord>& records, std::size_
   Batch batch;
   batch.calls = calls;
   if (records.empty() || records.size() % calls != 0)
-    throw CollectorError(ErrorKind::cupti_failure,
-                         "the Activity API returned " + std::to_string(records.size()) + " kernel records for " +
-                             std::to_string(calls) + " calls; each call must launch the same number of kernels");
+    throw CollectorError(ErrorKind::cupti_failure, "the Activity API returned " + std::to_string(records.size()) +
+                                                       " kernel records for " + std::to_string(calls) +
+                                                       " calls; each call must launch the same number of kernels");
   batch.per_call = records.size() / calls;
   for (std::size_t i = 0; i < batch.per_call; ++i) batch.names.push_back(records[i].name);
   if (expected_names_.empty()) {
@@ -322,9 +327,9 @@ Plan Measurement::probe() {
     shortest_ns = std::min(shortest_ns, m);
     call_gpu_ns += m;
   }
-  const int k = options_.launches_per_sample > 0
-                    ? options_.launches_per_sample
-                    : automatic_launches_per_sample(shortest_ns, options_.batch_target_ns, options_.max_auto_launches_per_sample);
+  const int k = options_.launches_per_sample > 0 ? options_.launches_per_sample
+                                                 : automatic_launches_per_sample(shortest_ns, options_.batch_target_ns,
+                                                                                 options_.max_auto_launches_per_sample);
   plan.launches_per_sample = k;
   plan.resolution_ns = timer_tick_ns / k;
   plan.sample_gpu_s = std::max(call_gpu_ns * k * 1e-9, 1e-9);
@@ -373,7 +378,8 @@ Chunk Measurement::take_chunk(const Plan& plan, std::size_t chunk_size) {
 // Empty while sampling goes on.
 std::string Measurement::reason_to_stop(const std::vector<std::vector<double>>& kept, double resolution_ns) const {
   const std::size_t n = kept[0].size();
-  if (n >= static_cast<std::size_t>(options_.min_samples) && worst_noise(kept, resolution_ns) <= options_.target_relative_noise)
+  if (n >= static_cast<std::size_t>(options_.min_samples) &&
+      worst_noise(kept, resolution_ns) <= options_.target_relative_noise)
     return "noise target reached";
   if (n >= static_cast<std::size_t>(options_.max_samples)) return "sample limit reached";
   if (options_.time_budget_s - seconds_since(start_) <= 0.0) return "time budget spent";
@@ -441,12 +447,14 @@ int automatic_launches_per_sample(double duration_ns, double target_ns, int max_
   return std::min(k, max_launches);
 }
 
-ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher) : clocks_(pci_bus_id), flusher_(flusher) {
+ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher)
+    : clocks_(pci_bus_id), flusher_(flusher) {
   int device = 0;
   BANKGATE_CUDA(cudaGetDevice(&device));
   BANKGATE_CUDA(cudaGetDeviceProperties(&device_, device));
   static std::once_flag registered;
-  std::call_once(registered, [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
+  std::call_once(registered,
+                 [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
 }
 
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options) {

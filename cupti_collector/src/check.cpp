@@ -56,8 +56,8 @@ void throw_cupti_error(CUptiResult result, const char* call, const char* file, i
   const char* text = nullptr;
   if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) text = "unrecognised CUPTI result";
   const Classified c = classify(result);
-  throw CollectorError(c.kind, std::string(to_string(c.kind)) + ": " + c.advice + ". [" + call + " returned " +
-                                   text + " (" + std::to_string(static_cast<int>(result)) + ") at " + file + ":" +
+  throw CollectorError(c.kind, std::string(to_string(c.kind)) + ": " + c.advice + ". [" + call + " returned " + text +
+                                   " (" + std::to_string(static_cast<int>(result)) + ") at " + file + ":" +
                                    std::to_string(line) + "]");
 }
 

@@ -16,16 +16,16 @@ namespace bankgate::detail {
 
 }  // namespace bankgate::detail
 
-#define BANKGATE_CUPTI(call)                                                                 \
-  do {                                                                                       \
-    const CUptiResult bankgate_status_ = (call);                                             \
-    if (bankgate_status_ != CUPTI_SUCCESS)                                                   \
-      ::bankgate::detail::throw_cupti_error(bankgate_status_, #call, __FILE__, __LINE__);    \
+#define BANKGATE_CUPTI(call)                                                              \
+  do {                                                                                    \
+    const CUptiResult bankgate_status_ = (call);                                          \
+    if (bankgate_status_ != CUPTI_SUCCESS)                                                \
+      ::bankgate::detail::throw_cupti_error(bankgate_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
-#define BANKGATE_CUDA(call)                                                                  \
-  do {                                                                                       \
-    const cudaError_t bankgate_status_ = (call);                                             \
-    if (bankgate_status_ != cudaSuccess)                                                     \
-      ::bankgate::detail::throw_cuda_error(bankgate_status_, #call, __FILE__, __LINE__);     \
+#define BANKGATE_CUDA(call)                                                              \
+  do {                                                                                   \
+    const cudaError_t bankgate_status_ = (call);                                         \
+    if (bankgate_status_ != cudaSuccess)                                                 \
+      ::bankgate::detail::throw_cuda_error(bankgate_status_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -47,7 +47,8 @@ ClockMonitor::ClockMonitor(const std::string& pci_bus_id) {
   api_ = new Api;
   api_->init = symbol<decltype(api_->init)>(library_, "nvmlInit_v2");
   api_->shutdown = symbol<decltype(api_->shutdown)>(library_, "nvmlShutdown");
-  api_->handle_by_pci_bus_id = symbol<decltype(api_->handle_by_pci_bus_id)>(library_, "nvmlDeviceGetHandleByPciBusId_v2");
+  api_->handle_by_pci_bus_id =
+      symbol<decltype(api_->handle_by_pci_bus_id)>(library_, "nvmlDeviceGetHandleByPciBusId_v2");
   api_->clock_info = symbol<decltype(api_->clock_info)>(library_, "nvmlDeviceGetClockInfo");
   // The "clocks event" name replaced "throttle" in drivers of 2023; older drivers only have the latter.
   api_->reasons = symbol<decltype(api_->reasons)>(library_, "nvmlDeviceGetCurrentClocksEventReasons");

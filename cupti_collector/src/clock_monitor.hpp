@@ -10,9 +10,9 @@
 namespace bankgate::detail {
 
 struct ClockReading {
-  bool known = false;          // false: NVML is unavailable or the query failed
+  bool known = false;  // false: NVML is unavailable or the query failed
   double sm_mhz = 0.0;
-  std::uint64_t reasons = 0;   // nvmlClocksEventReason* bits active at the time of the reading
+  std::uint64_t reasons = 0;  // nvmlClocksEventReason* bits active at the time of the reading
 };
 
 class ClockMonitor {

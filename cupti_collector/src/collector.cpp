@@ -41,13 +41,13 @@ struct Collector::Impl {
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
   std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
-  std::optional<std::size_t> traffic_set;  // the profiler's set for the TMA traffic (a second run)
-  std::vector<std::string> metrics;        // every metric a record of this collector can hold
+  std::optional<std::size_t> traffic_set;              // the profiler's set for the TMA traffic (a second run)
+  std::vector<std::string> metrics;                    // every metric a record of this collector can hold
   SetupPhases setup;
 
   std::optional<std::size_t> add_optional_set(CounterSet set);
   void add_tma_traffic(const std::function<void()>& launch, const CounterOptions& counter_options,
-                        std::vector<KernelCounters>& counters);
+                       std::vector<KernelCounters>& counters);
   std::vector<KernelCounters> run_again(const std::function<void()>& launch, const CounterOptions& counter_options,
                                         std::size_t set, std::size_t kernels);
 };
@@ -71,10 +71,12 @@ std::vector<KernelCounters> Collector::Impl::run_again(const std::function<void(
   }
   std::vector<KernelCounters> again = profiler->collect(launch, set);
   if (again.size() != kernels)
-    throw CollectorError(ErrorKind::cupti_failure,
-                         "a further counter pass saw " + std::to_string(again.size()) + " kernel launches where the "
-                         "first saw " + std::to_string(kernels) + ": a case's launch must launch the same kernels "
-                         "every time it is called");
+    throw CollectorError(ErrorKind::cupti_failure, "a further counter pass saw " + std::to_string(again.size()) +
+                                                       " kernel launches where the "
+                                                       "first saw " +
+                                                       std::to_string(kernels) +
+                                                       ": a case's launch must launch the same kernels "
+                                                       "every time it is called");
   return again;
 }
 
@@ -111,11 +113,12 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
   laps.add_lap(impl_->setup.context_ms);
   BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
-  impl_->profiler = std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device,
-                                                            impl_->options.metrics, impl_->options.max_kernels_per_call);
+  impl_->profiler = std::make_unique<detail::RangeProfiler>(
+      detail::current_context(), impl_->options.device, impl_->options.metrics, impl_->options.max_kernels_per_call);
   impl_->device.chip_name = impl_->profiler->chip_name();
   const auto& metrics = impl_->options.metrics;
-  if (impl_->options.tma_traffic && std::find(metrics.begin(), metrics.end(), metric::tma_instructions) != metrics.end())
+  if (impl_->options.tma_traffic &&
+      std::find(metrics.begin(), metrics.end(), metric::tma_instructions) != metrics.end())
     impl_->traffic_set = impl_->add_optional_set(CounterSet::tma_traffic);
   impl_->metrics = metrics;
   if (impl_->traffic_set)
@@ -131,7 +134,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
 Collector::~Collector() = default;
 
 std::vector<KernelCounters> Collector::collect_counters(std::string_view label, const std::function<void()>& launch,
-                                                       const CounterOptions& options) {
+                                                        const CounterOptions& options) {
   const NvtxRange range(label, "counters");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   const auto start = std::chrono::steady_clock::now();
@@ -157,8 +160,9 @@ std::vector<KernelTiming> Collector::time_launches(std::string_view label, const
   return impl_->timer->time(launch, options);
 }
 
-std::vector<KernelInstructions> Collector::attribute_instructions(std::string_view label, const std::function<void()>& launch,
-                                                                     const CounterOptions& options) {
+std::vector<KernelInstructions> Collector::attribute_instructions(std::string_view label,
+                                                                  const std::function<void()>& launch,
+                                                                  const CounterOptions& options) {
   const NvtxRange range(label, "attribution");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   if (!impl_->attributor)
@@ -174,8 +178,9 @@ std::vector<KernelInstructions> Collector::attribute_instructions(std::string_vi
 std::string Collector::foreign_code(const std::string& kernel_name) const {
   const auto reason = [&](const std::vector<detail::Fatbin>& sources) {
     for (const detail::Fatbin& offered : sources) {
-      const bool defines = std::any_of(offered.begin(), offered.end(),
-                                       [&](const detail::DeviceCode& c) { return detail::defines_kernel(c, kernel_name); });
+      const bool defines = std::any_of(offered.begin(), offered.end(), [&](const detail::DeviceCode& c) {
+        return detail::defines_kernel(c, kernel_name);
+      });
       if (!defines) continue;
       const std::string why = detail::foreign_code_reason(offered, impl_->device.compute_capability_major,
                                                           impl_->device.compute_capability_minor);

@@ -14,7 +14,7 @@ namespace bankgate::detail {
 namespace {
 
 constexpr std::uint32_t fatbin_magic = 0xBA55ED50;
-constexpr unsigned char cuda_entry_symbol = 0x10;  // st_other of a kernel's symbol (STO_CUDA_ENTRY)
+constexpr unsigned char cuda_entry_symbol = 0x10;    // st_other of a kernel's symbol (STO_CUDA_ENTRY)
 constexpr unsigned char first_abi_with_wide_sm = 8;  // EI_ABIVERSION from which e_flags hold the sm in bits 8-15
 
 // A T at `offset` of `bytes`, where it fits.
@@ -40,7 +40,8 @@ std::string string_at(std::string_view table, std::uint64_t offset) {
 }
 
 bool is_elf64(std::string_view bytes) {
-  return bytes.size() >= sizeof(Elf64_Ehdr) && std::memcmp(bytes.data(), ELFMAG, SELFMAG) == 0 && bytes[EI_CLASS] == ELFCLASS64;
+  return bytes.size() >= sizeof(Elf64_Ehdr) && std::memcmp(bytes.data(), ELFMAG, SELFMAG) == 0 &&
+         bytes[EI_CLASS] == ELFCLASS64;
 }
 
 // The section headers of an ELF image and its section-name table; empty where they do not fit.
@@ -95,8 +96,10 @@ std::vector<std::string> kernels_in(std::string_view symbols, std::string_view n
 }
 
 bool printable_text(std::string_view bytes) {
-  return !bytes.empty() && std::all_of(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(bytes.size(), 256)),
-                                       [](char c) { return c == '\n' || c == '\r' || c == '\t' || (c >= ' ' && c < 127) || c == '\0'; });
+  return !bytes.empty() &&
+         std::all_of(bytes.begin(),
+                     bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(bytes.size(), 256)),
+                     [](char c) { return c == '\n' || c == '\r' || c == '\t' || (c >= ' ' && c < 127) || c == '\0'; });
 }
 
 // One entry of a fatbinary: a 64-bit header of at least 32 bytes (its kind, 1 PTX or 2 cubin, at 0; its own size at
@@ -203,8 +206,8 @@ std::vector<DeviceCode> read_module_image(std::string_view image) {
   return {};
 }
 
-std::optional<std::string> read_elf_section(const std::filesystem::path& path, std::string_view name, std::size_t max_bytes,
-                                            bool& too_large) {
+std::optional<std::string> read_elf_section(const std::filesystem::path& path, std::string_view name,
+                                            std::size_t max_bytes, bool& too_large) {
   too_large = false;
   std::ifstream in(path, std::ios::binary);
   const auto read = [&in](std::uint64_t offset, std::uint64_t length) -> std::optional<std::string> {

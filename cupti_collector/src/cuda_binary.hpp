@@ -23,8 +23,8 @@ namespace bankgate::detail {
 
 // One piece of device code: a cubin (sm != 0) or PTX, which the driver compiles when it loads it (sm == 0).
 struct DeviceCode {
-  int sm = 0;          // the architecture of a cubin's instructions, e.g. 90 (sm_90 and sm_90a alike); 0 for PTX
-  int virtual_sm = 0;  // the architecture of the PTX it is or was compiled from, e.g. 80; 0 where not recorded
+  int sm = 0;            // the architecture of a cubin's instructions, e.g. 90 (sm_90 and sm_90a alike); 0 for PTX
+  int virtual_sm = 0;    // the architecture of the PTX it is or was compiled from, e.g. 80; 0 where not recorded
   bool readable = true;  // false: compressed, so neither its kernels nor its virtual architecture are known
   std::vector<std::string> kernels;  // the kernels it defines, mangled as the compiler named them
 };
@@ -44,8 +44,8 @@ std::vector<DeviceCode> read_module_image(std::string_view image);
 
 // Section `name` of the host ELF file at `path`; nullopt where the file is no 64-bit ELF file, has no such section,
 // or cannot be read. A section larger than `max_bytes` is not read: nullopt, and `too_large` set.
-std::optional<std::string> read_elf_section(const std::filesystem::path& path, std::string_view name, std::size_t max_bytes,
-                                            bool& too_large);
+std::optional<std::string> read_elf_section(const std::filesystem::path& path, std::string_view name,
+                                            std::size_t max_bytes, bool& too_large);
 
 // Why the code a GPU of compute capability major.minor ran, chosen by the driver from `offered` (the pieces of code
 // one module or fatbinary holds for one kernel), is not what the build made for that GPU: "built for sm_80, this GPU

@@ -53,8 +53,9 @@ DeviceProbe probe_device(int index) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status == cudaErrorStubLibrary) {  // bankgate's own doing, where the driver is missing (cli/driver_stub.hpp)
-    probe.reason = "no GPU on this machine (no NVIDIA driver is installed: the suite runs with the CUDA toolkit's stub "
-                   "driver in its place, so that its tests can be listed and skipped)";
+    probe.reason =
+        "no GPU on this machine (no NVIDIA driver is installed: the suite runs with the CUDA toolkit's stub "
+        "driver in its place, so that its tests can be listed and skipped)";
     cudaGetLastError();
     return probe;
   }
@@ -64,13 +65,14 @@ DeviceProbe probe_device(int index) {
     return probe;
   }
   if (index < 0 || index >= count) {
-    probe.reason = "GPU index " + std::to_string(index) + " does not exist: this machine has " +
-                   std::to_string(count) + " CUDA device(s)";
+    probe.reason = "GPU index " + std::to_string(index) + " does not exist: this machine has " + std::to_string(count) +
+                   " CUDA device(s)";
     return probe;
   }
   cudaDeviceProp prop{};
   if (const cudaError_t e = cudaGetDeviceProperties(&prop, index); e != cudaSuccess) {
-    probe.reason = std::string("cannot read the properties of GPU ") + std::to_string(index) + ": " + cudaGetErrorString(e);
+    probe.reason =
+        std::string("cannot read the properties of GPU ") + std::to_string(index) + ": " + cudaGetErrorString(e);
     return probe;
   }
   DeviceInfo& info = probe.info;

@@ -43,7 +43,8 @@ std::string read_command_output(const std::string& command) {
 Opcodes parse_nvdisasm_listing(const std::string& listing) {
   static const std::regex function_label(R"(^\s*\.text\.([^\s:]+):\s*$)");
   // "        /*0080*/                   @!P0 LDS.U.128 R4, [R2+0x10] ;"
-  static const std::regex instruction(R"(/\*([0-9a-fA-F]+)\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*))");
+  static const std::regex instruction(
+      R"(/\*([0-9a-fA-F]+)\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*))");
   static const std::regex location(R"re(^\s*//## File "([^"]*)", line ([0-9]+))re");
   Opcodes opcodes;
   std::string function;

@@ -36,12 +36,14 @@ bool known_metric(CUpti_Profiler_Host_Object* host, const std::string& name) {
 
 // cuptiProfilerHostConfigAddMetrics accepts an unknown name and the failure surfaces later as
 // CUPTI_ERROR_UNKNOWN, so each name is looked up first and the error can name the bad one.
-void require_known_metrics(CUpti_Profiler_Host_Object* host, const std::string& chip, const std::vector<std::string>& metrics) {
+void require_known_metrics(CUpti_Profiler_Host_Object* host, const std::string& chip,
+                           const std::vector<std::string>& metrics) {
   for (const auto& name : metrics) {
     if (!known_metric(host, name))
-      throw CollectorError(ErrorKind::unknown_metric,
-                           "unknown metric: '" + name + "' is not a metric of chip " + chip +
-                               " (check the spelling and the rollup suffix such as .sum; ncu --query-metrics lists them)");
+      throw CollectorError(
+          ErrorKind::unknown_metric,
+          "unknown metric: '" + name + "' is not a metric of chip " + chip +
+              " (check the spelling and the rollup suffix such as .sum; ncu --query-metrics lists them)");
   }
 }
 
@@ -62,7 +64,8 @@ std::vector<std::string> without_absent_units(const std::string& chip_name, cons
 MetricConfig::MetricConfig(const std::string& chip_name, const std::vector<std::string>& metrics,
                            std::vector<std::uint8_t> counter_availability)
     : metrics_(metrics), availability_(std::move(counter_availability)) {
-  if (metrics_.empty()) throw CollectorError(ErrorKind::unknown_metric, "no metrics requested: the metric list is empty");
+  if (metrics_.empty())
+    throw CollectorError(ErrorKind::unknown_metric, "no metrics requested: the metric list is empty");
   for (const auto& m : metrics_) metric_pointers_.push_back(m.c_str());
   const std::uint8_t* availability = availability_.empty() ? nullptr : availability_.data();
   host_ = make_host(chip_name, availability);

@@ -21,7 +21,8 @@ void CUPTIAPI on_resource(void* user, CUpti_CallbackDomain domain, CUpti_Callbac
 
 ModuleCubins::ModuleCubins() {
   BANKGATE_CUPTI(cuptiSubscribe(&subscriber_, reinterpret_cast<CUpti_CallbackFunc>(on_resource), this));
-  const CUptiResult enabled = cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+  const CUptiResult enabled =
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
   if (enabled != CUPTI_SUCCESS) {
     cuptiUnsubscribe(subscriber_);
     BANKGATE_CUPTI(enabled);

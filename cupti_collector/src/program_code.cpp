@@ -38,8 +38,10 @@ ProgramCode read_program_code() {
     if (too_large) program.unread.push_back(object.string() + " holds more device code than is read here");
     if (!section) continue;
     for (Fatbin& fatbin : read_fatbins(*section)) {
-      const bool any_readable = std::any_of(fatbin.begin(), fatbin.end(), [](const DeviceCode& c) { return c.readable; });
-      if (!any_readable) program.unread.push_back(object.string() + " holds compressed device code (nvcc -compress-mode)");
+      const bool any_readable =
+          std::any_of(fatbin.begin(), fatbin.end(), [](const DeviceCode& c) { return c.readable; });
+      if (!any_readable)
+        program.unread.push_back(object.string() + " holds compressed device code (nvcc -compress-mode)");
       program.fatbins.push_back(std::move(fatbin));
     }
   }
@@ -54,8 +56,9 @@ const ProgramCode& program_code() {
 }
 
 bool defines_kernel(const DeviceCode& code, const std::string& kernel_name) {
-  return std::any_of(code.kernels.begin(), code.kernels.end(),
-                     [&](const std::string& mangled) { return kernel_base_name(demangle(mangled.c_str())) == kernel_name; });
+  return std::any_of(code.kernels.begin(), code.kernels.end(), [&](const std::string& mangled) {
+    return kernel_base_name(demangle(mangled.c_str())) == kernel_name;
+  });
 }
 
 }  // namespace bankgate::detail
@@ -68,7 +71,8 @@ ProgramKernels kernels_in_this_program() {
   kernels.unread = program.unread;
   for (const detail::Fatbin& fatbin : program.fatbins)
     for (const detail::DeviceCode& code : fatbin)
-      for (const std::string& mangled : code.kernels) kernels.names.insert(kernel_base_name(detail::demangle(mangled.c_str())));
+      for (const std::string& mangled : code.kernels)
+        kernels.names.insert(kernel_base_name(detail::demangle(mangled.c_str())));
   return kernels;
 }
 

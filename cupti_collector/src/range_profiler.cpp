@@ -198,8 +198,9 @@ void RangeProfiler::profile(const std::function<void()>& launch, LapTimer& laps)
   BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
   laps.add_lap(phases_.stop_ms);
   if (!stop.isAllPassSubmitted)
-    throw CollectorError(ErrorKind::cupti_failure, "the range profiler wants another pass after a single-pass collection; "
-                                                   "report this with the metric list");
+    throw CollectorError(ErrorKind::cupti_failure,
+                         "the range profiler wants another pass after a single-pass collection; "
+                         "report this with the metric list");
   BANKGATE_CUDA(launched);
   BANKGATE_CUDA(finished);
 }
@@ -210,10 +211,11 @@ void RangeProfiler::decode(LapTimer& laps) {
   BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decoded));
   laps.add_lap(phases_.decode_ms);
   if (decoded.numOfRangeDropped > 0)
-    throw CollectorError(ErrorKind::too_many_kernels,
-                         "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
-                             std::to_string(decoded.numOfRangeDropped) +
-                             " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches at once");
+    throw CollectorError(
+        ErrorKind::too_many_kernels,
+        "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
+            std::to_string(decoded.numOfRangeDropped) +
+            " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches at once");
 }
 
 // The metrics' values of each range (one a kernel launch) of the decoded counter data.

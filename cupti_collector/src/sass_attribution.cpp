@@ -86,21 +86,24 @@ PatchedFigures flush_figures(CUcontext context) {
     const std::string function = record.functionName != nullptr ? record.functionName : "";
     std::free(const_cast<char*>(record.functionName));  // allocated by CUPTI for the caller
     auto& slot = figures[{record.cubinCrc, function, record.pcOffset}];
-    for (std::size_t i = 0; i < instances; ++i) slot[record.pInstanceValues[i].metricId] += record.pInstanceValues[i].value;
+    for (std::size_t i = 0; i < instances; ++i)
+      slot[record.pInstanceValues[i].metricId] += record.pInstanceValues[i].value;
   }
   return figures;
 }
 
 // Kernels in the order their first instruction comes.
 void add_to_kernel(std::vector<KernelInstructions>& kernels, const std::string& name, InstructionFigures instruction) {
-  auto kernel = std::find_if(kernels.begin(), kernels.end(), [&](const KernelInstructions& k) { return k.kernel_name == name; });
+  auto kernel =
+      std::find_if(kernels.begin(), kernels.end(), [&](const KernelInstructions& k) { return k.kernel_name == name; });
   if (kernel == kernels.end()) kernel = kernels.insert(kernels.end(), KernelInstructions{name, {}});
   kernel->instructions.push_back(std::move(instruction));
 }
 
 }  // namespace
 
-SassAttributor::SassAttributor(CUcontext context, int device_index, const std::string& chip_name, const ModuleCubins& cubins)
+SassAttributor::SassAttributor(CUcontext context, int device_index, const std::string& chip_name,
+                               const ModuleCubins& cubins)
     : context_(context), device_(device_index), cubins_(cubins) {
   for (const InstructionKindTraits& kind : instruction_kind_table())
     if (const auto id = optional_metric_id(chip_name, std::string(kind.executions).c_str()))
@@ -114,7 +117,8 @@ SassAttributor::SassAttributor(CUcontext context, int device_index, const std::s
   // (CUPTI_ERROR_OUT_OF_MEMORY on an H200), while enabling and disabling per call works.
   std::vector<CUpti_SassMetrics_Config> configs;
   for (const auto& [unused, id] : kinds_) configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
-  for (const std::uint64_t id : {wavefronts_, ideal_wavefronts_, global_sectors_, ideal_global_sectors_, local_sectors_})
+  for (const std::uint64_t id :
+       {wavefronts_, ideal_wavefronts_, global_sectors_, ideal_global_sectors_, local_sectors_})
     configs.push_back({id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
   CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
   set.pConfigs = configs.data();
@@ -129,7 +133,8 @@ SassAttributor::~SassAttributor() {
   cuptiSassMetricsUnsetConfig(&unset);
 }
 
-SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset) {
+SassAttributor::Location SassAttributor::locate(std::uint32_t crc, const std::string& function,
+                                                std::uint32_t pc_offset) {
   Location where;
   for (const std::vector<char>& cubin : cubins_.candidates(crc)) {
     CUpti_GetSassToSourceCorrelationParams p{CUpti_GetSassToSourceCorrelationParamsSize};
@@ -181,7 +186,8 @@ std::vector<KernelInstructions> SassAttributor::attribute(const std::function<vo
 
 // One patched instruction's figures, named by the first kind whose executions it counted, placed in its source
 // line (and its kernel's calling line where it was inlined) and named by its opcode; none when it never ran.
-std::optional<InstructionFigures> SassAttributor::figures_of(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
+std::optional<InstructionFigures> SassAttributor::figures_of(std::uint32_t crc, const std::string& function,
+                                                             std::uint32_t pc_offset,
                                                              const std::map<std::uint64_t, std::uint64_t>& values) {
   const auto value = [&values](std::uint64_t id) {
     const auto it = values.find(id);
@@ -199,7 +205,8 @@ std::optional<InstructionFigures> SassAttributor::figures_of(std::uint32_t crc, 
   instruction.ideal_wavefronts = value(ideal_wavefronts_);
   instruction.sectors = value(global_sectors_) + value(local_sectors_);
   instruction.ideal_sectors = value(ideal_global_sectors_);
-  if (instruction.kind == "local_load" || instruction.kind == "local_store") instruction.ideal_sectors = instruction.sectors;
+  if (instruction.kind == "local_load" || instruction.kind == "local_store")
+    instruction.ideal_sectors = instruction.sectors;
   instruction.pc_offset = pc_offset;
   Location where = locate(crc, function, pc_offset);
   instruction.file = std::move(where.file);

@@ -38,13 +38,14 @@ class SassAttributor {
   };
   Location locate(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset);
   std::optional<InstructionFigures> figures_of(std::uint32_t crc, const std::string& function, std::uint32_t pc_offset,
-                                              const std::map<std::uint64_t, std::uint64_t>& values);
+                                               const std::map<std::uint64_t, std::uint64_t>& values);
 
   CUcontext context_;
   int device_;
   const ModuleCubins& cubins_;
   std::vector<std::pair<std::string, std::uint64_t>> kinds_;  // kind -> its executions metric id, table order
-  std::uint64_t wavefronts_ = 0, ideal_wavefronts_ = 0, global_sectors_ = 0, ideal_global_sectors_ = 0, local_sectors_ = 0;
+  std::uint64_t wavefronts_ = 0, ideal_wavefronts_ = 0, global_sectors_ = 0, ideal_global_sectors_ = 0,
+                local_sectors_ = 0;
   std::map<std::uint32_t, Opcodes> opcodes_;  // by cubin CRC, disassembled once
 };
 

@@ -29,7 +29,8 @@ TEST_F(Transpose, PaddedTile) {
   std::vector<float> input(static_cast<std::size_t>(rows) * cols), reference(input.size());
   for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);  // exact in float
   for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) reference[static_cast<std::size_t>(c) * rows + r] = input[static_cast<std::size_t>(r) * cols + c];
+    for (int c = 0; c < cols; ++c)
+      reference[static_cast<std::size_t>(c) * rows + r] = input[static_cast<std::size_t>(r) * cols + c];
   DeviceFloats in(input.size()), out(input.size());
   cudaMemcpy(in.data, input.data(), input.size() * sizeof(float), cudaMemcpyHostToDevice);
 

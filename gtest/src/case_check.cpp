@@ -32,7 +32,8 @@ std::string nearest_kernels(const std::string& wanted, const ProgramKernels& pro
 }
 
 std::string missing_function(const char* field, const char* what, const char* example) {
-  return std::string("KernelCase::") + field + " is missing: give a function that " + what + ", e.g. ." + field + " = " + example;
+  return std::string("KernelCase::") + field + " is missing: give a function that " + what + ", e.g. ." + field +
+         " = " + example;
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -52,47 +53,60 @@ std::vector<std::string> named_kernels(const KernelCase& kc) {
 std::vector<std::string> case_problems(const KernelCase& kc, const ProgramKernels& program) {
   std::vector<std::string> problems;
   if (kc.kernel_name.empty() && kc.kernel_names.empty())
-    problems.push_back("KernelCase::kernel_name is missing: name the CUDA function the case launches, e.g. .kernel_name = "
-                       "\"transposePadded\" (without namespace, return type or parameters), or list them in launch order "
-                       "with .kernel_names = {\"first\", \"second\"} for a case that launches several");
+    problems.push_back(
+        "KernelCase::kernel_name is missing: name the CUDA function the case launches, e.g. .kernel_name = "
+        "\"transposePadded\" (without namespace, return type or parameters), or list them in launch order "
+        "with .kernel_names = {\"first\", \"second\"} for a case that launches several");
   if (!kc.kernel_name.empty() && !kc.kernel_names.empty())
-    problems.push_back("KernelCase gives both kernel_name and kernel_names: give .kernel_name for a case of one kernel, "
-                       ".kernel_names for one of several");
-  if (!kc.launch) problems.push_back(missing_function("launch", "launches the case's kernel once on prepared inputs",
-                                                      "[&] { my_kernel<<<grid, block>>>(out, in); }"));
+    problems.push_back(
+        "KernelCase gives both kernel_name and kernel_names: give .kernel_name for a case of one kernel, "
+        ".kernel_names for one of several");
+  if (!kc.launch)
+    problems.push_back(missing_function("launch", "launches the case's kernel once on prepared inputs",
+                                        "[&] { my_kernel<<<grid, block>>>(out, in); }"));
   if (!kc.poison_output)
-    problems.push_back(missing_function("poison_output", "fills the case's outputs with a pattern no kernel writes, so that a "
-                                        "kernel that writes nothing fails check_output", "[&] { cudaMemset(out, 0xff, bytes); }"));
+    problems.push_back(missing_function("poison_output",
+                                        "fills the case's outputs with a pattern no kernel writes, so that a "
+                                        "kernel that writes nothing fails check_output",
+                                        "[&] { cudaMemset(out, 0xff, bytes); }"));
   if (!kc.check_output)
-    problems.push_back(missing_function("check_output", "compares the outputs with a CPU reference and returns "
-                                        "::testing::AssertionResult", "[&] { return bankgate::gtest::equal_elements(copy_of_out, reference); }"));
+    problems.push_back(missing_function("check_output",
+                                        "compares the outputs with a CPU reference and returns "
+                                        "::testing::AssertionResult",
+                                        "[&] { return bankgate::gtest::equal_elements(copy_of_out, reference); }"));
   if (kc.expected && kc.kernel_names.size() > 1)
-    problems.push_back("KernelCase::expected states one kernel's ratios: give each kernel's with .expected_of = "
-                       "{{\"kernel\", expectation}, ...} in a case of several kernels");
+    problems.push_back(
+        "KernelCase::expected states one kernel's ratios: give each kernel's with .expected_of = "
+        "{{\"kernel\", expectation}, ...} in a case of several kernels");
   for (const auto& [kernel, unused] : kc.expected_of)
     if (std::find(kc.kernel_names.begin(), kc.kernel_names.end(), kernel) == kc.kernel_names.end())
       problems.push_back("KernelCase::expected_of names '" + kernel + "', which is not in .kernel_names" +
                          (kc.kernel_names.empty() ? ": a case of one kernel states its ratios with .expected" : ""));
   for (const std::string& name : kc.kernel_names)
-    if (name.empty()) problems.push_back("KernelCase::kernel_names holds an empty name: name each kernel the case launches");
+    if (name.empty())
+      problems.push_back("KernelCase::kernel_names holds an empty name: name each kernel the case launches");
   if (!program.unread.empty() || program.names.empty()) return problems;  // the program's kernels are not all known
   for (const std::string& wanted : named_kernels(kc)) {
     const bool held = std::any_of(program.names.begin(), program.names.end(),
                                   [&](const std::string& name) { return kernel_name_matches(wanted, name); });
     if (!held && !wanted.empty())
-      problems.push_back("this program holds no kernel named '" + wanted + "' (a case names a kernel without namespace, "
-                         "return type or parameters); its kernels nearest to that name: " + nearest_kernels(wanted, program));
+      problems.push_back("this program holds no kernel named '" + wanted +
+                         "' (a case names a kernel without namespace, "
+                         "return type or parameters); its kernels nearest to that name: " +
+                         nearest_kernels(wanted, program));
   }
   return problems;
 }
 
 std::string launch_mismatch(const KernelCase& kc, const std::vector<std::string>& launched) {
   const std::vector<std::string> named = named_kernels(kc);
-  const std::string says = "the case launched " + std::to_string(launched.size()) + " kernel(s) (" + joined(launched) + ")";
+  const std::string says =
+      "the case launched " + std::to_string(launched.size()) + " kernel(s) (" + joined(launched) + ")";
   if (launched.size() != named.size()) {
-    const std::string remedy = named.size() == 1 && launched.size() > 1
-                                   ? "; a case that launches several kernels names each, in launch order: .kernel_names = {...}"
-                                   : "";
+    const std::string remedy =
+        named.size() == 1 && launched.size() > 1
+            ? "; a case that launches several kernels names each, in launch order: .kernel_names = {...}"
+            : "";
     return says + " but names " + std::to_string(named.size()) + " (" + joined(named) + ")" + remedy;
   }
   for (std::size_t i = 0; i < named.size(); ++i)

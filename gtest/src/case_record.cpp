@@ -38,7 +38,8 @@ void record_kernel(const KernelTiming& timing, const KernelCounters& counters, c
   for (const auto& [name, value] : counters.values) r.counters[name] = {value, tolerance_for(name, kc)};
   // The launch figures go with the default (SASS-instrumented) set, whose rows they share in the metric table.
   if (counters.values.contains(std::string(metric::shared_load_requests)))
-    for (const auto& [name, value] : launch_counters(timing.launch)) r.counters[std::string(name)] = {value, tolerance_for(std::string(name), kc)};
+    for (const auto& [name, value] : launch_counters(timing.launch))
+      r.counters[std::string(name)] = {value, tolerance_for(std::string(name), kc)};
   for (auto& [name, value] : derived_ratios(counters)) r.derived[name] = value;
   r.derived[std::string(ratio::shared_load)] = transactions_per_request(counters, SharedOp::load);
   r.derived[std::string(ratio::shared_store)] = transactions_per_request(counters, SharedOp::store);
@@ -48,8 +49,8 @@ void record_kernel(const KernelTiming& timing, const KernelCounters& counters, c
 
 }  // namespace
 
-TestRecord case_record(const std::vector<KernelTiming>& timings, const std::vector<KernelCounters>& counters, bool correct,
-                       const KernelCase& kc) {
+TestRecord case_record(const std::vector<KernelTiming>& timings, const std::vector<KernelCounters>& counters,
+                       bool correct, const KernelCase& kc) {
   TestRecord r;
   r.correct = correct;
   for (std::size_t i = 0; i < timings.size() && i < counters.size(); ++i) {
@@ -76,7 +77,8 @@ void attach_lines(TestRecord& record, const std::vector<KernelInstructions>& ker
     if (!attached.insert(kernel->kernel).second) continue;
     std::vector<InstructionFigures> instructions;
     for (const KernelInstructions& k : kernels)
-      if (k.kernel_name == kernel->kernel) instructions.insert(instructions.end(), k.instructions.begin(), k.instructions.end());
+      if (k.kernel_name == kernel->kernel)
+        instructions.insert(instructions.end(), k.instructions.begin(), k.instructions.end());
     kernel->lines = figures_by_line(instructions, source_dir);
     for (const auto& [name, value] : excess_by_kind(kernel->lines)) kernel->derived[name] = value;
   }

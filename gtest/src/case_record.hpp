@@ -15,13 +15,14 @@ namespace bankgate::gtest {
 
 // The record of a case whose kernels the collector measured, one KernelTiming and one KernelCounters per kernel in
 // launch order (as many of each). `correct`: the output matched the CPU reference.
-gate::TestRecord case_record(const std::vector<KernelTiming>& timings, const std::vector<KernelCounters>& counters, bool correct,
-                             const KernelCase& kc);
+gate::TestRecord case_record(const std::vector<KernelTiming>& timings, const std::vector<KernelCounters>& counters,
+                             bool correct, const KernelCase& kc);
 
 // Each kernel's per-line figures (files relative to `source_dir`), with the bank conflicts and uncoalesced sectors
 // they imply. A function launched twice in one case gets its lines with its first launch: the attribution sums a
 // function's launches.
-void attach_lines(gate::TestRecord& record, const std::vector<KernelInstructions>& kernels, const std::string& source_dir);
+void attach_lines(gate::TestRecord& record, const std::vector<KernelInstructions>& kernels,
+                  const std::string& source_dir);
 
 // The driver's figures of a launch, as counters.
 std::vector<std::pair<std::string_view, double>> launch_counters(const LaunchFigures& launch);

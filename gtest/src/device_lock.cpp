@@ -46,11 +46,13 @@ int open_lock_file(const std::filesystem::path& path) {
     fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | flags, 0644);
     if (fd < 0 && errno != EEXIST) throw DeviceLockError(system_error("cannot create the GPU lock file", path));
   }
-  if (fd < 0) throw DeviceLockError(path.string() + " keeps appearing and disappearing; cannot open it as the GPU lock");
-  struct stat info{};
+  if (fd < 0)
+    throw DeviceLockError(path.string() + " keeps appearing and disappearing; cannot open it as the GPU lock");
+  struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
-    throw DeviceLockError(path.string() + " is not a regular file (a FIFO, folder or device is in its place); remove it");
+    throw DeviceLockError(path.string() +
+                          " is not a regular file (a FIFO, folder or device is in its place); remove it");
   }
   return fd;
 }
@@ -96,7 +98,7 @@ std::optional<DeviceLock> DeviceLock::acquire(const std::filesystem::path& dir, 
   }
   const std::string me = "pid " + std::to_string(::getpid()) + " on " + host_name() + " since " + utc_now_iso8601();
   // Only into a file of our own with one name: never empty a file another user linked here.
-  struct stat info{};
+  struct stat info {};
   if (::fstat(fd, &info) == 0 && info.st_nlink == 1 && info.st_uid == ::geteuid() && ::ftruncate(fd, 0) == 0)
     (void)!::pwrite(fd, me.data(), me.size(), 0);
   return DeviceLock(fd, path);

@@ -16,7 +16,8 @@ class FixtureConsole : public ::testing::TestEventListener {
   explicit FixtureConsole(::testing::TestEventListener* printer) : printer_(printer) {}
 
   void OnTestPartResult(const TestPartResult& result) override {
-    const bool from_fixture = result.file_name() != nullptr && std::strcmp(result.file_name(), fixture_source_file()) == 0;
+    const bool from_fixture =
+        result.file_name() != nullptr && std::strcmp(result.file_name(), fixture_source_file()) == 0;
     if (!from_fixture || result.type() == TestPartResult::kSuccess) return printer_->OnTestPartResult(result);
     if (result.type() == TestPartResult::kSkip) {
       print_once(result.message());

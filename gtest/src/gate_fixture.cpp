@@ -82,15 +82,16 @@ const std::string strict_note = std::string(" [a failure, not a skip: ") + proto
 // as often as on GPU runners.
 void skip_note_once(const std::string& reason) {
   if (print_once(reason))
-    print_once(std::string("to make a test that cannot measure fail instead, as GPU CI should, set ") + protocol::env::require_gpu + "=1");
+    print_once(std::string("to make a test that cannot measure fail instead, as GPU CI should, set ") +
+               protocol::env::require_gpu + "=1");
 }
 
 // The launches per sample of the test's baseline: the gate samples the way the baseline was sampled, since
 // the comparison refuses samples taken with another k, and a kernel a little slower than its baseline might
 // otherwise get another automatic k. An unreadable baseline leaves the choice to the collector; the
 // comparison reports it later.
-std::optional<int> baseline_launches_per_sample(const std::filesystem::path& baseline_dir, const GpuKey& gpu, const std::string& suite,
-                                                const std::string& test) {
+std::optional<int> baseline_launches_per_sample(const std::filesystem::path& baseline_dir, const GpuKey& gpu,
+                                                const std::string& suite, const std::string& test) {
   try {
     const std::optional<SuiteFile> stored = BaselineFolder(baseline_dir).read(gpu, suite);
     if (!stored) return std::nullopt;
@@ -142,11 +143,15 @@ void probe_in_start_up_turn(Session& s, const Settings& config, std::optional<De
 // "probe 0.1, context 70.2, ...": one name and value per phase of the collector's set-up.
 std::string setup_phases_text(const SetupPhases& phases) {
   std::string parts;
-  for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms}, {"context", phases.context_ms},
-                                 {"profiler", phases.profiler_ms}, {"profiler_initialise", phases.profiler_initialize_ms},
+  for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms},
+                                 {"context", phases.context_ms},
+                                 {"profiler", phases.profiler_ms},
+                                 {"profiler_initialise", phases.profiler_initialize_ms},
                                  {"counter_availability", phases.counter_availability_ms},
-                                 {"metric_config", phases.metric_config_ms}, {"profiler_enable", phases.profiler_enable_ms},
-                                 {"flusher", phases.flusher_ms}, {"timer", phases.timer_ms}})
+                                 {"metric_config", phases.metric_config_ms},
+                                 {"profiler_enable", phases.profiler_enable_ms},
+                                 {"flusher", phases.flusher_ms},
+                                 {"timer", phases.timer_ms}})
     parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + format_number(ms);
   return parts;
 }
@@ -197,8 +202,9 @@ CaseName current_case() {
   record_property(property::output_check_ms, format_number(ms_between(entered, checked)));
   std::string kernels;
   for (const std::string& kernel : named_kernels(kc)) kernels += (kernels.empty() ? "" : ", ") + kernel;
-  EXPECT_TRUE(output_ok) << name.suite << "." << name.test << ": " << (kc.kernel_names.size() > 1 ? "kernels " : "kernel ")
-                         << kernels << " produced wrong output";
+  EXPECT_TRUE(output_ok) << name.suite << "." << name.test << ": "
+                         << (kc.kernel_names.size() > 1 ? "kernels " : "kernel ") << kernels
+                         << " produced wrong output";
   return output_ok;
 }
 
@@ -216,7 +222,8 @@ void measure(Collector& collector, const KernelCase& kc, const CaseName& name, c
              std::optional<Measurement>& out) {
   TimingOptions timing_options = kc.timing;
   if (timing_options.launches_per_sample == 0)
-    if (const auto k = baseline_launches_per_sample(config.baseline_dir, gpu_key(collector.device()), name.suite, name.test))
+    if (const auto k =
+            baseline_launches_per_sample(config.baseline_dir, gpu_key(collector.device()), name.suite, name.test))
       timing_options.launches_per_sample = *k;
   Measurement m;
   try {
@@ -238,8 +245,13 @@ class MeasuredCase {
  public:
   MeasuredCase(const KernelCase& kc, const CaseName& name, const Settings& config, Collector& collector,
                const Measurement& measurement, bool output_ok)
-      : kc_(kc), name_(name), config_(config), collector_(collector), gpu_(gpu_key(collector.device())),
-        timings_(measurement.timings), measured_(case_record(measurement.timings, measurement.counters, output_ok, kc)) {}
+      : kc_(kc),
+        name_(name),
+        config_(config),
+        collector_(collector),
+        gpu_(gpu_key(collector.device())),
+        timings_(measurement.timings),
+        measured_(case_record(measurement.timings, measurement.counters, output_ok, kc)) {}
 
   void record();
   void report(const Measurement& measurement) const;
@@ -250,7 +262,8 @@ class MeasuredCase {
  private:
   bool attribute();
   void keep_candidate() const;
-  void report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing, double host_ms) const;
+  void report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing,
+                     double host_ms) const;
   std::filesystem::path baseline_file() const { return suite_file_path(config_.baseline_dir, gpu_, name_.suite); }
 
   const KernelCase& kc_;
@@ -273,8 +286,8 @@ bool MeasuredCase::attribute() {
     record_property(property::attribution_host_ms, format_number(ms));
     std::size_t lines = 0;
     for (const KernelRecord* kernel : measured_.kernels()) lines += kernel->lines.size();
-    std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time (" << lines
-              << " source lines)\n";
+    std::cout << "[bankgate] " << name_.label << ": per-line figures in " << format_number(ms) << " ms host time ("
+              << lines << " source lines)\n";
     for (const KernelRecord* kernel : measured_.kernels())
       if (lacks_line_table(kernel->lines)) print_once(no_line_table_note(kernel->kernel));
     return true;
@@ -315,16 +328,17 @@ void MeasuredCase::report(const Measurement& measurement) const {
   record_property(property::warmup_launches, std::to_string(timed.warmup_launches));
   record_property(property::dropped_samples, std::to_string(timed.dropped_samples));
   record_property(property::sm_clock_mhz, format_number(timed.sm_clock_mhz));
-  std::cout << "[bankgate] " << name_.label << ": counters in " << format_number(measurement.counter_host_ms) << " ms host time ("
-            << collector_.passes() << " pass)\n";
+  std::cout << "[bankgate] " << name_.label << ": counters in " << format_number(measurement.counter_host_ms)
+            << " ms host time (" << collector_.passes() << " pass)\n";
   const std::vector<const KernelRecord*> kernels = measured_.kernels();
   const std::vector<std::string> labels = kernel_labels(measured_);
   for (std::size_t i = 0; i < kernels.size(); ++i)
-    report_timing(kernels.size() == 1 ? name_.label : name_.label + " (kernel " + labels[i] + ")", *kernels[i], timings_[i],
-                  measurement.timing_host_ms);
+    report_timing(kernels.size() == 1 ? name_.label : name_.label + " (kernel " + labels[i] + ")", *kernels[i],
+                  timings_[i], measurement.timing_host_ms);
 }
 
-void MeasuredCase::report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing, double host_ms) const {
+void MeasuredCase::report_timing(const std::string& label, const KernelRecord& kernel, const KernelTiming& timing,
+                                 double host_ms) const {
   const TimingSummary& timed = *kernel.timing;
   char noise[32];
   std::snprintf(noise, sizeof noise, "%.2f%%", 100.0 * timing.relative_noise);
@@ -337,8 +351,9 @@ void MeasuredCase::report_timing(const std::string& label, const KernelRecord& k
   if (!timing.warmup_stable)
     std::cout << "[bankgate] note: " << label << ": durations were still drifting when the warm-up time ran out\n";
   if (timing.clocked_down)
-    std::cout << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
-              << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
+    std::cout
+        << "[bankgate] warning: " << label << ": the GPU was clocked down (thermal, power or hardware slowdown) "
+        << "during most of the timing; its durations are suspect. Check the machine (nvidia-smi -q -d PERFORMANCE)\n";
 }
 
 // The ratios the kernel's source states, where it states them: each that does not hold fails the test.
@@ -366,8 +381,9 @@ void MeasuredCase::find_baseline(std::optional<TestRecord>& baseline) const {
   if (!baseline) {
     const DeviceInfo& device = collector_.device();
     const std::string message = "no baseline for " + name_.label + " on " + device.name + " (" + gpu_.arch + "/" +
-                                gpu_.model + ") in " + baseline_file().string() + "; record one with: " +
-                                refresh_command(how_to_refresh(), name_.suite, name_.test) + (stored ? "" : " --new-gpu");
+                                gpu_.model + ") in " + baseline_file().string() +
+                                "; record one with: " + refresh_command(how_to_refresh(), name_.suite, name_.test) +
+                                (stored ? "" : " --new-gpu");
     if (config_.require_gpu) GTEST_FAIL() << message << strict_note;
     GTEST_SKIP() << message;
   }
@@ -385,12 +401,13 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
     if (is_failure(f.verdict, config_.fail_on_speedup))
       ADD_FAILURE() << format_failure(where, f, measured_, baseline);
     else if (!f.timing && f.verdict == Verdict::pass && f.measured != f.baseline)
-      std::cout << "[bankgate] note: " << name_.label << ": " << display_name(f.metric) << " changed within its tolerance ("
-                << format_number(f.baseline) << " -> " << format_number(f.measured) << ", " << f.tolerance << ")\n";
+      std::cout << "[bankgate] note: " << name_.label << ": " << display_name(f.metric)
+                << " changed within its tolerance (" << format_number(f.baseline) << " -> " << format_number(f.measured)
+                << ", " << f.tolerance << ")\n";
     else if (f.verdict == Verdict::faster)
       std::cout << "[bankgate] note: " << name_.label << " is faster than its baseline (" << format_number(f.measured)
-                << " ns vs " << format_number(f.baseline) << " ns); if intended, refresh: "
-                << refresh_command(how_to_refresh(), name_.suite, name_.test) << "\n";
+                << " ns vs " << format_number(f.baseline)
+                << " ns); if intended, refresh: " << refresh_command(how_to_refresh(), name_.suite, name_.test) << "\n";
   }
 }
 
@@ -425,7 +442,8 @@ void GateTest::join_session() {
     GTEST_SKIP() << reason;
   }
   try {  // one measuring test per GPU
-    RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id, std::chrono::seconds(config.lock_timeout_s)));
+    RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id,
+                                                      std::chrono::seconds(config.lock_timeout_s)));
   } catch (const DeviceLockError& e) {
     GTEST_FAIL() << "cannot measure: " << e.what();
   }
@@ -480,11 +498,13 @@ void GateTest::gate(const KernelCase& kc) {
   for (const KernelTiming& timing : measurement->timings) launched.push_back(timing.kernel_name);
   ASSERT_EQ(measurement->counters.size(), launched.size()) << label << ": counters of " << measurement->counters.size()
                                                            << " kernel launches, durations of " << launched.size();
-  if (const std::string mismatch = launch_mismatch(kc, launched); !mismatch.empty()) GTEST_FAIL() << label << ": " << mismatch;
+  if (const std::string mismatch = launch_mismatch(kc, launched); !mismatch.empty())
+    GTEST_FAIL() << label << ": " << mismatch;
   // Code the driver compiled from the PTX of another architecture is not the build's: its counters would describe
   // other instructions, and a baseline recorded from it would hold them.
   for (const std::string& kernel : launched)
-    if (const std::string why = collector.foreign_code(kernel); !why.empty()) GTEST_FAIL() << label << " is not measured: " << why;
+    if (const std::string why = collector.foreign_code(kernel); !why.empty())
+      GTEST_FAIL() << label << " is not measured: " << why;
 
   MeasuredCase measured(kc, name, config, collector, *measurement, static_cast<bool>(output_ok));
   measured.record();

@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     const bankgate::gtest::SuiteConfig project = bankgate::gtest::suite_config();
     const auto overridden = g::baseline_dir_override(g::process_environment);
     std::cout << "[bankgate] baselines: "
-              << (overridden ? *overridden + " (" + g::protocol::env::baseline_dir + ")" : project.baseline_dir) << "\n";
+              << (overridden ? *overridden + " (" + g::protocol::env::baseline_dir + ")" : project.baseline_dir)
+              << "\n";
   }
   std::optional<g::ResultFileSettings> files;
   try {

@@ -33,7 +33,8 @@ bool is_sticky(cudaError_t e) {
 
 }  // namespace
 
-ResultFiles::ResultFiles(std::filesystem::path results_dir, std::filesystem::path running_file, std::optional<ShardClaims> claims)
+ResultFiles::ResultFiles(std::filesystem::path results_dir, std::filesystem::path running_file,
+                         std::optional<ShardClaims> claims)
     : results_dir_(std::move(results_dir)), running_file_(std::move(running_file)), claims_(std::move(claims)) {}
 
 void ResultFiles::OnTestIterationStart(const ::testing::UnitTest&, int iteration) { iteration_ = iteration; }
@@ -64,7 +65,7 @@ void ResultFiles::OnTestEnd(const ::testing::TestInfo& info) {
   entry.suite = info.test_suite_name();
   entry.test = info.name();
   entry.seconds = static_cast<double>(result.elapsed_time()) / 1000.0;
-  entry.status = result.Failed() ? gate::TestReportEntry::Status::failed
+  entry.status = result.Failed()    ? gate::TestReportEntry::Status::failed
                  : result.Skipped() ? gate::TestReportEntry::Status::skipped
                                     : gate::TestReportEntry::Status::passed;
   for (int i = 0; i < result.total_part_count(); ++i) {

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Defined once: building the whole command line per input would be most of the work. clear() resets what
   // the previous input parsed, as a fresh process would have it.
   static bankgate::cli::CommandLine line;
-  static CLI::App& app = [] () -> CLI::App& {
+  static CLI::App& app = []() -> CLI::App& {
     static CLI::App defined{"bankgate", "bankgate"};
     bankgate::cli::define_command_line(defined, line);
     return defined;

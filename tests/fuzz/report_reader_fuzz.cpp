@@ -10,7 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    const auto root = bankgate::gate::parse_xml(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz input");
+    const auto root =
+        bankgate::gate::parse_xml(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz input");
     std::size_t seen = 0;
     for (const auto* testcase : root.descendants("testcase")) {
       seen += testcase->attribute("name").size() + testcase->attribute("classname", "-").size();

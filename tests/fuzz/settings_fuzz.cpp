@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const bankgate::gate::SettingsError&) {
   }
   try {
-    const auto manifest = bankgate::gate::protocol::parse_manifest(std::string(reinterpret_cast<const char*>(data), size), "input");
+    const auto manifest =
+        bankgate::gate::protocol::parse_manifest(std::string(reinterpret_cast<const char*>(data), size), "input");
     volatile int sink = manifest.shard + manifest.gpus.value_or(0);
     (void)sink;
   } catch (const bankgate::gate::SettingsError&) {

@@ -30,10 +30,11 @@ class AccessKinds : public GateTest {
     const bool accumulates = kernel == k::AccessKind::histogram;
     gate(KernelCase{
         .kernel_name = std::string(k::kernel_name(kernel)),
-        .launch = [&] {
-          if (accumulates) cudaMemsetAsync(out.get(), 0, reference.size() * sizeof(std::uint32_t));
-          k::launch_access_kind(kernel, in.get(), out.get());
-        },
+        .launch =
+            [&] {
+              if (accumulates) cudaMemsetAsync(out.get(), 0, reference.size() * sizeof(std::uint32_t));
+              k::launch_access_kind(kernel, in.get(), out.get());
+            },
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), reference); },
         .expected = k::expected_access(kernel),

@@ -44,7 +44,8 @@ class TmaTile : public GateTest {
 
   void gate_ldmatrix(k::TmaTile kernel) {
     std::vector<std::uint32_t> input(k::tma_tile_total_words);
-    for (int i = 0; i < k::tma_tile_total_words; ++i) input[i] = 0x00010001u * static_cast<std::uint32_t>(i) + 0x00030000u;
+    for (int i = 0; i < k::tma_tile_total_words; ++i)
+      input[i] = 0x00010001u * static_cast<std::uint32_t>(i) + 0x00030000u;
     const std::vector<std::uint32_t> reference = k::tma_tile_ldmatrix_reference(input);
     const k::DeviceBuffer<std::uint32_t> in(input);
     k::DeviceBuffer<std::uint32_t> out(input.size());

@@ -84,9 +84,19 @@ TestRecord row_read_record() {
   r.expected = ExpectedRatios{{{"shared_load_transactions_per_request", 1}, {"global_store_sectors_per_request", 4}},
                               "row-major: 32 consecutive words, one per bank"};
   // The summary of the samples below (summarize_durations): a candidate's must be its samples'.
-  r.timing = TimingSummary{.median_ns = 2048, .mad_ns = 8, .p10_ns = 2025.6, .p90_ns = 2086.6, .min_ns = 2016, .samples = 5,
-                           .median_se_ns = 12.5, .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner"}, .l2 = "warm",
-                           .launches_per_sample = 1, .warmup_launches = 40, .dropped_samples = 0, .sm_clock_mhz = 1980};
+  r.timing = TimingSummary{.median_ns = 2048,
+                           .mad_ns = 8,
+                           .p10_ns = 2025.6,
+                           .p90_ns = 2086.6,
+                           .min_ns = 2016,
+                           .samples = 5,
+                           .median_se_ns = 12.5,
+                           .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner"},
+                           .l2 = "warm",
+                           .launches_per_sample = 1,
+                           .warmup_launches = 40,
+                           .dropped_samples = 0,
+                           .sm_clock_mhz = 1980};
   r.samples_ns = {2016, 2040, 2048, 2048.5, 2112};
   return r;
 }
@@ -98,9 +108,19 @@ TestRecord col_read_record() {
   r.counters[load_wavefronts] = {32768, {Tolerance::Kind::absolute, 2, "one retried wavefront per block"}};
   r.derived["shared_load_transactions_per_request"] = 32;
   r.derived["shared_store_transactions_per_request"] = 1.25;
-  r.timing = TimingSummary{.median_ns = 40960.25, .mad_ns = 39.75, .p10_ns = 40883.25, .p90_ns = 40992.05, .min_ns = 40864,
-                           .samples = 3, .median_se_ns = 0.5, .tolerance = {.relative = 0.1, .absolute_ns = 32, .reason = "cold L2 varies"}, .l2 = "cold",
-                           .launches_per_sample = 16, .warmup_launches = 7, .dropped_samples = 2, .sm_clock_mhz = 1755.5};
+  r.timing = TimingSummary{.median_ns = 40960.25,
+                           .mad_ns = 39.75,
+                           .p10_ns = 40883.25,
+                           .p90_ns = 40992.05,
+                           .min_ns = 40864,
+                           .samples = 3,
+                           .median_se_ns = 0.5,
+                           .tolerance = {.relative = 0.1, .absolute_ns = 32, .reason = "cold L2 varies"},
+                           .l2 = "cold",
+                           .launches_per_sample = 16,
+                           .warmup_launches = 7,
+                           .dropped_samples = 2,
+                           .sm_clock_mhz = 1755.5};
   r.samples_ns = {40864, 40960.25, 41000};
   return r;
 }
@@ -225,8 +245,8 @@ class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
     const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("bankgate-unit-" + std::to_string(::getpid()) + "-" + info->test_suite_name() +
-                                        "-" + info->name());
+    dir_ = fs::temp_directory_path() /
+           ("bankgate-unit-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -266,10 +286,12 @@ TEST(BaselineSchema, SerializationIsDeterministic) {
 TEST(BaselineSchema, KeysComeOutSorted) {
   const std::string text = serialize_suite_file(sample_suite(), Samples::keep);
   const std::vector<std::string> top = {"\"gpu\"", "\"provenance\"", "\"schema_version\"", "\"suite\"", "\"tests\""};
-  for (std::size_t i = 1; i < top.size(); ++i) EXPECT_LT(text.find(top[i - 1]), text.find(top[i])) << top[i] << "\n" << text;
+  for (std::size_t i = 1; i < top.size(); ++i)
+    EXPECT_LT(text.find(top[i - 1]), text.find(top[i])) << top[i] << "\n" << text;
   EXPECT_LT(text.find("\"colRead\""), text.find("\"rowRead\""));
   const auto row = text.find("\"rowRead\"");
-  const std::vector<std::string> record = {"\"correct\"", "\"counters\"", "\"derived\"", "\"kernel\"", "\"samples_ns\"", "\"timing\""};
+  const std::vector<std::string> record = {"\"correct\"", "\"counters\"",   "\"derived\"",
+                                           "\"kernel\"",  "\"samples_ns\"", "\"timing\""};
   for (std::size_t i = 1; i < record.size(); ++i)
     EXPECT_LT(text.find(record[i - 1], row), text.find(record[i], row)) << record[i] << "\n" << text;
 }
@@ -340,8 +362,9 @@ TEST(BaselineErrors, PreviousSchemaVersionNamesTheRefresh) {
 }
 
 TEST(BaselineErrors, UnknownExpectedRatioIsRejected) {
-  const std::string text = replaced(valid_document(), "\"correct\": true,",
-                                    "\"correct\": true, \"expected\": {\"ratios\": {\"bogus_per_request\": 1}, \"why\": \"x\"},");
+  const std::string text =
+      replaced(valid_document(), "\"correct\": true,",
+               "\"correct\": true, \"expected\": {\"ratios\": {\"bogus_per_request\": 1}, \"why\": \"x\"},");
   EXPECT_TRUE(mentions(rejection(text), "'tests.rowRead.expected.ratios.bogus_per_request' is not a ratio"));
 }
 
@@ -383,8 +406,9 @@ TEST(BaselineErrors, NegativeValueIsRejected) {
 }
 
 TEST(BaselineErrors, NegativeCounterIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "{\"value\": 1024, \"tolerance\": {\"kind\": \"exact\"}}",
-                                                 "{\"value\": -1, \"tolerance\": {\"kind\": \"exact\"}}"));
+  const std::string message =
+      rejection(replaced(valid_document(), "{\"value\": 1024, \"tolerance\": {\"kind\": \"exact\"}}",
+                         "{\"value\": -1, \"tolerance\": {\"kind\": \"exact\"}}"));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, std::string("tests.rowRead.counters.") + load_wavefronts + ".value"));
 }
@@ -417,7 +441,8 @@ TEST(BaselineErrors, DuplicateKeyErrorNamesItsJsonPath) {
   // Two tests; the second repeats "kernel". The message must point at tests.rowRead, not just at 'kernel'.
   const std::string broken = replaced(row_read_body, "\"kernel\": \"setRowReadRow\",",
                                       "\"kernel\": \"setRowReadRow\", \"kernel\": \"setRowReadRow\",");
-  const std::string message = rejection(document_with_tests("\"colRead\": " + row_read_body + ",\n    \"rowRead\": " + broken));
+  const std::string message =
+      rejection(document_with_tests("\"colRead\": " + row_read_body + ",\n    \"rowRead\": " + broken));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "tests.rowRead.kernel"));
 }
@@ -429,7 +454,8 @@ TEST(BaselineErrors, MisspeltFieldIsRejected) {
 }
 
 TEST(BaselineErrors, UnexpectedTopLevelFieldIsRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"schema_version\": 4,", "\"schema_version\": 4, \"notes\": \"x\","));
+  const std::string message =
+      rejection(replaced(valid_document(), "\"schema_version\": 4,", "\"schema_version\": 4, \"notes\": \"x\","));
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'notes'"));
 }
@@ -499,10 +525,12 @@ TEST(BaselineErrors, CounterToleranceBeyondItsBoundIsRejected) {
 
 // Suite, GPU and test names become paths under the baselines folder: none may leave it.
 TEST(BaselineErrors, NamesThatWouldLeaveTheBaselinesFolderAreRejected) {
-  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"../../../escaped\"")),
-                       "'suite' must be a GoogleTest suite name"));
-  EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"/tmp/escaped\"")),
-                       "'suite' must be a GoogleTest suite name"));
+  EXPECT_TRUE(
+      mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"../../../escaped\"")),
+               "'suite' must be a GoogleTest suite name"));
+  EXPECT_TRUE(
+      mentions(rejection(replaced(valid_document(), "\"suite\": \"SquareTile\"", "\"suite\": \"/tmp/escaped\"")),
+               "'suite' must be a GoogleTest suite name"));
   EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"model\": \"nvidia-h200\"", "\"model\": \"../x\"")),
                        "'gpu.model' must be letters, digits"));
   EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"rowRead\":", "\"../rowRead\":")),
@@ -514,8 +542,9 @@ TEST(BaselineErrors, NamesThatWouldLeaveTheBaselinesFolderAreRejected) {
 }
 
 TEST(BaselineErrors, ExpectedRatiosNeedTheirReason) {
-  const std::string with_expected = replaced(valid_document(), "\"correct\": true,",
-                                             "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}},");
+  const std::string with_expected =
+      replaced(valid_document(), "\"correct\": true,",
+               "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}},");
   EXPECT_TRUE(mentions(rejection(with_expected), "'tests.rowRead.expected.why' is missing"));
 }
 
@@ -573,7 +602,8 @@ TEST(HostileBaseline, NulByteIsRejected) {
 TEST(HostileBaseline, TextAfterTheDocumentIsRejected) {
   const std::string message = rejection(valid_document() + "garbage");
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "text follows the end of the JSON document at byte " + std::to_string(valid_document().size())));
+  EXPECT_TRUE(mentions(message,
+                       "text follows the end of the JSON document at byte " + std::to_string(valid_document().size())));
   EXPECT_TRUE(mentions(rejection(valid_document() + valid_document()), "text follows the end of the JSON document"));
   EXPECT_NO_THROW(parse_suite_file(valid_document() + " \n\t\r\n", origin)) << "trailing whitespace is fine";
 }
@@ -583,8 +613,8 @@ TEST(HostileBaseline, FractionalCounterIsRejected) {
   const std::string field = std::string("'tests.rowRead.counters.") + load_wavefronts + ".value'";
   for (const std::string value : {"1.5", "1024.5", "3.0", "1e3"}) {
     SCOPED_TRACE(value);
-    const std::string message =
-        rejection(replaced(valid_document(), exact, "{\"value\": " + value + ", \"tolerance\": {\"kind\": \"exact\"}}"));
+    const std::string message = rejection(
+        replaced(valid_document(), exact, "{\"value\": " + value + ", \"tolerance\": {\"kind\": \"exact\"}}"));
     EXPECT_TRUE(mentions(message, origin));
     EXPECT_TRUE(mentions(message, field + " must be a whole number"));
   }
@@ -593,23 +623,28 @@ TEST(HostileBaseline, FractionalCounterIsRejected) {
 TEST(HostileBaseline, BlankReasonIsRejected) {
   for (const std::string blank : {" ", "   ", "\u00a0", "\u2003\u200b"}) {
     SCOPED_TRACE(blank);
-    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \"" + blank + "\"")),
-                         std::string("'tests.rowRead.counters.") + load_requests + ".tolerance.reason' is blank"));
-    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"reason\": \"shared runner\"", "\"reason\": \"" + blank + "\"")),
-                         "'tests.rowRead.timing.tolerance.reason' is blank"));
-    const std::string expected = replaced(valid_document(), "\"correct\": true,",
-                                          "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}, "
-                                          "\"why\": \"" + blank + "\"},");
+    EXPECT_TRUE(
+        mentions(rejection(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \"" + blank + "\"")),
+                 std::string("'tests.rowRead.counters.") + load_requests + ".tolerance.reason' is blank"));
+    EXPECT_TRUE(mentions(
+        rejection(replaced(valid_document(), "\"reason\": \"shared runner\"", "\"reason\": \"" + blank + "\"")),
+        "'tests.rowRead.timing.tolerance.reason' is blank"));
+    const std::string expected =
+        replaced(valid_document(), "\"correct\": true,",
+                 "\"correct\": true, \"expected\": {\"ratios\": {\"shared_load_transactions_per_request\": 1}, "
+                 "\"why\": \"" +
+                     blank + "\"},");
     EXPECT_TRUE(mentions(rejection(expected), "'tests.rowRead.expected.why' is blank"));
   }
-  EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \" x \""), origin));
+  EXPECT_NO_THROW(
+      parse_suite_file(replaced(valid_document(), "\"reason\": \"replays\"", "\"reason\": \" x \""), origin));
 }
 
 // An escape sequence in a kernel name or a reason would reach the terminal that prints it; a newline could
 // forge a line of the gate's log. Each is refused, and the message never carries the raw character.
 TEST(HostileBaseline, ControlCharactersInStringsAreRejected) {
-  for (const std::string escaped : {"\\u001b[2J", "\\n[  PASSED  ] 1 test", "\\r", "\\t", "\\u0000", "\\u007f", "\\u009b31m",
-                                    "\\u202e"}) {
+  for (const std::string escaped :
+       {"\\u001b[2J", "\\n[  PASSED  ] 1 test", "\\r", "\\t", "\\u0000", "\\u007f", "\\u009b31m", "\\u202e"}) {
     SCOPED_TRACE(escaped);
     const std::string kernel = rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"setRow" + escaped + "\""));
     EXPECT_TRUE(mentions(kernel, origin));
@@ -625,10 +660,11 @@ TEST(HostileBaseline, ControlCharactersInStringsAreRejected) {
 }
 
 TEST(HostileBaseline, ControlCharactersInKeysAreRejected) {
-  const std::string message = rejection(replaced(valid_document(), "\"smsp__sass_inst_executed_op_shared_ld.sum\"",
-                                                 "\"smsp__sass\\u001b[2Jinst.sum\""));
+  const std::string message = rejection(
+      replaced(valid_document(), "\"smsp__sass_inst_executed_op_shared_ld.sum\"", "\"smsp__sass\\u001b[2Jinst.sum\""));
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "tests.rowRead.counters.\"smsp__sass\\u001b[2Jinst.sum\"' holds the control character U+001B"));
+  EXPECT_TRUE(
+      mentions(message, "tests.rowRead.counters.\"smsp__sass\\u001b[2Jinst.sum\"' holds the control character U+001B"));
   EXPECT_EQ(message.find('\x1b'), std::string::npos) << "the message itself must not carry the escape";
 }
 
@@ -641,10 +677,12 @@ TEST(HostileBaseline, PrintableUnicodeIsKept) {
 // nlohmann's parser checks UTF-8 in every string: malformed bytes and lone surrogates never reach the reader.
 TEST(HostileBaseline, InvalidUtf8IsRejected) {
   for (const std::string& bad : {std::string("\xff"), std::string("\xc0\xaf"), std::string("\xe2\x82"),
-                                std::string("\xed\xa0\x80"), std::string("\\ud800")}) {
+                                 std::string("\xed\xa0\x80"), std::string("\\ud800")}) {
     SCOPED_TRACE(::testing::PrintToString(bad));
-    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"set" + bad + "Row\"")), "not valid JSON"));
-    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"rowRead\":", "\"row" + bad + "Read\":")), "not valid JSON"));
+    EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"setRowReadRow\"", "\"set" + bad + "Row\"")),
+                         "not valid JSON"));
+    EXPECT_TRUE(
+        mentions(rejection(replaced(valid_document(), "\"rowRead\":", "\"row" + bad + "Read\":")), "not valid JSON"));
   }
 }
 
@@ -657,18 +695,22 @@ TEST(HostileBaseline, StandardErrorBeyondTheSpreadIsRejected) {
   EXPECT_TRUE(mentions(message, origin));
   EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.median_se_ns' is 2048 ns, more than 10% of the median"));
   const std::string beyond_spread = rejection(replaced(many_samples, "\"median_se_ns\": 10", "\"median_se_ns\": 97"));
-  EXPECT_TRUE(mentions(beyond_spread, "'tests.rowRead.timing.median_se_ns' is 97 ns, more than the samples it comes from allow"));
+  EXPECT_TRUE(mentions(beyond_spread,
+                       "'tests.rowRead.timing.median_se_ns' is 97 ns, more than the samples it comes from allow"));
   EXPECT_TRUE(mentions(beyond_spread, "at most 96 ns"));  // p90_ns - p10_ns = 2112 - 2016
   EXPECT_NO_THROW(parse_suite_file(replaced(many_samples, "\"median_se_ns\": 10", "\"median_se_ns\": 96"), origin));
 
   // With no spread at all one step of the timer is left for rounding: 32 ns over the launches per sample.
-  const std::string no_spread = replaced(replaced(replaced(many_samples, "\"p10_ns\": 2016", "\"p10_ns\": 2048"),
-                                                  "\"p90_ns\": 2112", "\"p90_ns\": 2048"), "\"mad_ns\": 32", "\"mad_ns\": 0");
+  const std::string no_spread = replaced(
+      replaced(replaced(many_samples, "\"p10_ns\": 2016", "\"p10_ns\": 2048"), "\"p90_ns\": 2112", "\"p90_ns\": 2048"),
+      "\"mad_ns\": 32", "\"mad_ns\": 0");
   EXPECT_NO_THROW(parse_suite_file(replaced(no_spread, "\"median_se_ns\": 10", "\"median_se_ns\": 32"), origin));
-  EXPECT_TRUE(mentions(rejection(replaced(no_spread, "\"median_se_ns\": 10", "\"median_se_ns\": 33")), "at most 32 ns"));
+  EXPECT_TRUE(
+      mentions(rejection(replaced(no_spread, "\"median_se_ns\": 10", "\"median_se_ns\": 33")), "at most 32 ns"));
 
   // Below the comparison's minimum sample count the standard error decides nothing, and is not bounded.
-  EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"median_se_ns\": 10", "\"median_se_ns\": 2048"), origin));
+  EXPECT_NO_THROW(
+      parse_suite_file(replaced(valid_document(), "\"median_se_ns\": 10", "\"median_se_ns\": 2048"), origin));
 }
 
 // A measured kernel whose samples around the median fall on a few timer steps (8 launches a sample: 4 ns steps):
@@ -676,14 +718,19 @@ TEST(HostileBaseline, StandardErrorBeyondTheSpreadIsRejected) {
 // edit. Far beyond the steps it is still refused.
 TEST(HostileBaseline, StandardErrorOfTiedQuantilesIsTheTimersSteps) {
   std::string quantiles = "[";
-  for (int i = 0; i <= 20; ++i) quantiles += (i ? ", " : "") + std::to_string(i < 8 ? 1150 + 3 * i : i <= 12 ? 1175 : 1180 + 3 * i);
+  for (int i = 0; i <= 20; ++i)
+    quantiles += (i ? ", " : "") + std::to_string(i < 8 ? 1150 + 3 * i : i <= 12 ? 1175 : 1180 + 3 * i);
   quantiles += "]";
-  const std::string tied = replaced(replaced(replaced(replaced(replaced(replaced(replaced(valid_document(),
-      "\"samples\": 5", "\"samples\": 400"), "\"launches_per_sample\": 1", "\"launches_per_sample\": 8"),
-      "\"median_ns\": 2048", "\"median_ns\": 1175"), "\"p10_ns\": 2016", "\"p10_ns\": 1156"),
-      "\"p90_ns\": 2112", "\"p90_ns\": 1234"), "\"min_ns\": 2000", "\"min_ns\": 1150"),
+  const std::string tied = replaced(
+      replaced(replaced(replaced(replaced(replaced(replaced(valid_document(), "\"samples\": 5", "\"samples\": 400"),
+                                                   "\"launches_per_sample\": 1", "\"launches_per_sample\": 8"),
+                                          "\"median_ns\": 2048", "\"median_ns\": 1175"),
+                                 "\"p10_ns\": 2016", "\"p10_ns\": 1156"),
+                        "\"p90_ns\": 2112", "\"p90_ns\": 1234"),
+               "\"min_ns\": 2000", "\"min_ns\": 1150"),
       "\"dropped_samples\": 0", "\"dropped_samples\": 0, \"quantiles_ns\": " + quantiles);
-  const std::string at = replaced(replaced(tied, "\"mad_ns\": 32", "\"mad_ns\": 8"), "\"median_se_ns\": 10", "\"median_se_ns\": 8");
+  const std::string at =
+      replaced(replaced(tied, "\"mad_ns\": 32", "\"mad_ns\": 8"), "\"median_se_ns\": 10", "\"median_se_ns\": 8");
   EXPECT_NO_THROW(parse_suite_file(at, origin));
   EXPECT_TRUE(mentions(rejection(replaced(at, "\"median_se_ns\": 8", "\"median_se_ns\": 17")), "four timer steps"));
 }
@@ -708,24 +755,27 @@ TEST(HostileBaseline, StandardErrorAtItsBoundStillLetsTheGateCatchAFiveFoldSlowd
 TEST(HostileBaseline, MadBeyondTheSpreadIsRejected) {
   const std::string message = rejection(replaced(valid_document(), "\"mad_ns\": 32", "\"mad_ns\": 65"));
   EXPECT_TRUE(mentions(message, origin));
-  EXPECT_TRUE(mentions(message, "'tests.rowRead.timing.mad_ns' is 65 ns, more than the samples' spread allows (at most 64 ns"));
+  EXPECT_TRUE(
+      mentions(message, "'tests.rowRead.timing.mad_ns' is 65 ns, more than the samples' spread allows (at most 64 ns"));
   EXPECT_NO_THROW(parse_suite_file(replaced(valid_document(), "\"mad_ns\": 32", "\"mad_ns\": 64"), origin));
 }
 
 // min_ns, p10_ns, median_ns and p90_ns are the 0th, 10th, 50th and 90th percentiles in quantiles_ns too.
 TEST(HostileBaseline, SummaryMustAgreeWithItsQuantiles) {
-  const std::string quantiles = "[2000, 2008, 2016, 2020, 2024, 2028, 2032, 2036, 2040, 2044, 2048, 2052, 2056, 2060, "
-                                "2064, 2072, 2080, 2096, 2112, 2120, 2128]";
-  const std::string with_quantiles =
-      replaced(valid_document(), "\"sm_clock_mhz\": 1980,", "\"sm_clock_mhz\": 1980, \"quantiles_ns\": " + quantiles + ",");
+  const std::string quantiles =
+      "[2000, 2008, 2016, 2020, 2024, 2028, 2032, 2036, 2040, 2044, 2048, 2052, 2056, 2060, "
+      "2064, 2072, 2080, 2096, 2112, 2120, 2128]";
+  const std::string with_quantiles = replaced(valid_document(), "\"sm_clock_mhz\": 1980,",
+                                              "\"sm_clock_mhz\": 1980, \"quantiles_ns\": " + quantiles + ",");
   ASSERT_NO_THROW(parse_suite_file(with_quantiles, origin));
   struct Edit {
     std::string from, to, message;
   };
-  for (const Edit& e : {Edit{"[2000,", "[1999,", "'tests.rowRead.timing.min_ns' is 2000 but quantiles_ns[0]"},
-                        Edit{"2008, 2016,", "2008, 2017,", "'tests.rowRead.timing.p10_ns' is 2016 but quantiles_ns[2]"},
-                        Edit{"2044, 2048,", "2044, 2050,", "'tests.rowRead.timing.median_ns' is 2048 but quantiles_ns[10]"},
-                        Edit{"2096, 2112,", "2096, 2110,", "'tests.rowRead.timing.p90_ns' is 2112 but quantiles_ns[18]"}}) {
+  for (const Edit& e :
+       {Edit{"[2000,", "[1999,", "'tests.rowRead.timing.min_ns' is 2000 but quantiles_ns[0]"},
+        Edit{"2008, 2016,", "2008, 2017,", "'tests.rowRead.timing.p10_ns' is 2016 but quantiles_ns[2]"},
+        Edit{"2044, 2048,", "2044, 2050,", "'tests.rowRead.timing.median_ns' is 2048 but quantiles_ns[10]"},
+        Edit{"2096, 2112,", "2096, 2110,", "'tests.rowRead.timing.p90_ns' is 2112 but quantiles_ns[18]"}}) {
     SCOPED_TRACE(e.to);
     const std::string message = rejection(replaced(with_quantiles, e.from, e.to));
     EXPECT_TRUE(mentions(message, origin));
@@ -741,7 +791,8 @@ TEST(HostileBaseline, SummaryMustAgreeWithItsQuantiles) {
 TEST(HostileBaseline, CommittedBaselinesAndFixturesStillRead) {
   const fs::path source = BANKGATE_SOURCE_DIR;
   int files = 0;
-  for (const fs::path& folder : {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
+  for (const fs::path& folder :
+       {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
       if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
       SCOPED_TRACE(entry.path().string());

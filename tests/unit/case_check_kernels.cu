@@ -3,7 +3,9 @@
 __global__ void caseCheckScale(float* data, float factor) { data[threadIdx.x] *= factor; }
 
 template <int Tile>
-__global__ void caseCheckTile(float* data) { data[threadIdx.x * Tile] = 0.0f; }
+__global__ void caseCheckTile(float* data) {
+  data[threadIdx.x * Tile] = 0.0f;
+}
 template __global__ void caseCheckTile<16>(float*);
 
 namespace case_check {

@@ -45,7 +45,8 @@ TEST(CaseCheck, TheProgramsOwnKernelsAreReadWithoutAGpu) {
 TEST(CaseCheck, ACompleteCaseNamingAKernelOfTheProgramPasses) {
   EXPECT_EQ(all(bankgate::gtest::case_problems(complete_case("caseCheckScale"), this_program())), "");
   EXPECT_EQ(all(bankgate::gtest::case_problems(complete_case("caseCheckTile<16>"), this_program())), "");
-  EXPECT_EQ(all(bankgate::gtest::case_problems(complete_case("caseCheckTile"), this_program())), "");  // without its arguments
+  EXPECT_EQ(all(bankgate::gtest::case_problems(complete_case("caseCheckTile"), this_program())),
+            "");  // without its arguments
 }
 
 TEST(CaseCheck, EachMissingFunctionIsNamedWithWhatToWrite) {
@@ -54,21 +55,26 @@ TEST(CaseCheck, EachMissingFunctionIsNamedWithWhatToWrite) {
   kc.check_output = nullptr;
   const std::vector<std::string> problems = bankgate::gtest::case_problems(kc, this_program());
   ASSERT_EQ(problems.size(), 2u) << all(problems);
-  EXPECT_NE(problems[0].find("KernelCase::poison_output is missing: give a function that fills the case's outputs with a "
-                             "pattern no kernel writes"),
-            std::string::npos) << problems[0];
-  EXPECT_NE(problems[0].find(".poison_output = [&] { cudaMemset(out, 0xff, bytes); }"), std::string::npos) << problems[0];
+  EXPECT_NE(
+      problems[0].find("KernelCase::poison_output is missing: give a function that fills the case's outputs with a "
+                       "pattern no kernel writes"),
+      std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find(".poison_output = [&] { cudaMemset(out, 0xff, bytes); }"), std::string::npos)
+      << problems[0];
   EXPECT_NE(problems[1].find("KernelCase::check_output is missing"), std::string::npos) << problems[1];
   EXPECT_NE(problems[1].find("returns ::testing::AssertionResult"), std::string::npos) << problems[1];
   kc = complete_case("caseCheckScale");
   kc.launch = nullptr;
-  EXPECT_NE(all(bankgate::gtest::case_problems(kc, this_program())).find("KernelCase::launch is missing"), std::string::npos);
+  EXPECT_NE(all(bankgate::gtest::case_problems(kc, this_program())).find("KernelCase::launch is missing"),
+            std::string::npos);
 }
 
 TEST(CaseCheck, AKernelNameIsRequiredOnceOnly) {
   KernelCase kc = complete_case("");
-  EXPECT_NE(all(bankgate::gtest::case_problems(kc, this_program())).find("KernelCase::kernel_name is missing: name the CUDA "
-                                                                         "function the case launches"),
+  EXPECT_NE(all(bankgate::gtest::case_problems(kc, this_program()))
+                .find("KernelCase::kernel_name is missing: name the CUDA "
+                      "function the case launches"),
             std::string::npos);
   kc = complete_case("caseCheckScale");
   kc.kernel_names = {"caseCheckScale", "reduceBlocks"};
@@ -77,7 +83,8 @@ TEST(CaseCheck, AKernelNameIsRequiredOnceOnly) {
 }
 
 TEST(CaseCheck, ANameTheProgramDoesNotHoldIsToldBeforeAnyGpuWorkWithTheNearestNames) {
-  const std::vector<std::string> problems = bankgate::gtest::case_problems(complete_case("caseCheckScal"), this_program());
+  const std::vector<std::string> problems =
+      bankgate::gtest::case_problems(complete_case("caseCheckScal"), this_program());
   ASSERT_EQ(problems.size(), 1u) << all(problems);
   EXPECT_NE(problems[0].find("this program holds no kernel named 'caseCheckScal'"), std::string::npos) << problems[0];
   EXPECT_NE(problems[0].find("nearest to that name: caseCheckScale"), std::string::npos) << problems[0];
@@ -95,14 +102,16 @@ TEST(CaseCheck, WhereSomeDeviceCodeCannotBeReadAMissingNameIsNoProblem) {
 
 TEST(CaseCheck, WhatACaseLaunchedIsCheckedAgainstWhatItNames) {
   EXPECT_EQ(bankgate::gtest::launch_mismatch(complete_case("caseCheckTile"), {"caseCheckTile<16>"}), "");
-  EXPECT_EQ(bankgate::gtest::launch_mismatch(complete_case("caseCheckScale"), {"caseCheckScale", "reduceBlocks"}),
-            "the case launched 2 kernel(s) (caseCheckScale, reduceBlocks) but names 1 (caseCheckScale); a case that launches "
-            "several kernels names each, in launch order: .kernel_names = {...}");
+  EXPECT_EQ(
+      bankgate::gtest::launch_mismatch(complete_case("caseCheckScale"), {"caseCheckScale", "reduceBlocks"}),
+      "the case launched 2 kernel(s) (caseCheckScale, reduceBlocks) but names 1 (caseCheckScale); a case that launches "
+      "several kernels names each, in launch order: .kernel_names = {...}");
   KernelCase several = complete_case("");
   several.kernel_names = {"reduceBlocks", "reduceBlocks"};
   EXPECT_EQ(bankgate::gtest::launch_mismatch(several, {"reduceBlocks", "reduceBlocks"}), "");
   EXPECT_EQ(bankgate::gtest::launch_mismatch(several, {"reduceBlocks", "caseCheckScale"}),
-            "the case launched 2 kernel(s) (reduceBlocks, caseCheckScale), its kernel 2 is caseCheckScale, not reduceBlocks as "
+            "the case launched 2 kernel(s) (reduceBlocks, caseCheckScale), its kernel 2 is caseCheckScale, not "
+            "reduceBlocks as "
             "the case names it");
 }
 
@@ -110,11 +119,13 @@ TEST(CaseCheck, AnExpectationBelongsToACaseOfOneKernel) {
   KernelCase several = complete_case("");
   several.kernel_names = {"reduceBlocks", "caseCheckScale"};
   several.expected = bankgate::AccessExpectation{{{bankgate::ratio::shared_load, 1.0}}, "one wavefront per request"};
-  EXPECT_NE(all(bankgate::gtest::case_problems(several, this_program())).find("KernelCase::expected states one kernel's ratios"),
+  EXPECT_NE(all(bankgate::gtest::case_problems(several, this_program()))
+                .find("KernelCase::expected states one kernel's ratios"),
             std::string::npos);
   several.expected.reset();
-  several.expected_of = {{"reduceBlocks", bankgate::AccessExpectation{{{bankgate::ratio::shared_load, 1.0}}, "one per request"}},
-                         {"caseCheckScal", bankgate::AccessExpectation{{{bankgate::ratio::shared_load, 1.0}}, "one per request"}}};
+  several.expected_of = {
+      {"reduceBlocks", bankgate::AccessExpectation{{{bankgate::ratio::shared_load, 1.0}}, "one per request"}},
+      {"caseCheckScal", bankgate::AccessExpectation{{{bankgate::ratio::shared_load, 1.0}}, "one per request"}}};
   const std::vector<std::string> problems = bankgate::gtest::case_problems(several, this_program());
   ASSERT_EQ(problems.size(), 1u) << all(problems);
   EXPECT_EQ(problems[0], "KernelCase::expected_of names 'caseCheckScal', which is not in .kernel_names");

@@ -108,7 +108,8 @@ TEST(CounterTolerance, CompareUsesTheBaselinesTolerance) {
   EXPECT_EQ(only_finding(compare(baseline, record_with("requests", 1200))).verdict, Verdict::pass);
   EXPECT_EQ(only_finding(compare(baseline, record_with("requests", 1300))).verdict, Verdict::counter_changed);
   const TestRecord strict = record_with("requests", 1000);
-  EXPECT_EQ(only_finding(compare(strict, record_with("requests", 1200, relative(0.25)))).verdict, Verdict::counter_changed);
+  EXPECT_EQ(only_finding(compare(strict, record_with("requests", 1200, relative(0.25)))).verdict,
+            Verdict::counter_changed);
 }
 
 TEST(CounterTolerance, CounterMissingFromTheBaselineIsAFailure) {
@@ -165,14 +166,15 @@ const TimingTolerance default_tolerance{};
 TEST(TimingGate, SameDistributionPasses) {
   // Twenty pairs of independent draws of one distribution: none may be called slower or faster.
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const TimingDecision d = judge_timing(from(durations(50000, 0.01, 200, seed)), from(durations(50000, 0.01, 200, seed + 100)),
-                                          default_tolerance);
+    const TimingDecision d = judge_timing(from(durations(50000, 0.01, 200, seed)),
+                                          from(durations(50000, 0.01, 200, seed + 100)), default_tolerance);
     EXPECT_EQ(d.verdict, Verdict::pass) << "seed " << seed << ": " << d.detail;
   }
 }
 
 TEST(TimingGate, ShiftBeyondTheToleranceIsSlower) {
-  const TimingDecision d = judge_timing(from(durations(55000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
+  const TimingDecision d =
+      judge_timing(from(durations(55000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
   EXPECT_EQ(d.verdict, Verdict::slower) << d.detail;
   EXPECT_TRUE(d.significant);
   EXPECT_TRUE(d.beyond_tolerance);
@@ -184,7 +186,8 @@ TEST(TimingGate, ShiftBeyondTheToleranceIsSlower) {
 
 TEST(TimingGate, SignificantShiftWithinTheToleranceIsNotSlower) {
   // 1.5% slower with almost no noise: certainly real, but smaller than the 3% the test tolerates.
-  const TimingDecision d = judge_timing(from(durations(50750, 0.001, 200, 1)), from(durations(50000, 0.001, 200, 2)), default_tolerance);
+  const TimingDecision d =
+      judge_timing(from(durations(50750, 0.001, 200, 1)), from(durations(50000, 0.001, 200, 2)), default_tolerance);
   EXPECT_TRUE(d.significant) << d.detail;
   EXPECT_FALSE(d.beyond_tolerance) << d.detail;
   EXPECT_EQ(d.verdict, Verdict::pass);
@@ -192,13 +195,15 @@ TEST(TimingGate, SignificantShiftWithinTheToleranceIsNotSlower) {
 
 TEST(TimingGate, LargeShiftDrownedInNoiseIsNotSlower) {
   // 8% slower on paper, but with 30% noise and 25 samples a side the interval easily holds 1.
-  const TimingDecision d = judge_timing(from(durations(54000, 0.30, 25, 1)), from(durations(50000, 0.30, 25, 2)), default_tolerance);
+  const TimingDecision d =
+      judge_timing(from(durations(54000, 0.30, 25, 1)), from(durations(50000, 0.30, 25, 2)), default_tolerance);
   EXPECT_FALSE(d.significant) << d.detail;
   EXPECT_EQ(d.verdict, Verdict::pass);
 }
 
 TEST(TimingGate, SpeedupIsReportedAndFailsOnlyWhenAskedTo) {
-  const TimingDecision d = judge_timing(from(durations(45000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
+  const TimingDecision d =
+      judge_timing(from(durations(45000, 0.01, 200, 1)), from(durations(50000, 0.01, 200, 2)), default_tolerance);
   EXPECT_EQ(d.verdict, Verdict::faster) << d.detail;
   EXPECT_FALSE(is_failure(d.verdict));
   EXPECT_TRUE(is_failure(d.verdict, /*fail_on_speedup=*/true));
@@ -210,8 +215,9 @@ TEST(TimingGate, TooFewSamplesDecideNothingAndFail) {
   EXPECT_EQ(d.verdict, Verdict::too_few_samples);
   EXPECT_NE(d.detail.find("too few"), std::string::npos) << d.detail;
   EXPECT_TRUE(is_failure(d.verdict));
-  EXPECT_EQ(judge_timing(from(durations(50000, 0.01, 200, 1)), from(durations(50000, 0.01, 3, 2)), default_tolerance).verdict,
-            Verdict::too_few_samples);
+  EXPECT_EQ(
+      judge_timing(from(durations(50000, 0.01, 200, 1)), from(durations(50000, 0.01, 3, 2)), default_tolerance).verdict,
+      Verdict::too_few_samples);
 }
 
 TEST(TimingGate, OneTimerTickOnAShortKernelIsQuantizationNotASlowdown) {
@@ -222,7 +228,8 @@ TEST(TimingGate, OneTimerTickOnAShortKernelIsQuantizationNotASlowdown) {
   EXPECT_TRUE(d.significant);
   EXPECT_EQ(d.verdict, Verdict::pass) << d.detail;
   // Four ticks (128 ns) exceed 3% of 768 ns plus 64 ns (87 ns).
-  EXPECT_EQ(judge_timing(from(std::vector<double>(200, 896.0)), from(base), default_tolerance).verdict, Verdict::slower);
+  EXPECT_EQ(judge_timing(from(std::vector<double>(200, 896.0)), from(base), default_tolerance).verdict,
+            Verdict::slower);
 }
 
 TEST(TimingGate, QuantizedNoisySamplesOfOneKernelPass) {
@@ -335,7 +342,8 @@ TEST(Compare, FindingsCarryTheToleranceInWords) {
   baseline.timing = timing(1000, 0.05, 64);
   const std::vector<Finding> findings = compare(baseline, baseline);
   ASSERT_EQ(findings.size(), 3u);
-  EXPECT_EQ(findings[0].tolerance, "median +/-5% +/-64 ns, and significant at 99%");  // the duration leads unknown counters
+  EXPECT_EQ(findings[0].tolerance,
+            "median +/-5% +/-64 ns, and significant at 99%");  // the duration leads unknown counters
   EXPECT_EQ(findings[1].tolerance, "exact");
   EXPECT_EQ(findings[2].tolerance, "+/-5% (test)");
 }

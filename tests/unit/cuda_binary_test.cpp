@@ -18,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using bankgate::detail::DeviceCode;
 
-const std::vector<std::string> mangled_kernels{"_Z11alphaKernelPi", "_Z10betaKernelILi4EEvPf", "_ZN2ns11gammaKernelEPii"};
+const std::vector<std::string> mangled_kernels{"_Z11alphaKernelPi", "_Z10betaKernelILi4EEvPf",
+                                               "_ZN2ns11gammaKernelEPii"};
 
 // The code tests/unit/fixtures/cuda_binary/kernels.cu compiles to, made by the build (tests/unit/CMakeLists.txt).
 class CudaBinary : public ::testing::Test {
@@ -81,16 +82,20 @@ TEST_F(CudaBinary, TheCubinTheDriverCompilesFromOtherPtxIsToldByItsVirtualArchit
   EXPECT_EQ(jit.virtual_sm, 80);
   EXPECT_TRUE(holds_kernels(jit));
   EXPECT_EQ(bankgate::detail::foreign_code_reason({jit}, 9, 0),
-            "built for sm_80, this GPU is sm_90: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=90 (90a for wgmma)");
+            "built for sm_80, this GPU is sm_90: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=90 (90a for "
+            "wgmma)");
 }
 
 TEST_F(CudaBinary, AFatbinaryWithoutCodeForTheGpuLeavesItToTheJit) {
   const std::vector<DeviceCode> entries = fatbin("sm80.fatbin");
   ASSERT_FALSE(entries.empty());
-  EXPECT_TRUE(std::any_of(entries.begin(), entries.end(), [](const DeviceCode& c) { return c.sm == 80 && c.readable; }));
-  EXPECT_TRUE(std::any_of(entries.begin(), entries.end(), [](const DeviceCode& c) { return c.sm == 0 && c.virtual_sm == 80; }));
+  EXPECT_TRUE(
+      std::any_of(entries.begin(), entries.end(), [](const DeviceCode& c) { return c.sm == 80 && c.readable; }));
+  EXPECT_TRUE(
+      std::any_of(entries.begin(), entries.end(), [](const DeviceCode& c) { return c.sm == 0 && c.virtual_sm == 80; }));
   EXPECT_EQ(bankgate::detail::foreign_code_reason(entries, 9, 0),
-            "built for sm_80, this GPU is sm_90: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=90 (90a for wgmma)");
+            "built for sm_80, this GPU is sm_90: the driver JIT-compiled PTX; set CMAKE_CUDA_ARCHITECTURES=90 (90a for "
+            "wgmma)");
   EXPECT_EQ(bankgate::detail::foreign_code_reason(entries, 8, 0), "");
 }
 
@@ -100,7 +105,8 @@ TEST_F(CudaBinary, PtxSaysItsTargetAndEntries) {
   EXPECT_EQ(ptx->sm, 0);
   EXPECT_EQ(ptx->virtual_sm, 80);
   EXPECT_TRUE(holds_kernels(*ptx));
-  EXPECT_NE(bankgate::detail::foreign_code_reason({*ptx}, 9, 0).find("built for sm_80, this GPU is sm_90"), std::string::npos);
+  EXPECT_NE(bankgate::detail::foreign_code_reason({*ptx}, 9, 0).find("built for sm_80, this GPU is sm_90"),
+            std::string::npos);
   EXPECT_EQ(bankgate::detail::read_module_image(bytes("compute80.ptx")).size(), 1u);
 }
 
@@ -114,7 +120,8 @@ TEST_F(CudaBinary, AProgramsEmbeddedDeviceCodeIsFoundInItsSection) {
   EXPECT_TRUE(found);
   EXPECT_FALSE(bankgate::detail::read_elf_section(work_ / "program80", ".nv_fatbin", 16, too_large).has_value());
   EXPECT_TRUE(too_large);
-  EXPECT_FALSE(bankgate::detail::read_elf_section(work_ / "compute80.ptx", ".nv_fatbin", 64 << 20, too_large).has_value());
+  EXPECT_FALSE(
+      bankgate::detail::read_elf_section(work_ / "compute80.ptx", ".nv_fatbin", 64 << 20, too_large).has_value());
 }
 
 TEST_F(CudaBinary, WhatIsNoDeviceCodeReadsAsNone) {

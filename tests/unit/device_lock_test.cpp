@@ -116,7 +116,8 @@ TEST_F(DeviceLockTest, UnwritableFolderIsAnErrorNamingTheFile) {
     DeviceLock::acquire(dir_ / "missing", "gpu", DeviceLock::Wait::no);
     ADD_FAILURE() << "no error for a folder that does not exist";
   } catch (const DeviceLockError& e) {
-    EXPECT_NE(std::string(e.what()).find((dir_ / "missing" / "bankgate-gpu-gpu.lock").string()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find((dir_ / "missing" / "bankgate-gpu-gpu.lock").string()), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("TMPDIR"), std::string::npos) << e.what();
   }
 }

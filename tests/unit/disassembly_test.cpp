@@ -44,7 +44,8 @@ TEST(Disassembly, InlinedInstructionsCarryTheKernelsCallingLine) {
   const auto& kernel = opcodes.at("_Z9asyncCopyI4int4EvPKT_PS1_");
   EXPECT_EQ(kernel.at(0x320).opcode, "LDGSTS.E.BYPASS.128");
   using Frames = std::vector<std::pair<std::string, std::uint32_t>>;
-  EXPECT_EQ(kernel.at(0x320).inlined_at, (Frames{{"/cuda/include/cuda_pipeline_primitives.h", 69}, {"/src/kernels/async_copy.cu", 62}}));
+  EXPECT_EQ(kernel.at(0x320).inlined_at,
+            (Frames{{"/cuda/include/cuda_pipeline_primitives.h", 69}, {"/src/kernels/async_copy.cu", 62}}));
   EXPECT_EQ(kernel.at(0x2f0).inlined_at, kernel.at(0x320).inlined_at) << "the block applies until the next one";
   EXPECT_TRUE(kernel.at(0x330).inlined_at.empty()) << "a one-line block is the kernel's own code";
 }

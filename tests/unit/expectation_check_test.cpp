@@ -20,7 +20,8 @@ constexpr const char* cp_async_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wave
 constexpr const char* cp_async_ratio = "cp_async_transactions_per_request";
 
 TestRecord committed_async16() {
-  const SuiteFile file = read_suite_file(std::filesystem::path(BANKGATE_SOURCE_DIR) / "baselines" / "sm_90" / "nvidia-h200" / "AsyncCopy.json");
+  const SuiteFile file = read_suite_file(std::filesystem::path(BANKGATE_SOURCE_DIR) / "baselines" / "sm_90" /
+                                         "nvidia-h200" / "AsyncCopy.json");
   return file.tests.at("Async16");
 }
 
@@ -54,8 +55,9 @@ TEST(ExpectationCheck, ARatioTheRecordLacksIsNamed) {
   r.derived.erase(cp_async_ratio);
   const std::vector<std::string> unmet = unmet_expectations(r);
   ASSERT_EQ(unmet.size(), 1u);
-  EXPECT_NE(unmet.front().find("states cp_async_transactions_per_request, which is not a ratio of the metric table or was not "
-                               "measured"),
+  EXPECT_NE(unmet.front().find(
+                "states cp_async_transactions_per_request, which is not a ratio of the metric table or was not "
+                "measured"),
             std::string::npos);
 }
 

@@ -58,7 +58,8 @@ TEST(ExplainOrder, EveryReportSumsTheTestUpByTheConflict) {
   const std::size_t overview = html.find("<table class=overview>");
   ASSERT_NE(overview, std::string::npos);
   EXPECT_NE(html.find("shared load transactions: 32 -&gt; 1024", overview), std::string::npos);
-  EXPECT_LT(html.find("shared load transactions: 32 -&gt; 1024", overview), html.find("static shared memory", overview));
+  EXPECT_LT(html.find("shared load transactions: 32 -&gt; 1024", overview),
+            html.find("static shared memory", overview));
   EXPECT_NE(render_junit(s).find("message=\"shared load transactions CHANGED: 1024 (baseline 32,"), std::string::npos)
       << render_junit(s);
   const std::string markdown = render_markdown(s);
@@ -89,7 +90,8 @@ TEST(ExplainOrder, RanksMemoryThenDurationThenLaunchFiguresThenInstructions) {
       {"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum", false, 8, 4, "", Verdict::counter_changed, ""},
       {"smsp__sass_inst_executed_op_ldgsts.sum", false, 200, 100, "", Verdict::counter_changed, ""},
       {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", false, 1, 1, "", Verdict::pass, ""},
-      {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", false, 800, 100, "", Verdict::counter_changed, ""},
+      {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", false, 800, 100, "",
+       Verdict::counter_changed, ""},
   };
   order_by_explanation(findings);
   const std::vector<std::string> order{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",

@@ -66,7 +66,8 @@ TEST(ExtraRounds, ATightBudgetGoesToTheTestsNeedingFewestRounds) {
   const ExtraRoundPlan tight = plan_extra_round({fresh, further}, budget(static_cast<double>(further_needs), 1.0));
   EXPECT_EQ(tight.measure, std::vector<std::string>{"B.further"});
   EXPECT_EQ(tight.out_of_reach, std::vector<std::string>{"A.fresh"});
-  const ExtraRoundPlan ample = plan_extra_round({further, fresh}, budget(static_cast<double>(fresh_needs + further_needs), 1.0));
+  const ExtraRoundPlan ample =
+      plan_extra_round({further, fresh}, budget(static_cast<double>(fresh_needs + further_needs), 1.0));
   EXPECT_EQ(ample.measure, (std::vector<std::string>{"A.fresh", "B.further"})) << "in name order";
   EXPECT_DOUBLE_EQ(ample.forecast_seconds, 2.0);
 }
@@ -132,7 +133,8 @@ TEST(ExtraRounds, AnUndecidedVerdictSaysItsRoundsAndTheBudget) {
   EXPECT_EQ(undecided_note(9, extra), "INCONCLUSIVE after 9 rounds; budget of 60 s spent");
   extra.budget_spent = false;
   extra.budget_seconds = 2.5;
-  EXPECT_EQ(undecided_note(5, extra), "INCONCLUSIVE after 5 rounds; deciding it needs more rounds than the budget of 2.5 s allows");
+  EXPECT_EQ(undecided_note(5, extra),
+            "INCONCLUSIVE after 5 rounds; deciding it needs more rounds than the budget of 2.5 s allows");
 }
 
 TEST(ExtraRounds, OnlyUndecidedDurationsCarryTheNote) {
@@ -202,8 +204,8 @@ TEST(ExtraRounds, TheLoopDecidesTheNoisyTestAndStopsAtTheHopelessOne) {
   ASSERT_EQ(undecided_tests(s.base, s.head).size(), 2u);
   const std::size_t expected = rounds_to_decide(undecided_tests(s.base, s.head)[1].decision, 64);
   double left = 100.0;
-  for (ExtraRoundPlan plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0)); !plan.measure.empty();
-       plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0))) {
+  for (ExtraRoundPlan plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0));
+       !plan.measure.empty(); plan = plan_extra_round(undecided_tests(s.base, s.head), budget(left, 1.0))) {
     EXPECT_EQ(plan.out_of_reach, std::vector<std::string>{"Edge.onFloor"});
     measure(s, plan.measure, 3 + s.extra.rounds);
     for (const std::string& t : plan.measure) ++s.extra.given[t];

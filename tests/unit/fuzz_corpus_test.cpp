@@ -69,10 +69,10 @@ TEST(FuzzCorpus, ValidSeedsCoverTheSchemasFields) {
   std::string all;
   for (const auto& path : seeds())
     if (is_valid_seed(path)) all += text_of(path);
-  for (const char* field : {"\"derived\"", "\"expected\"", "\"why\"", "\"timing\"", "\"samples_ns\"", "\"median_se_ns\"",
-                            "\"l2\": \"cold\"", "\"l2\": \"warm\"", "\"launches_per_sample\"", "\"warmup_launches\"",
-                            "\"dropped_samples\"", "\"sm_clock_mhz\"", "\"driver_release\"", "\"kind\": \"absolute\"",
-                            "\"kind\": \"relative\"", "\"kind\": \"exact\""})
+  for (const char* field : {"\"derived\"", "\"expected\"", "\"why\"", "\"timing\"", "\"samples_ns\"",
+                            "\"median_se_ns\"", "\"l2\": \"cold\"", "\"l2\": \"warm\"", "\"launches_per_sample\"",
+                            "\"warmup_launches\"", "\"dropped_samples\"", "\"sm_clock_mhz\"", "\"driver_release\"",
+                            "\"kind\": \"absolute\"", "\"kind\": \"relative\"", "\"kind\": \"exact\""})
     EXPECT_NE(all.find(field), std::string::npos) << "no valid seed holds " << field;
 }
 

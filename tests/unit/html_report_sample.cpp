@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   std::ofstream out(argv[1]);
-  out << bankgate::gate::render_html(bankgate::gate::planted::summary(), {argv[2], "bankgate gate", argc > 3 ? argv[3] : ""});
+  out << bankgate::gate::render_html(bankgate::gate::planted::summary(),
+                                     {argv[2], "bankgate gate", argc > 3 ? argv[3] : ""});
   return out.good() ? 0 : 1;
 }

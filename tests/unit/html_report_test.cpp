@@ -44,11 +44,13 @@ TEST(HtmlReport, VerdictProvenanceAndOverviewComeBeforeAnyTest) {
   EXPECT_LT(at("<table class=provenance>"), at("<h2>Overview</h2>"));
   EXPECT_LT(at("<h2>Overview</h2>"), at("<h2>Failures</h2>"));
   EXPECT_LT(at("<h2>Failures</h2>"), at("<h2>Passed</h2>"));
-  const std::string provenance = html.substr(at("<table class=provenance>"), at("<h2>Overview</h2>") - at("<table class=provenance>"));
-  for (const std::string& fact : {"bankgate " + tool_version(), std::string("2025-06-02T09:14:03Z"), std::string("gpu-runner-7"),
-                                  std::string(planted::measured_commit), std::string("with uncommitted changes"),
-                                  std::string("2025-06-02T09:12:41Z"), std::string("NVIDIA H200 (driver 580.159.04, CUDA 13.0)"),
-                                  std::string(planted::baseline_commit)})
+  const std::string provenance =
+      html.substr(at("<table class=provenance>"), at("<h2>Overview</h2>") - at("<table class=provenance>"));
+  for (const std::string& fact :
+       {"bankgate " + tool_version(), std::string("2025-06-02T09:14:03Z"), std::string("gpu-runner-7"),
+        std::string(planted::measured_commit), std::string("with uncommitted changes"),
+        std::string("2025-06-02T09:12:41Z"), std::string("NVIDIA H200 (driver 580.159.04, CUDA 13.0)"),
+        std::string(planted::baseline_commit)})
     EXPECT_NE(provenance.find(fact), std::string::npos) << fact << " in " << provenance;
 }
 
@@ -57,11 +59,13 @@ TEST(HtmlReport, TheOverviewCountsOutcomesAndLinksEachTestThatDidNotPass) {
   EXPECT_NE(html.find("<td class=passed-count>1</td><td class=regressed-count>2</td><td class=not-measured-count>1</td>"
                       "<td class=skipped-count>1</td>"),
             std::string::npos);
-  const std::string overview = html.substr(html.find("<table class=overview>"), html.find("<h2>Failures</h2>") - html.find("<table class=overview>"));
+  const std::string overview = html.substr(html.find("<table class=overview>"),
+                                           html.find("<h2>Failures</h2>") - html.find("<table class=overview>"));
   EXPECT_EQ(occurrences(overview, "<a href='#test-"), 4u) << "every test that did not pass, no passed one";
   EXPECT_EQ(overview.find("SwizzledSquare<"), std::string::npos);
   EXPECT_LT(overview.find("PaddedSquare"), overview.find("NaiveSquare")) << "regressions first";
-  EXPECT_NE(overview.find("shared load transactions: 65536 -&gt; 2097152"), std::string::npos) << "a regression's first change";
+  EXPECT_NE(overview.find("shared load transactions: 65536 -&gt; 2097152"), std::string::npos)
+      << "a regression's first change";
   EXPECT_NE(overview.find("GoogleTest wrote no report"), std::string::npos) << "the first line of a crash's reason";
   for (const char* id : {"test-Transpose.PaddedSquare", "test-Transpose.NaiveSquare", "test-Transpose.TiledSquare"}) {
     EXPECT_NE(html.find("href='#" + std::string(id) + "'"), std::string::npos) << id;
@@ -72,22 +76,27 @@ TEST(HtmlReport, TheOverviewCountsOutcomesAndLinksEachTestThatDidNotPass) {
 TEST(HtmlReport, EachFailureIsShownOnceAsATableWithItsConsoleTextFolded) {
   const std::string html = render_html(planted::summary(), {BANKGATE_SOURCE_DIR});
   const std::string reason = planted::regressed_transpose().reason;
-  const std::string console_line = "[bankgate] Transpose.PaddedSquare (kernel transposePadded): shared load transactions CHANGED";
+  const std::string console_line =
+      "[bankgate] Transpose.PaddedSquare (kernel transposePadded): shared load transactions CHANGED";
   EXPECT_EQ(occurrences(html, console_line), 1u) << "the console text once";
   const std::size_t section = html.find("id='test-Transpose.PaddedSquare'");
   const std::size_t console = html.find(console_line);
   const std::size_t folded = html.rfind("<details><summary>the test's console output</summary><pre>", console);
   ASSERT_NE(folded, std::string::npos) << "the console text is folded away";
   EXPECT_GT(folded, section);
-  const std::size_t table = html.find("<table class=changes><tr><th class=l>metric</th><th>baseline</th><th>measured</th>"
-                                      "<th>change</th><th class=l>tolerance</th><th class=l>verdict</th></tr>", section);
+  const std::size_t table = html.find(
+      "<table class=changes><tr><th class=l>metric</th><th>baseline</th><th>measured</th>"
+      "<th>change</th><th class=l>tolerance</th><th class=l>verdict</th></tr>",
+      section);
   const std::size_t lines = html.find("<h4>Source lines</h4>", section);
   const std::size_t plot = html.find("<h4>Duration</h4>", section);
   EXPECT_LT(section, table);
   EXPECT_LT(table, lines) << "the table, then the lines";
   EXPECT_LT(lines, plot) << "then the durations";
   EXPECT_LT(plot, folded) << "the console text last";
-  EXPECT_NE(html.find("<td>65536</td><td>2097152</td><td>+2031616 (+3100.0%)</td><td class=\"l tolerance\">exact</td><td class=l>CHANGED</td>", section),
+  EXPECT_NE(html.find("<td>65536</td><td>2097152</td><td>+2031616 (+3100.0%)</td><td class=\"l "
+                      "tolerance\">exact</td><td class=l>CHANGED</td>",
+                      section),
             std::string::npos);
 }
 
@@ -97,7 +106,8 @@ TEST(HtmlReport, RefreshAdviceOnlyWhereARefreshIsTheRemedy) {
     const std::size_t start = html.find("id='test-Transpose." + name + "'");
     return html.substr(start, html.find("</section>", start) - start);
   };
-  EXPECT_NE(section("PaddedSquare").find("If intended, refresh: <code>bankgate refresh"), std::string::npos) << "a changed counter";
+  EXPECT_NE(section("PaddedSquare").find("If intended, refresh: <code>bankgate refresh"), std::string::npos)
+      << "a changed counter";
   EXPECT_EQ(section("SwizzledNonSquare").find("refresh"), std::string::npos) << "a wrong output";
   EXPECT_EQ(section("NaiveSquare").find("refresh"), std::string::npos) << "a crash";
   EXPECT_NE(section("NaiveSquare").find("<p class=why>GoogleTest wrote no report"), std::string::npos);
@@ -112,7 +122,8 @@ TEST(HtmlReport, ALineOnlyTheBaselineHasShowsNoneOfTodaysText) {
   EXPECT_EQ(gone.find('}'), std::string::npos) << "line 60 of today's transpose.cu is a '}': " << gone;
   EXPECT_NE(gone.find("1024 &rarr; gone"), std::string::npos);
   const std::string kept = row_of(html, "kernels/transpose.cu:52");
-  EXPECT_NE(kept.find("float value = static_cast&lt;volatile float&amp;&gt;(tile[tx][Layout::column(tx, ty + j)]);"), std::string::npos)
+  EXPECT_NE(kept.find("float value = static_cast&lt;volatile float&amp;&gt;(tile[tx][Layout::column(tx, ty + j)]);"),
+            std::string::npos)
       << "a line the run has shows its text: " << kept;
 }
 
@@ -130,7 +141,8 @@ TEST(HtmlReport, SourceLinesLinkToTheMeasuredCommitAndGoneLinesToTheBaselines) {
   GateSummary unknown = planted::summary();
   unknown.provenance.commit.clear();
   unknown.provenance.baseline_commits = {"unknown"};
-  EXPECT_EQ(render_html(unknown, {BANKGATE_SOURCE_DIR, "bankgate gate", github}).find("<a href='https"), std::string::npos)
+  EXPECT_EQ(render_html(unknown, {BANKGATE_SOURCE_DIR, "bankgate gate", github}).find("<a href='https"),
+            std::string::npos)
       << "no link to a guessed commit";
 }
 
@@ -140,7 +152,8 @@ TEST(HtmlReport, AnUnusableTemplateIsRefusedNotRendered) {
 
 TEST(SourceUrl, FilledValuesArePercentEncoded) {
   const SourceUrl url(github);
-  EXPECT_EQ(url.link("abc123", "kernels/my file'\".cu", 7), "https://github.com/org/repo/blob/abc123/kernels/my%20file%27%22.cu#L7");
+  EXPECT_EQ(url.link("abc123", "kernels/my file'\".cu", 7),
+            "https://github.com/org/repo/blob/abc123/kernels/my%20file%27%22.cu#L7");
   EXPECT_EQ(url.link("a/b?c", "k.cu", 1), "https://github.com/org/repo/blob/a%2Fb%3Fc/k.cu#L1");
   EXPECT_EQ(url.link("abc123", "../etc/passwd", 1), "") << "a path leading out of the project";
   EXPECT_EQ(url.link("abc123", "/etc/passwd", 1), "");
@@ -186,7 +199,8 @@ TEST(SourceUrl, TheSettingNamesItsVariable) {
     source_url_template(with("javascript:alert(1)"));
     FAIL() << "accepted";
   } catch (const SettingsError& e) {
-    EXPECT_NE(std::string(e.what()).find("BANKGATE_SOURCE_URL: 'javascript:alert(1)' is not an http(s) address"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("BANKGATE_SOURCE_URL: 'javascript:alert(1)' is not an http(s) address"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -233,7 +247,8 @@ TEST(DurationAxis, PositionsRiseThroughTheBreakAndTicksAreRoundAndInside) {
   const std::vector<double> ticks = axis.ticks();
   ASSERT_GE(ticks.size(), 4u);
   for (const double tick : ticks) {
-    const bool inside = (tick >= axis.spans[0].low && tick <= axis.spans[0].high) || (tick >= axis.spans[1].low && tick <= axis.spans[1].high);
+    const bool inside = (tick >= axis.spans[0].low && tick <= axis.spans[0].high) ||
+                        (tick >= axis.spans[1].low && tick <= axis.spans[1].high);
     EXPECT_TRUE(inside) << tick;
     EXPECT_DOUBLE_EQ(tick, std::round(tick / 5) * 5) << "a round value: " << tick;
   }

@@ -37,7 +37,8 @@ void expect_consistent(const GateSummary& s) {
   const pugi::xml_node suites = doc.child("testsuites");
   const pugi::xml_node suite = suites.child("testsuite");
   ASSERT_TRUE(suite);
-  const auto testcases = static_cast<std::size_t>(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
+  const auto testcases =
+      static_cast<std::size_t>(std::distance(suite.children("testcase").begin(), suite.children("testcase").end()));
   for (const pugi::xml_node node : {suites, suite}) {
     EXPECT_EQ(node.attribute("tests").as_ullong(), testcases);
     EXPECT_EQ(node.attribute("failures").as_ullong(), children_with(suite, "failure"));
@@ -56,7 +57,8 @@ pugi::xml_node testcase(const pugi::xml_document& doc, const char* name) {
 TEST(JunitReport, SuitesCarryTheAttributesCiToolsRead) {
   const pugi::xml_document doc = parsed(planted::summary());
   const pugi::xml_node suite = doc.child("testsuites").child("testsuite");
-  EXPECT_STREQ(suite.attribute("timestamp").value(), "2025-06-02T09:12:41") << "when measured, UTC, as JUnit's schema writes it";
+  EXPECT_STREQ(suite.attribute("timestamp").value(), "2025-06-02T09:12:41")
+      << "when measured, UTC, as JUnit's schema writes it";
   EXPECT_STREQ(suite.attribute("hostname").value(), "gpu-runner-7");
   EXPECT_DOUBLE_EQ(suite.attribute("time").as_double(), 5 * 1.25);
   EXPECT_STREQ(doc.child("testsuites").attribute("timestamp").value(), "2025-06-02T09:12:41");
@@ -66,7 +68,8 @@ TEST(JunitReport, SuitesCarryTheAttributesCiToolsRead) {
     EXPECT_DOUBLE_EQ(t.attribute("time").as_double(), 1.25);
   }
   const pugi::xml_node properties = suite.child("properties");
-  EXPECT_STREQ(properties.find_child_by_attribute("property", "name", "bankgate.commit").attribute("value").value(), planted::measured_commit);
+  EXPECT_STREQ(properties.find_child_by_attribute("property", "name", "bankgate.commit").attribute("value").value(),
+               planted::measured_commit);
   EXPECT_STREQ(properties.find_child_by_attribute("property", "name", "bankgate.gpus").attribute("value").value(),
                "NVIDIA H200 (driver 580.159.04, CUDA 13.0)");
 }
@@ -76,9 +79,11 @@ TEST(JunitReport, ARegressionFailsAndWhatCouldNotBeMeasuredIsAnError) {
   const pugi::xml_node regressed = testcase(doc, "PaddedSquare").child("failure");
   ASSERT_TRUE(regressed);
   EXPECT_STREQ(regressed.attribute("type").value(), "regressed");
-  EXPECT_NE(std::string(regressed.attribute("message").value()).find("shared load transactions CHANGED: 2097152 (baseline 65536"),
+  EXPECT_NE(std::string(regressed.attribute("message").value())
+                .find("shared load transactions CHANGED: 2097152 (baseline 65536"),
             std::string::npos);
-  EXPECT_NE(std::string(regressed.text().get()).find("if intended, refresh: bankgate refresh --build build"), std::string::npos);
+  EXPECT_NE(std::string(regressed.text().get()).find("if intended, refresh: bankgate refresh --build build"),
+            std::string::npos);
   const pugi::xml_node crashed = testcase(doc, "NaiveSquare").child("error");
   ASSERT_TRUE(crashed) << "a crash fails the gate with exit 2: an error, not a failure";
   EXPECT_STREQ(crashed.attribute("type").value(), "not_measured");
@@ -89,7 +94,8 @@ TEST(JunitReport, ARegressionFailsAndWhatCouldNotBeMeasuredIsAnError) {
   EXPECT_FALSE(testcase(doc, "TiledSquare").child("skipped"));
   const pugi::xml_node wrong = testcase(doc, "SwizzledNonSquare").child("failure");
   ASSERT_TRUE(wrong);
-  EXPECT_EQ(std::string(wrong.text().get()).find("refresh"), std::string::npos) << "a refresh does not mend a wrong output";
+  EXPECT_EQ(std::string(wrong.text().get()).find("refresh"), std::string::npos)
+      << "a refresh does not mend a wrong output";
   EXPECT_FALSE(testcase(doc, "SwizzledSquare").first_child()) << "a passed test has no child";
 }
 
@@ -132,8 +138,10 @@ TEST(MarkdownSummary, ItsProvenanceLineFollowsTheHeadline) {
   std::getline(markdown, blank);
   std::getline(markdown, provenance);
   EXPECT_TRUE(headline.starts_with("## bankgate gate FAILED")) << headline;
-  EXPECT_EQ(provenance, "bankgate " + tool_version() + ", commit 3f9c2e1d4b5a (uncommitted changes), NVIDIA H200 (driver 580.159.04, CUDA 13.0)");
-  EXPECT_EQ(render_markdown(planted::summary()).find("refresh --build build --filter 'Transpose.SwizzledNonSquare'"), std::string::npos)
+  EXPECT_EQ(provenance, "bankgate " + tool_version() +
+                            ", commit 3f9c2e1d4b5a (uncommitted changes), NVIDIA H200 (driver 580.159.04, CUDA 13.0)");
+  EXPECT_EQ(render_markdown(planted::summary()).find("refresh --build build --filter 'Transpose.SwizzledNonSquare'"),
+            std::string::npos)
       << "no refresh advice for a wrong output";
 }
 

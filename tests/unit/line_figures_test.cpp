@@ -23,15 +23,25 @@ using namespace bankgate::gate;
 constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 
 // Shared-memory figures of one line: "load" and "store" name the LDS/STS kinds.
-SourceLineFigures figures(std::string file, std::uint32_t line, std::string access, std::string opcode, std::uint64_t executions,
-                          std::uint64_t wavefronts, std::uint64_t ideal) {
-  return {.file = std::move(file), .line = line, .kind = "shared_" + access, .opcode = std::move(opcode),
-          .executions = executions, .wavefronts = wavefronts, .ideal_wavefronts = ideal};
+SourceLineFigures figures(std::string file, std::uint32_t line, std::string access, std::string opcode,
+                          std::uint64_t executions, std::uint64_t wavefronts, std::uint64_t ideal) {
+  return {.file = std::move(file),
+          .line = line,
+          .kind = "shared_" + access,
+          .opcode = std::move(opcode),
+          .executions = executions,
+          .wavefronts = wavefronts,
+          .ideal_wavefronts = ideal};
 }
 
 SourceLineFigures global_store(std::uint32_t line, std::uint64_t requests, std::uint64_t sectors, std::uint64_t ideal) {
-  return {.file = "kernels/transpose.cu", .line = line, .kind = "global_store", .opcode = "STG.E",
-          .executions = requests, .sectors = sectors, .ideal_sectors = ideal};
+  return {.file = "kernels/transpose.cu",
+          .line = line,
+          .kind = "global_store",
+          .opcode = "STG.E",
+          .executions = requests,
+          .sectors = sectors,
+          .ideal_sectors = ideal};
 }
 
 // transposeSwizzled on a 1024 x 1024 matrix: a store line and a load line, both one wavefront per request.
@@ -62,7 +72,8 @@ TEST(LineFigures, OneWarpTurning32WayIsNamedByItsLine) {
   const std::vector<LineChange> changes = compare_lines(swizzled_lines(), run);
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes[0].change(), 124);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:52  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/transpose.cu:52  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
   EXPECT_EQ(excess_wavefronts(run, "shared_load"), 124u);
   EXPECT_EQ(excess_wavefronts(run, "shared_store"), 0u);
 }
@@ -75,10 +86,12 @@ TEST(LineFigures, OneStridedWarpStoreIsNamedInSectorsPerRequest) {
   const std::vector<LineChange> changes = compare_lines(base, run);
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes[0].change(), 28);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:71  STG.E  4.00 -> 4.00 sectors per request (ideal 4.00; +28 sectors)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/transpose.cu:71  STG.E  4.00 -> 4.00 sectors per request (ideal 4.00; +28 sectors)");
   EXPECT_EQ(excess_sectors(run, "global_store"), 28u);
   const std::vector<LineChange> naive = compare_lines({global_store(71, 4, 16, 16)}, {global_store(71, 4, 128, 16)});
-  EXPECT_EQ(format_line_change(naive[0]), "kernels/transpose.cu:71  STG.E  4.00 -> 32.00 sectors per request (ideal 4.00; +112 sectors)");
+  EXPECT_EQ(format_line_change(naive[0]),
+            "kernels/transpose.cu:71  STG.E  4.00 -> 32.00 sectors per request (ideal 4.00; +112 sectors)");
 }
 
 // A TMA box split in two: the line's TMA loads are counted in executions, with no sectors to speak of.
@@ -108,7 +121,8 @@ TEST(LineFigures, ShiftedLinesAreNotReportedAsGoneAndNew) {
   run[1].wavefronts += 124;
   const std::vector<LineChange> changes = compare_lines(base, run);
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:53 (was line 52)  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/transpose.cu:53 (was line 52)  LDS  1.00 -> 1.00 wavefronts per request (+124 wavefronts)");
 }
 
 // New code among old: of one line gone and two new, only an identical one is the old line moved; the other
@@ -121,19 +135,28 @@ TEST(LineFigures, NewLinesAreNotTakenForMovedOnes) {
   added.executions = 1000;
   const std::vector<LineChange> changes = compare_lines({old_line}, {added, moved});
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/reverse.cu:56  instructions  (new) -> 1000 instructions executed (+1000)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/reverse.cu:56  instructions  (new) -> 1000 instructions executed (+1000)");
 }
 
 TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
-  SourceLineFigures copy{.file = "kernels/async_copy.cu", .line = 62, .inlined = "cuda_pipeline_helpers.h:292", .kind = "cp_async",
-                         .opcode = "LDGSTS.E.BYPASS.128", .executions = 64, .wavefronts = 256, .ideal_wavefronts = 256,
-                         .sectors = 1024, .ideal_sectors = 1024};
+  SourceLineFigures copy{.file = "kernels/async_copy.cu",
+                         .line = 62,
+                         .inlined = "cuda_pipeline_helpers.h:292",
+                         .kind = "cp_async",
+                         .opcode = "LDGSTS.E.BYPASS.128",
+                         .executions = 64,
+                         .wavefronts = 256,
+                         .ideal_wavefronts = 256,
+                         .sectors = 1024,
+                         .ideal_sectors = 1024};
   SourceLineFigures conflicting = copy;
   conflicting.wavefronts += 7 * 4;
   const std::vector<LineChange> changes = compare_lines({copy}, {conflicting});
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/async_copy.cu:62  LDGSTS.E.BYPASS.128  4.00 -> 4.44 wavefronts per request "
-                                            "(+28 wavefronts) [inlined from cuda_pipeline_helpers.h:292]");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/async_copy.cu:62  LDGSTS.E.BYPASS.128  4.00 -> 4.44 wavefronts per request "
+            "(+28 wavefronts) [inlined from cuda_pipeline_helpers.h:292]");
 }
 
 // The collector's instructions as baseline lines: an LDGSTS inlined from a CUDA header goes to the project's
@@ -141,12 +164,28 @@ TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
 // instruction also counts in its line's instruction entry.
 TEST(InstructionLines, LibraryHelpersArePlacedOnTheProjectsCallingLine) {
   const std::string src = "/home/me/project";
-  const bankgate::InstructionFigures copy{.file = "/usr/local/cuda/include/cuda_pipeline_helpers.h", .line = 190,
-      .inlined_at = {{"/usr/local/cuda/include/cuda_pipeline_primitives.h", 69}, {src + "/kernels/copy.cu", 62}, {src + "/kernels/copy.cu", 80}},
-      .opcode = "LDGSTS.E", .kind = "cp_async", .executions = 8, .wavefronts = 8, .ideal_wavefronts = 8, .sectors = 32, .ideal_sectors = 32};
-  const bankgate::InstructionFigures own{.file = src + "/kernels/copy.cu", .line = 33, .inlined_at = {{src + "/kernels/copy.cu", 80}},
-      .opcode = "LDS", .kind = "shared_load", .executions = 8, .wavefronts = 16, .ideal_wavefronts = 8};
-  const bankgate::InstructionFigures other{.file = src + "/kernels/copy.cu", .line = 33, .opcode = "IMAD", .kind = "instructions", .executions = 5};
+  const bankgate::InstructionFigures copy{.file = "/usr/local/cuda/include/cuda_pipeline_helpers.h",
+                                          .line = 190,
+                                          .inlined_at = {{"/usr/local/cuda/include/cuda_pipeline_primitives.h", 69},
+                                                         {src + "/kernels/copy.cu", 62},
+                                                         {src + "/kernels/copy.cu", 80}},
+                                          .opcode = "LDGSTS.E",
+                                          .kind = "cp_async",
+                                          .executions = 8,
+                                          .wavefronts = 8,
+                                          .ideal_wavefronts = 8,
+                                          .sectors = 32,
+                                          .ideal_sectors = 32};
+  const bankgate::InstructionFigures own{.file = src + "/kernels/copy.cu",
+                                         .line = 33,
+                                         .inlined_at = {{src + "/kernels/copy.cu", 80}},
+                                         .opcode = "LDS",
+                                         .kind = "shared_load",
+                                         .executions = 8,
+                                         .wavefronts = 16,
+                                         .ideal_wavefronts = 8};
+  const bankgate::InstructionFigures other{
+      .file = src + "/kernels/copy.cu", .line = 33, .opcode = "IMAD", .kind = "instructions", .executions = 5};
   const std::vector<SourceLineFigures> lines = figures_by_line({copy, own, other}, src);
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0].where(), "kernels/copy.cu:33");
@@ -166,12 +205,14 @@ TEST(InstructionLines, LibraryHelpersArePlacedOnTheProjectsCallingLine) {
 }
 
 TEST(LineFigures, InstructionCountsAreComparedAsExecutions) {
-  const SourceLineFigures before{.file = "kernels/tunable_work.cu", .line = 25, .kind = "instructions", .executions = 1000};
+  const SourceLineFigures before{
+      .file = "kernels/tunable_work.cu", .line = 25, .kind = "instructions", .executions = 1000};
   SourceLineFigures after = before;
   after.executions = 1500;
   const std::vector<LineChange> changes = compare_lines({before}, {after});
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/tunable_work.cu:25  instructions  1000 -> 1500 instructions executed (+500)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/tunable_work.cu:25  instructions  1000 -> 1500 instructions executed (+500)");
 }
 
 TEST(LineFigures, NewAndVanishedLinesAreListedLargestChangeFirst) {
@@ -180,8 +221,10 @@ TEST(LineFigures, NewAndVanishedLinesAreListedLargestChangeFirst) {
   run.erase(run.begin());  // the store line is gone
   const std::vector<LineChange> changes = compare_lines(swizzled_lines(), run);
   ASSERT_EQ(changes.size(), 2u);
-  EXPECT_EQ(format_line_change(changes[0]), "kernels/transpose.cu:46  STS  1.00 -> (gone) wavefronts per request (-131072 wavefronts)");
-  EXPECT_EQ(format_line_change(changes[1]), "kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per request (+128 wavefronts)");
+  EXPECT_EQ(format_line_change(changes[0]),
+            "kernels/transpose.cu:46  STS  1.00 -> (gone) wavefronts per request (-131072 wavefronts)");
+  EXPECT_EQ(format_line_change(changes[1]),
+            "kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per request (+128 wavefronts)");
 }
 
 TEST(LineFigures, ChangedRequestsAreShownAndUnknownLinesSaySo) {
@@ -205,7 +248,8 @@ TEST(LineFigures, AFailureMessageListsTheLinesOfItsAccessKind) {
   ASSERT_EQ(findings.size(), 1u);
   const TestLocation where{"Transpose", "SwizzledSquare", "baselines/sm_90/nvidia-h200/Transpose.json", {}};
   const std::string text = format_failure(where, findings[0], measured, baseline);
-  EXPECT_NE(text.find("lines      (baseline -> run)\n    kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per request (+128 wavefronts)"),
+  EXPECT_NE(text.find("lines      (baseline -> run)\n    kernels/transpose.cu:58  LDS  (new) -> 32.00 wavefronts per "
+                      "request (+128 wavefronts)"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find(":46"), std::string::npos) << "an unchanged store line is not listed:\n" << text;
@@ -214,7 +258,8 @@ TEST(LineFigures, AFailureMessageListsTheLinesOfItsAccessKind) {
   EXPECT_EQ(format_failure(where, findings[0], measured, baseline).find("lines "), std::string::npos);
   measured.lines = swizzled_lines();
   baseline.lines.clear();
-  EXPECT_NE(format_failure(where, findings[0], measured, baseline).find("the baseline has no per-line figures"), std::string::npos);
+  EXPECT_NE(format_failure(where, findings[0], measured, baseline).find("the baseline has no per-line figures"),
+            std::string::npos);
 }
 
 SuiteFile suite_with_lines() {
@@ -266,10 +311,13 @@ std::string edited(std::string text, const std::string& from, const std::string&
 
 TEST(LineFigures, BadLinesAndPercentilesAreRejectedByField) {
   const std::string text = serialize_suite_file(suite_with_lines(), Samples::drop);
-  EXPECT_NE(rejection(edited(text, "\"kind\": \"shared_load\"", "\"kind\": \"read\"")).find("'tests.SwizzledSquare.lines[1].kind' is not an instruction kind"),
+  EXPECT_NE(rejection(edited(text, "\"kind\": \"shared_load\"", "\"kind\": \"read\""))
+                .find("'tests.SwizzledSquare.lines[1].kind' is not an instruction kind"),
             std::string::npos);
-  EXPECT_NE(rejection(edited(text, "\"line\": 52", "\"line\": -52")).find("'tests.SwizzledSquare.lines[1].line'"), std::string::npos);
-  EXPECT_NE(rejection(edited(text, "\"opcode\": \"LDS\"", "\"opcode\": \"LDS\", \"cost\": 1")).find("'tests.SwizzledSquare.lines[1].cost'"),
+  EXPECT_NE(rejection(edited(text, "\"line\": 52", "\"line\": -52")).find("'tests.SwizzledSquare.lines[1].line'"),
+            std::string::npos);
+  EXPECT_NE(rejection(edited(text, "\"opcode\": \"LDS\"", "\"opcode\": \"LDS\", \"cost\": 1"))
+                .find("'tests.SwizzledSquare.lines[1].cost'"),
             std::string::npos);
   EXPECT_NE(rejection(edited(text, "6099\n", "5000\n")).find("is below the percentile before it"), std::string::npos);
 }
@@ -287,7 +335,8 @@ TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
   failed.baseline = file.tests.at("SwizzledSquare");
   failed.measured = file.tests.at("SwizzledSquare");
   failed.measured->lines.push_back(figures("kernels/transpose.cu", 58, "load", "LDS", 4, 128, 4));
-  failed.changes.push_back({"shared load transactions", load_wavefronts, "131200", "131072", "+128 (+0.1%)", "exact", "CHANGED"});
+  failed.changes.push_back(
+      {"shared load transactions", load_wavefronts, "131200", "131072", "+128 (+0.1%)", "exact", "CHANGED"});
   failed.refresh = "bankgate refresh --filter 'Transpose.SwizzledSquare'";
   GateSummary summary;
   summary.tests = {passed, failed};
@@ -301,7 +350,8 @@ TEST(HtmlReport, AFailingTestComesFirstWithItsLineTheSourceTextAndAPlot) {
   EXPECT_NE(at("new &rarr; 124"), std::string::npos) << "the new line's excess wavefronts";
   EXPECT_NE(at("&lt;&amp;&gt;"), std::string::npos) << "text is escaped";
   EXPECT_NE(at("<polyline"), std::string::npos) << "the duration plot";
-  EXPECT_NE(at("tile[ty + j][Layout::column(ty + j, tx)]"), std::string::npos) << "line 46's source text, from the sources";
+  EXPECT_NE(at("tile[ty + j][Layout::column(ty + j, tx)]"), std::string::npos)
+      << "line 46's source text, from the sources";
   EXPECT_EQ(at("<script"), std::string::npos) << "nothing runs";
   EXPECT_EQ(at("http"), std::string::npos) << "nothing is fetched";
 }
@@ -349,8 +399,18 @@ TEST(HtmlReport, ACompareRunReadsLikeAGateWithBaseAsTheBaseline) {
 namespace {
 
 std::vector<bankgate::InstructionFigures> without_line_table() {
-  return {{.pc_offset = 0x40, .opcode = "LDS", .kind = "shared_load", .executions = 4096, .wavefronts = 131072, .ideal_wavefronts = 4096},
-          {.pc_offset = 0x80, .opcode = "STG.E", .kind = "global_store", .executions = 4096, .sectors = 16384, .ideal_sectors = 16384}};
+  return {{.pc_offset = 0x40,
+           .opcode = "LDS",
+           .kind = "shared_load",
+           .executions = 4096,
+           .wavefronts = 131072,
+           .ideal_wavefronts = 4096},
+          {.pc_offset = 0x80,
+           .opcode = "STG.E",
+           .kind = "global_store",
+           .executions = 4096,
+           .sectors = 16384,
+           .ideal_sectors = 16384}};
 }
 
 TEST(LineFigures, AKernelWithoutALineTableIsToldWithTheRemedy) {

@@ -78,13 +78,16 @@ TEST(Metrics, TransactionsPerRequestDividesWavefrontsByRequests) {
 }
 
 TEST(KernelBaseName, DropsReturnTypeNamespacesAndParameters) {
-  EXPECT_EQ(bankgate::kernel_base_name("bankgate::kernels::(anonymous namespace)::setRowReadRow(int*)"), "setRowReadRow");
+  EXPECT_EQ(bankgate::kernel_base_name("bankgate::kernels::(anonymous namespace)::setRowReadRow(int*)"),
+            "setRowReadRow");
   EXPECT_EQ(bankgate::kernel_base_name("void ns::strideRead<3>(int const*, int*)"), "strideRead<3>");
-  EXPECT_EQ(bankgate::kernel_base_name("void tiled<std::pair<int, int>, 16>(float*)"), "tiled<std::pair<int, int>, 16>");
+  EXPECT_EQ(bankgate::kernel_base_name("void tiled<std::pair<int, int>, 16>(float*)"),
+            "tiled<std::pair<int, int>, 16>");
   EXPECT_EQ(bankgate::kernel_base_name("plainC"), "plainC");
   // cu++filt's casts of integer template arguments name the same kernel.
-  EXPECT_EQ(bankgate::kernel_base_name("void tiledMatmul<(int)16>(const float *, const float *, float *, int, int, int)"),
-            "tiledMatmul<16>");
+  EXPECT_EQ(
+      bankgate::kernel_base_name("void tiledMatmul<(int)16>(const float *, const float *, float *, int, int, int)"),
+      "tiledMatmul<16>");
   EXPECT_EQ(bankgate::kernel_base_name("void strideRead<(unsigned int)33>(const int *, int *)"), "strideRead<33>");
   EXPECT_EQ(bankgate::kernel_base_name("void ns::f<ns::T<1> >(ns::T<1>*)"), "f<ns::T<1> >");
   EXPECT_EQ(bankgate::kernel_base_name("_Z7mmaTilePKfPf"), "_Z7mmaTilePKfPf");

@@ -33,7 +33,9 @@ std::string read_bytes(const fs::path& path) {
   return text.str();
 }
 
-SuiteFile committed_reverse() { return read_suite_file(source / "baselines" / "sm_90" / "nvidia-h200" / "Reverse.json"); }
+SuiteFile committed_reverse() {
+  return read_suite_file(source / "baselines" / "sm_90" / "nvidia-h200" / "Reverse.json");
+}
 
 // The two committed reversals as the two kernels of one case.
 TestRecord two_kernels() {
@@ -75,13 +77,15 @@ TEST(MultiKernelRecord, ACaseOfTwoKernelsIsWrittenAsEachKernelsRecordAndReadBack
   EXPECT_EQ(r.kernel, "multiBlockReverse");
   EXPECT_EQ(r.later_kernels[0].kernel, "staticReverse");
   EXPECT_TRUE(r.correct);
-  EXPECT_EQ(r.later_kernels[0].counters.at(load_wavefronts).value, two_kernels().later_kernels[0].counters.at(load_wavefronts).value);
+  EXPECT_EQ(r.later_kernels[0].counters.at(load_wavefronts).value,
+            two_kernels().later_kernels[0].counters.at(load_wavefronts).value);
   ASSERT_TRUE(r.later_kernels[0].timing.has_value());
   EXPECT_EQ(serialize_suite_file(back, Samples::drop), text);
 }
 
 TEST(MultiKernelRecord, TheReaderRefusesWhatIsNeitherForm) {
-  const nlohmann::json written = nlohmann::json::parse(serialize_suite_file(file_with("twoPass", two_kernels()), Samples::drop));
+  const nlohmann::json written =
+      nlohmann::json::parse(serialize_suite_file(file_with("twoPass", two_kernels()), Samples::drop));
   const auto refusal = [](const nlohmann::json& edited) {
     try {
       parse_suite_file(edited.dump(2), "Reverse.json");
@@ -92,14 +96,17 @@ TEST(MultiKernelRecord, TheReaderRefusesWhatIsNeitherForm) {
   };
   nlohmann::json one = written;  // one kernel under "kernels": a test of one kernel has one form only
   one["tests"]["twoPass"]["kernels"].erase(1);
-  EXPECT_NE(refusal(one).find("field 'tests.twoPass.kernels' must list the records of two or more kernels"), std::string::npos)
+  EXPECT_NE(refusal(one).find("field 'tests.twoPass.kernels' must list the records of two or more kernels"),
+            std::string::npos)
       << refusal(one);
   nlohmann::json mixed = written;  // a kernel's name beside "kernels": the two forms mixed
   mixed["tests"]["twoPass"]["kernel"] = "multiBlockReverse";
-  EXPECT_NE(refusal(mixed).find("field 'tests.twoPass.kernel' is not part of schema version"), std::string::npos) << refusal(mixed);
+  EXPECT_NE(refusal(mixed).find("field 'tests.twoPass.kernel' is not part of schema version"), std::string::npos)
+      << refusal(mixed);
   nlohmann::json misspelt = written;  // a kernel's record is checked as a test's is
   misspelt["tests"]["twoPass"]["kernels"][1]["countres"] = nlohmann::json::object();
-  EXPECT_NE(refusal(misspelt).find("field 'tests.twoPass.kernels[1].countres' is not part of schema version"), std::string::npos)
+  EXPECT_NE(refusal(misspelt).find("field 'tests.twoPass.kernels[1].countres' is not part of schema version"),
+            std::string::npos)
       << refusal(misspelt);
   EXPECT_EQ(refusal(written), "accepted");
 }
@@ -120,7 +127,8 @@ TEST(MultiKernelRecord, EachKernelIsComparedWithItsOwnAndFindingsNameIt) {
 
   const TestLocation where{"Reverse", "twoPass", "baselines/sm_90/nvidia-h200/Reverse.json", {}};
   const std::string text = format_failure(where, *changed, measured, baseline);
-  EXPECT_NE(text.find("Reverse.twoPass (kernel staticReverse): shared load transactions CHANGED"), std::string::npos) << text;
+  EXPECT_NE(text.find("Reverse.twoPass (kernel staticReverse): shared load transactions CHANGED"), std::string::npos)
+      << text;
 }
 
 TEST(MultiKernelRecord, AKernelLaunchedOnlyOnOneSideIsNotMeasuredOrNew) {
@@ -156,7 +164,9 @@ TEST(MultiKernelRecord, RunnersAreMergedKernelByKernel) {
   TestRecord other = first;
   for (KernelRecord* k : other.kernels()) k->samples_ns.assign(40, k->timing->median_ns * 1.01);
   const std::map<std::string, SuiteFile> merged =
-      merge_runners({{"runner-a", {{"Reverse", file_with("twoPass", first)}}}, {"runner-b", {{"Reverse", file_with("twoPass", other)}}}}, {});
+      merge_runners({{"runner-a", {{"Reverse", file_with("twoPass", first)}}},
+                     {"runner-b", {{"Reverse", file_with("twoPass", other)}}}},
+                    {});
   const TestRecord& r = merged.at("Reverse").tests.at("twoPass");
   ASSERT_EQ(r.later_kernels.size(), 1u);
   EXPECT_EQ(r.later_kernels[0].samples_ns.size(), 80u);  // the second kernel's samples of both runners, pooled

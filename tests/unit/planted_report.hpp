@@ -17,12 +17,18 @@ inline constexpr const char* measured_commit = "3f9c2e1d4b5a69788796a5b4c3d2e1f0
 inline constexpr const char* baseline_commit = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
 // What the crashed test's console said: the HTML shows it once, folded.
 inline constexpr const char* crash_text =
-    "GoogleTest wrote no report for this test: its process ended before the test finished (a crash, a timeout or a kill)";
+    "GoogleTest wrote no report for this test: its process ended before the test finished (a crash, a timeout or a "
+    "kill)";
 
 inline SourceLineFigures shared_line(std::uint32_t line, const char* kind, const char* opcode, std::uint64_t requests,
                                      std::uint64_t wavefronts) {
-  return {.file = "kernels/transpose.cu", .line = line, .kind = kind, .opcode = opcode, .executions = requests,
-          .wavefronts = wavefronts, .ideal_wavefronts = requests};
+  return {.file = "kernels/transpose.cu",
+          .line = line,
+          .kind = kind,
+          .opcode = opcode,
+          .executions = requests,
+          .wavefronts = wavefronts,
+          .ideal_wavefronts = requests};
 }
 
 // `count` durations spread evenly over `middle` +- 1%, with one slow outlier at 50 us.
@@ -69,10 +75,12 @@ inline TestResult regressed_transpose() {
   t.measured->counters[load_wavefronts].value = 2097152;
   t.measured->lines[1].wavefronts = 2097152;
   t.median_ns = t.measured->timing->median_ns;
-  t.changes = {{"shared load transactions", load_wavefronts, "2097152", "65536", "+2031616 (+3100.0%)", "exact", "CHANGED"},
-               {"duration (median) [ns]", "", "3000", "1000", "+2000 (+200.0%)", "+3% +64 ns", "SLOWER"}};
-  t.reason = "[bankgate] Transpose.PaddedSquare (kernel transposePadded): shared load transactions CHANGED\n"
-             "  measured   2097152\n  baseline   65536\n  change     +2031616 (+3100.0%)";
+  t.changes = {
+      {"shared load transactions", load_wavefronts, "2097152", "65536", "+2031616 (+3100.0%)", "exact", "CHANGED"},
+      {"duration (median) [ns]", "", "3000", "1000", "+2000 (+200.0%)", "+3% +64 ns", "SLOWER"}};
+  t.reason =
+      "[bankgate] Transpose.PaddedSquare (kernel transposePadded): shared load transactions CHANGED\n"
+      "  measured   2097152\n  baseline   65536\n  change     +2031616 (+3100.0%)";
   return t;
 }
 

@@ -97,10 +97,12 @@ TEST(MergeProcesses, ModesWidenTheToleranceAndSayWhy) {
   EXPECT_DOUBLE_EQ(r.timing->tolerance.absolute_ns, 64.0 + 2.0 * farthest);
   EXPECT_DOUBLE_EQ(r.timing->tolerance.relative, 0.03);
   EXPECT_EQ(r.timing->tolerance.modes_ns, (std::vector<double>{251300, 280900}));
-  EXPECT_EQ(r.timing->tolerance.reason.rfind("speed depends on the process: medians 251.3, 280.9 us in 2 processes; ", 0), 0u)
+  EXPECT_EQ(
+      r.timing->tolerance.reason.rfind("speed depends on the process: medians 251.3, 280.9 us in 2 processes; ", 0), 0u)
       << r.timing->tolerance.reason;
   // One process's own standard error, not the pooled samples' (about half the gap between the speeds).
-  const double own = std::max(summarize_durations(durations(251300)).median_se_ns, summarize_durations(durations(280900)).median_se_ns);
+  const double own = std::max(summarize_durations(durations(251300)).median_se_ns,
+                              summarize_durations(durations(280900)).median_se_ns);
   EXPECT_DOUBLE_EQ(r.timing->median_se_ns, own);
   EXPECT_LT(r.timing->median_se_ns, 100.0);
 }
@@ -128,12 +130,14 @@ TEST(MergeProcesses, CountersAndFiguresAreTheFirstProcesss) {
 TEST(MergeProcesses, ALaterProcessOfSomeTestsMergesThoseOnly) {
   // Processes 1 and 2 measured both tests; process 3 only Large, whose speeds differed.
   SuiteFile third = process(3, 280950).suites.at("Gemm");
-  const ProcessMerge merged = merge_processes({process(1, 251300, 5000), process(2, 280900, 5010), {"process 3", {{"Gemm", third}}}});
+  const ProcessMerge merged =
+      merge_processes({process(1, 251300, 5000), process(2, 280900, 5010), {"process 3", {{"Gemm", third}}}});
   ASSERT_EQ(merged.modal.size(), 1u);
   EXPECT_EQ(merged.modal[0].medians_ns.size(), 3u);
   EXPECT_EQ(merged.suites.at("Gemm").tests.at("Large").samples_ns.size(), 600u);
   EXPECT_EQ(merged.suites.at("Gemm").tests.at("Small").samples_ns.size(), 400u);
-  EXPECT_NE(merged.suites.at("Gemm").tests.at("Large").timing->tolerance.reason.find("in 3 processes"), std::string::npos);
+  EXPECT_NE(merged.suites.at("Gemm").tests.at("Large").timing->tolerance.reason.find("in 3 processes"),
+            std::string::npos);
 }
 
 TEST(MergeProcesses, ModesTooFarApartAreRefusedNamingTheProcesses) {
@@ -152,12 +156,14 @@ TEST(MergeProcesses, ModesTooFarApartAreRefusedNamingTheProcesses) {
 // of half the median that every baseline keeps, and the promotion would refuse its own file.
 TEST(MergeProcesses, AWidenedToleranceBeyondTheBoundsIsRefused) {
   ProcessRecording a = process(1, 251300), b = process(2, 285000);
-  for (ProcessRecording* p : {&a, &b}) p->suites.at("Gemm").tests.at("Large").timing->tolerance = {0.45, 64.0, "shared GPU"};
+  for (ProcessRecording* p : {&a, &b})
+    p->suites.at("Gemm").tests.at("Large").timing->tolerance = {0.45, 64.0, "shared GPU"};
   try {
     merge_processes({a, b});
     FAIL() << "merged into a tolerance no baseline may hold";
   } catch (const RunnerMergeError& e) {
-    EXPECT_NE(std::string(e.what()).find("Gemm.Large: widened to hold every process's speed"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Gemm.Large: widened to hold every process's speed"), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(merge_processes({process(1, 251300), process(2, 285000)}).modal.size(), 1u);
 }
@@ -169,7 +175,9 @@ TEST(MergeProcesses, OtherKernelsInAnotherProcessAreRefused) {
     merge_processes({process(1, 251300), b});
     FAIL() << "merged processes that launched other kernels";
   } catch (const RunnerMergeError& e) {
-    EXPECT_NE(std::string(e.what()).find("Gemm.Large: process 2 launched other kernels than process 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Gemm.Large: process 2 launched other kernels than process 1"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -200,12 +208,14 @@ TEST(AnotherProcess, ItsFilterSelectsExactlyThoseTests) {
 }
 
 TEST(ModesReason, NamesTheSpeedsInTheirUnit) {
-  EXPECT_EQ(modes_reason({280900, 251300}, 14800, 2),
-            "speed depends on the process: medians 251.3, 280.9 us in 2 processes; the farthest lay 14.8 us from the pooled "
-            "median, and the absolute part adds 2 times that");
-  EXPECT_EQ(modes_reason({2000, 2400, 2100}, 300, 2).rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 processes; "
-                                                           "the farthest lay 300 ns",
-                                                           0),
+  EXPECT_EQ(
+      modes_reason({280900, 251300}, 14800, 2),
+      "speed depends on the process: medians 251.3, 280.9 us in 2 processes; the farthest lay 14.8 us from the pooled "
+      "median, and the absolute part adds 2 times that");
+  EXPECT_EQ(modes_reason({2000, 2400, 2100}, 300, 2)
+                .rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 processes; "
+                       "the farthest lay 300 ns",
+                       0),
             0u);
 }
 
@@ -234,7 +244,9 @@ TEST(GateWithModes, EitherSpeedPassesAndTheDetailSaysWhy) {
   for (double speed : {251300.0, 280900.0, 283000.0}) {
     const Finding f = duration_finding(b, speed);
     EXPECT_EQ(f.verdict, Verdict::pass) << speed << ": " << f.detail;
-    EXPECT_NE(f.detail.find("its process modes set (speed depends on the process: medians 251.3, 280.9 us"), std::string::npos) << f.detail;
+    EXPECT_NE(f.detail.find("its process modes set (speed depends on the process: medians 251.3, 280.9 us"),
+              std::string::npos)
+        << f.detail;
     EXPECT_EQ(f.tolerance.find("significant"), std::string::npos) << f.tolerance;
     EXPECT_NE(f.tolerance.find("which the process modes set"), std::string::npos) << f.tolerance;
   }
@@ -255,7 +267,8 @@ TEST(GateWithModes, ABaselineOfOneProcessCallsTheOtherSpeedSlower) {
 }
 
 TEST(GateWithModes, ModesDecideWithoutSignificance) {
-  TimingTolerance modes{0.03, 30000, "speed depends on the process: medians 251.3, 280.9 us in 2 processes", {251300, 280900}};
+  TimingTolerance modes{
+      0.03, 30000, "speed depends on the process: medians 251.3, 280.9 us in 2 processes", {251300, 280900}};
   // A noisy run: its interval holds 1, yet it lies beyond the tolerance the modes set.
   const TimingDecision noisy = judge_timing({330000, 30000, 200}, {266000, 100, 400}, modes);
   EXPECT_FALSE(noisy.significant);

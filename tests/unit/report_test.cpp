@@ -150,7 +150,8 @@ TEST(FailureMessage, RefreshCommandFiltersToTheOneTest) {
 
 // Paths with spaces or quotes still give a command a shell runs as written.
 TEST(FailureMessage, RefreshCommandQuotesPathsForTheShell) {
-  EXPECT_EQ(refresh_command({"bankgate", "/tmp/my build"}, "A", "b"), "bankgate refresh --build '/tmp/my build' --filter 'A.b'");
+  EXPECT_EQ(refresh_command({"bankgate", "/tmp/my build"}, "A", "b"),
+            "bankgate refresh --build '/tmp/my build' --filter 'A.b'");
   EXPECT_EQ(refresh_command({"/opt/it's/bankgate", ""}, "A", "b"), "'/opt/it'\\''s/bankgate' refresh --filter 'A.b'");
 }
 
@@ -191,9 +192,8 @@ TEST(FormatChange, FractionalChange) { EXPECT_EQ(format_change(1.5, 1), "+0.5 (+
 // Tables
 
 TEST(FormatTable, ColumnsAreAlignedUnderTheHeader) {
-  const std::string table = format_table({{"test", "median", "verdict"},
-                                          {"setRowReadRow", "2048", "ok"},
-                                          {"x", "40960.25", "SLOWER"}});
+  const std::string table =
+      format_table({{"test", "median", "verdict"}, {"setRowReadRow", "2048", "ok"}, {"x", "40960.25", "SLOWER"}});
   EXPECT_EQ(table,
             "test           median    verdict\n"
             "--------------------------------\n"
@@ -236,7 +236,8 @@ TEST(FormatTable, NoTrailingSpacesAfterTheLastColumn) {
 
 // A table kept within a width: the last column (a reason, a detail) goes on over continuation lines, whole.
 TEST(FormatTable, AWideLastColumnIsWrappedBetweenWordsWithinTheWidth) {
-  const std::string reason = "cannot measure: counter access is restricted to administrators (ERR_NVGPUCTRPERM) | see the README";
+  const std::string reason =
+      "cannot measure: counter access is restricted to administrators (ERR_NVGPUCTRPERM) | see the README";
   TableStyle style;
   style.width = 64;
   const std::vector<std::string> lines = lines_of(format_table({{"test", "result", "detail"},
@@ -283,21 +284,24 @@ TEST(FormatTable, OtherWideColumnsLeaveTheLastOneReadable) {
   TableStyle style;
   style.width = 40;
   const std::string name(50, 'n');
-  const std::vector<std::string> lines = lines_of(format_table({{"name", "detail"}, {name, "one two three four five six seven eight"}}, style));
+  const std::vector<std::string> lines =
+      lines_of(format_table({{"name", "detail"}, {name, "one two three four five six seven eight"}}, style));
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[2], name + "  one two three four five");  // at least 24 columns for the detail
   EXPECT_EQ(lines[3], std::string(52, ' ') + "six seven eight");
 }
 
 TEST(FormatTable, ColumnsAreMeasuredInCharactersNotBytes) {
-  const std::vector<std::string> lines = lines_of(format_table({{"tolerance", "verdict"}, {"\u00b13%", "ok"}, {"exact", "CHANGED"}}));
+  const std::vector<std::string> lines =
+      lines_of(format_table({{"tolerance", "verdict"}, {"\u00b13%", "ok"}, {"exact", "CHANGED"}}));
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[2], "\u00b13%        ok");
   EXPECT_EQ(lines[3], "exact      CHANGED");
 }
 
 TEST(FormatTable, TheTonedColumnIsColouredOnlyWithAPaletteThatIsOn) {
-  const std::vector<std::vector<std::string>> rows{{"test", "verdict", "detail"}, {"a", "ok", "x"}, {"b", "CHANGED", "y"}};
+  const std::vector<std::vector<std::string>> rows{
+      {"test", "verdict", "detail"}, {"a", "ok", "x"}, {"b", "CHANGED", "y"}};
   TableStyle style;
   style.toned_column = 1;
   style.tones = {Tone::good, Tone::bad};
@@ -354,12 +358,14 @@ TEST(ValidUtf8, KeepsWellFormedTextAsItIs) {
 }
 
 TEST(ValidUtf8, ReplacesEachByteThatIsNoPartOfASequence) {
-  EXPECT_EQ(valid_utf8("a\xFF\xFE" "b"), "a" + fffd + fffd + "b");  // bytes UTF-8 never uses
-  EXPECT_EQ(valid_utf8("cut \xE2\x82"), "cut " + fffd + fffd);     // a sequence cut short at the end
-  EXPECT_EQ(valid_utf8("\xE2\x82x"), fffd + fffd + "x");           // ... or by a byte that does not continue it
-  EXPECT_EQ(valid_utf8("\x80"), fffd);                               // a continuation byte alone
-  EXPECT_EQ(valid_utf8("\xC0\xAF"), fffd + fffd);                   // an overlong '/'
-  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);       // a surrogate
+  EXPECT_EQ(valid_utf8("a\xFF\xFE"
+                       "b"),
+            "a" + fffd + fffd + "b");                                    // bytes UTF-8 never uses
+  EXPECT_EQ(valid_utf8("cut \xE2\x82"), "cut " + fffd + fffd);           // a sequence cut short at the end
+  EXPECT_EQ(valid_utf8("\xE2\x82x"), fffd + fffd + "x");                 // ... or by a byte that does not continue it
+  EXPECT_EQ(valid_utf8("\x80"), fffd);                                   // a continuation byte alone
+  EXPECT_EQ(valid_utf8("\xC0\xAF"), fffd + fffd);                        // an overlong '/'
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);             // a surrogate
   EXPECT_EQ(valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // beyond U+10FFFF
 }
 
@@ -370,11 +376,13 @@ TEST(ValidUtf8, WhatItGivesDumpsAsJson) {
 }
 
 TEST(TerminalSafe, ControlCharactersBecomeVisibleEscapes) {
-  EXPECT_EQ(terminal_safe("a\x1b[2Jb"), "a\\x1b[2Jb");      // ESC: a terminal command
+  EXPECT_EQ(terminal_safe("a\x1b[2Jb"), "a\\x1b[2Jb");        // ESC: a terminal command
   EXPECT_EQ(terminal_safe("over\rwrite"), "over\\x0dwrite");  // CR: overwrites the line
   EXPECT_EQ(terminal_safe("bell\x07"), "bell\\x07");
   EXPECT_EQ(terminal_safe("del\x7f"), "del\\x7f");
-  EXPECT_EQ(terminal_safe("csi\xC2\x9B" "31m"), "csi\\x9b31m");  // U+009B, the one-character CSI
+  EXPECT_EQ(terminal_safe("csi\xC2\x9B"
+                          "31m"),
+            "csi\\x9b31m");  // U+009B, the one-character CSI
   EXPECT_EQ(terminal_safe(std::string("nul\0x", 5)), "nul\\x00x");
 }
 

@@ -66,19 +66,23 @@ TEST(RunManifest, WhatIsNoManifestIsRefusedNamingFileAndField) {
   EXPECT_NE(refusal(R"({"version": 2})").find("is not of version 1"), std::string::npos);
   EXPECT_NE(refusal(R"({})").find("is not of version 1"), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "results": "/r"})").find("unknown field \"results\""), std::string::npos);
-  EXPECT_NE(refusal(R"({"version": 1, "attribute": "yes"})").find("\"attribute\" of the wrong type"), std::string::npos);
+  EXPECT_NE(refusal(R"({"version": 1, "attribute": "yes"})").find("\"attribute\" of the wrong type"),
+            std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "gpus": 0})").find("\"gpus\" out of range"), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "shard": -1})").find("\"shard\" of the wrong type"), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "results_dir": ""})").find("empty \"results_dir\""), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "source": "abc"})").find("\"source\" that is not an object"), std::string::npos);
-  EXPECT_NE(refusal(R"({"version": 1, "source": {"commit": 5}})").find("\"commit\" of the wrong type"), std::string::npos);
-  EXPECT_NE(refusal(R"({"version": 1, "source": {"branch": "x"}})").find("unknown field \"branch\""), std::string::npos);
+  EXPECT_NE(refusal(R"({"version": 1, "source": {"commit": 5}})").find("\"commit\" of the wrong type"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"version": 1, "source": {"branch": "x"}})").find("unknown field \"branch\""),
+            std::string::npos);
 }
 
 // The run id names a claims folder: nothing that could lead out of it is taken.
 TEST(RunManifest, ARunIdThatIsNoPlainNameIsRefused) {
   for (const char* id : {"../x", "a/b", "a b", ".", ""})
-    EXPECT_NE(refusal(std::string(R"({"version": 1, "run_id": ")") + id + "\"}").find("run_id"), std::string::npos) << id;
+    EXPECT_NE(refusal(std::string(R"({"version": 1, "run_id": ")") + id + "\"}").find("run_id"), std::string::npos)
+        << id;
 }
 
 TEST(RunManifest, EveryRefusalSaysHowToGoOn) {

@@ -41,8 +41,9 @@ TEST(RunProtocol, ALayoutWithoutBuildFolderIsRelativeToOne) {
 
 TEST(RunProtocol, SuiteFilesStayInTheirResultsFolder) {
   const std::filesystem::path results = "/work/build/bankgate/gtest-results";
-  for (const std::filesystem::path& path : {protocol::suite_claims(results, "suite", "12-34"),
-                                            protocol::running_file(results, "suite", 1), protocol::default_running_file(results)}) {
+  for (const std::filesystem::path& path :
+       {protocol::suite_claims(results, "suite", "12-34"), protocol::running_file(results, "suite", 1),
+        protocol::default_running_file(results)}) {
     const std::filesystem::path inside = path.lexically_relative(results);
     EXPECT_TRUE(!inside.empty() && *inside.begin() != "..") << path << " is not in " << results;
   }

@@ -122,7 +122,8 @@ TEST(Settings, DeviceIndexThatIsNotAWholeNumberIsRejected) {
 
 // What ctest --resource-spec-file puts into a GPU test's environment (RESOURCE_GROUPS "gpus:1").
 Environment allotted(const std::string& gpus) {
-  return {{"CTEST_RESOURCE_GROUP_COUNT", "1"}, {"CTEST_RESOURCE_GROUP_0", "gpus"}, {"CTEST_RESOURCE_GROUP_0_GPUS", gpus}};
+  return {
+      {"CTEST_RESOURCE_GROUP_COUNT", "1"}, {"CTEST_RESOURCE_GROUP_0", "gpus"}, {"CTEST_RESOURCE_GROUP_0_GPUS", gpus}};
 }
 
 TEST(Settings, CTestResourceGroupSelectsTheDevice) {
@@ -258,7 +259,8 @@ namespace {
 TEST(Settings, NoResultFilesOutsideRunSuite) {
   EXPECT_EQ(result_file_settings(lookup_in({})), std::nullopt);
   EXPECT_EQ(result_file_settings(lookup_in({{"BANKGATE_RUN_MANIFEST", ""}})), std::nullopt);
-  EXPECT_EQ(result_file_settings(with_manifest("command-only", {})), std::nullopt);  // the command's, before run-suite's
+  EXPECT_EQ(result_file_settings(with_manifest("command-only", {})),
+            std::nullopt);  // the command's, before run-suite's
 }
 
 TEST(Settings, ResultFilesWithTheirRunningFile) {
@@ -300,9 +302,11 @@ TEST(Settings, TheManifestDecidesOverTheUsersVariables) {
   m.baseline_dir = "/scratch/baselines";
   m.candidate_dir = "/run/candidates";
   m.device = 0;
-  const Settings s = load_settings(with_manifest("decides", m, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"},
-                                                                 {"BANKGATE_BASELINE_DIR", "/user/baselines"}}),
-                                   default_baselines, default_candidates);
+  const Settings s = load_settings(
+      with_manifest(
+          "decides", m,
+          {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}, {"BANKGATE_BASELINE_DIR", "/user/baselines"}}),
+      default_baselines, default_candidates);
   EXPECT_FALSE(s.require_gpu);
   EXPECT_TRUE(s.attribute);
   EXPECT_EQ(s.baseline_dir, "/scratch/baselines");
@@ -312,8 +316,9 @@ TEST(Settings, TheManifestDecidesOverTheUsersVariables) {
 }
 
 TEST(Settings, WhatTheManifestLeavesOutTheUserDecides) {
-  const Settings s = load_settings(with_manifest("leaves", {}, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}}),
-                                   default_baselines, default_candidates);
+  const Settings s =
+      load_settings(with_manifest("leaves", {}, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}}),
+                    default_baselines, default_candidates);
   EXPECT_TRUE(s.require_gpu);
   EXPECT_EQ(s.device, 3);
   EXPECT_EQ(s.baseline_dir, default_baselines);
@@ -321,7 +326,8 @@ TEST(Settings, WhatTheManifestLeavesOutTheUserDecides) {
 
 TEST(Settings, AnUnreadableManifestIsRefusedNamingTheVariable) {
   try {
-    load_settings(lookup_in({{"BANKGATE_RUN_MANIFEST", "/no/such/manifest.json"}}), default_baselines, default_candidates);
+    load_settings(lookup_in({{"BANKGATE_RUN_MANIFEST", "/no/such/manifest.json"}}), default_baselines,
+                  default_candidates);
     ADD_FAILURE() << "a missing manifest was accepted";
   } catch (const SettingsError& e) {
     EXPECT_TRUE(mentions(e.what(), "BANKGATE_RUN_MANIFEST"));
@@ -372,7 +378,8 @@ namespace {
 TEST(Settings, CiIsAFlag) {
   EXPECT_FALSE(running_in_ci(lookup_in({})));
   for (const char* value : {"1", "true", "YES", "On"}) EXPECT_TRUE(running_in_ci(lookup_in({{"CI", value}}))) << value;
-  for (const char* value : {"", "0", "False", "no", "OFF"}) EXPECT_FALSE(running_in_ci(lookup_in({{"CI", value}}))) << value;
+  for (const char* value : {"", "0", "False", "no", "OFF"})
+    EXPECT_FALSE(running_in_ci(lookup_in({{"CI", value}}))) << value;
 }
 
 TEST(Settings, CiOfAnotherValueIsRejectedRatherThanGuessed) {
@@ -402,7 +409,8 @@ namespace {
 TEST(Settings, NoColorOfAnyValueButEmptyRefusesColour) {
   EXPECT_FALSE(colour_refused(lookup_in({})));
   EXPECT_FALSE(colour_refused(lookup_in({{"NO_COLOR", ""}})));  // set but empty: as unset
-  for (const char* value : {"1", "0", "false", "yes please"}) EXPECT_TRUE(colour_refused(lookup_in({{"NO_COLOR", value}}))) << value;
+  for (const char* value : {"1", "0", "false", "yes please"})
+    EXPECT_TRUE(colour_refused(lookup_in({{"NO_COLOR", value}}))) << value;
 }
 
 }  // namespace

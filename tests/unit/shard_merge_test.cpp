@@ -29,7 +29,8 @@ std::string refusal(const std::vector<ShardReport>& reports) {
 
 TEST(ShardMergeCheck, AcceptsEveryPartOnceInAnyOrder) {
   EXPECT_EQ(refusal({part(2, 3, {"B"}), part(1, 3, {"A"}), part(3, 3, {"C"})}), "");
-  EXPECT_EQ(refusal({part(1, 4, {"A", "C"}), part(2, 4, {"B"}), part(3, 4, {}), part(4, 4, {})}), "");  // idle parts too
+  EXPECT_EQ(refusal({part(1, 4, {"A", "C"}), part(2, 4, {"B"}), part(3, 4, {}), part(4, 4, {})}),
+            "");  // idle parts too
 }
 
 TEST(ShardMergeCheck, RefusesAMissingPart) {
@@ -39,12 +40,15 @@ TEST(ShardMergeCheck, RefusesAMissingPart) {
 TEST(ShardMergeCheck, RefusesAPartPresentTwice) {
   std::vector<ShardReport> reports{part(1, 3, {"A"}), part(2, 3, {"B"}), part(3, 3, {"C"}), part(2, 3, {"B"})};
   reports.back().folder = "shards/again";
-  EXPECT_NE(refusal(reports).find("shard 2 of 3 is present 2 times: shards/2, shards/again"), std::string::npos) << refusal(reports);
+  EXPECT_NE(refusal(reports).find("shard 2 of 3 is present 2 times: shards/2, shards/again"), std::string::npos)
+      << refusal(reports);
 }
 
 TEST(ShardMergeCheck, RefusesPartsOfDifferentN) {
   const std::string why = refusal({part(1, 2, {"A", "B"}), part(2, 3, {"B"}), part(3, 3, {"C"})});
-  EXPECT_NE(why.find("the shards disagree on their number N: N = 2 in shards/1; N = 3 in shards/2, shards/3"), std::string::npos) << why;
+  EXPECT_NE(why.find("the shards disagree on their number N: N = 2 in shards/1; N = 3 in shards/2, shards/3"),
+            std::string::npos)
+      << why;
 }
 
 TEST(ShardMergeCheck, RefusesPartsOfDifferentSplits) {
@@ -53,13 +57,18 @@ TEST(ShardMergeCheck, RefusesPartsOfDifferentSplits) {
 }
 
 TEST(ShardMergeCheck, RefusesASuiteInTwoPartsOrInNone) {
-  EXPECT_NE(refusal({part(1, 2, {"A", "B"}), part(2, 2, {"B", "C"})}).find("suite B was run by 2 shards"), std::string::npos);
-  EXPECT_NE(refusal({part(1, 2, {"A"}), part(2, 2, {"C"})}).find("suite B of the catalogue was run by no shard"), std::string::npos);
-  EXPECT_NE(refusal({part(1, 2, {"A", "B"}), part(2, 2, {"C", "D"})}).find("suite D was run by shard 2 but is not in the catalogue"),
+  EXPECT_NE(refusal({part(1, 2, {"A", "B"}), part(2, 2, {"B", "C"})}).find("suite B was run by 2 shards"),
+            std::string::npos);
+  EXPECT_NE(refusal({part(1, 2, {"A"}), part(2, 2, {"C"})}).find("suite B of the catalogue was run by no shard"),
+            std::string::npos);
+  EXPECT_NE(refusal({part(1, 2, {"A", "B"}), part(2, 2, {"C", "D"})})
+                .find("suite D was run by shard 2 but is not in the catalogue"),
             std::string::npos);
 }
 
-TEST(ShardMergeCheck, RefusesNothingToMerge) { EXPECT_NE(refusal({}).find("no shard's report to merge"), std::string::npos); }
+TEST(ShardMergeCheck, RefusesNothingToMerge) {
+  EXPECT_NE(refusal({}).find("no shard's report to merge"), std::string::npos);
+}
 
 TEST(ShardRecordJson, ReadsBackWhatIsWritten) {
   const ShardRecord written{2, 3, {"B", "A"}, {"C", "B", "A"}};
@@ -81,7 +90,8 @@ TEST(ShardRecordJson, RefusesARecordThatIsNoPart) {
   };
   const nlohmann::json good = to_json(ShardRecord{1, 2, {"A"}, {"A", "B"}});
   refused(nlohmann::json::array(), "is not an object");
-  for (const auto& [key, value] : {std::pair{"index", nlohmann::json(0)}, {"index", nlohmann::json("1")}, {"count", nlohmann::json(1025)}}) {
+  for (const auto& [key, value] :
+       {std::pair{"index", nlohmann::json(0)}, {"index", nlohmann::json("1")}, {"count", nlohmann::json(1025)}}) {
     nlohmann::json bad = good;
     bad[key] = value;
     refused(bad, std::string("has no \"") + key + "\" from 1 to 1024");

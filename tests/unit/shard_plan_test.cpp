@@ -45,7 +45,8 @@ void cost(TestSeconds& known, const std::vector<ShardUnit>& units, const std::st
 
 TEST(ShardSpec, TakesIOfNCountedFromOne) {
   std::string problem;
-  for (const auto& [text, index, count] : {std::tuple{"1/1", 1, 1}, {"2/3", 2, 3}, {"3/3", 3, 3}, {"1024/1024", 1024, 1024}}) {
+  for (const auto& [text, index, count] :
+       {std::tuple{"1/1", 1, 1}, {"2/3", 2, 3}, {"3/3", 3, 3}, {"1024/1024", 1024, 1024}}) {
     const auto spec = parse_shard_spec(text, problem);
     ASSERT_TRUE(spec) << text << ": " << problem;
     EXPECT_EQ(spec->index, index) << text;
@@ -54,8 +55,8 @@ TEST(ShardSpec, TakesIOfNCountedFromOne) {
 }
 
 TEST(ShardSpec, RefusesWhatIsNotIOfN) {
-  for (const char* text : {"0/3", "a/b", "3", "", "/", "1/", "/3", "1/0", "-1/3", "+1/3", "1/3 ", " 1/3", "1//3", "1/3/3",
-                           "1.5/3", "1/1025", "99999999999/3"}) {
+  for (const char* text : {"0/3", "a/b", "3", "", "/", "1/", "/3", "1/0", "-1/3", "+1/3", "1/3 ", " 1/3", "1//3",
+                           "1/3/3", "1.5/3", "1/1025", "99999999999/3"}) {
     std::string problem;
     EXPECT_FALSE(parse_shard_spec(text, problem)) << text;
     EXPECT_NE(problem.find("counted from 1"), std::string::npos) << text << ": " << problem;
@@ -97,7 +98,8 @@ TEST(ShardPlan, PutsEverySuiteInExactlyOnePart) {
   std::vector<ListedTest> tests;
   std::mt19937 random(7);
   for (int s = 0; s < 40; ++s) {
-    const auto more = tests_of("Suite" + std::to_string(s), 1 + static_cast<int>(random() % 9), "p" + std::to_string(s % 4));
+    const auto more =
+        tests_of("Suite" + std::to_string(s), 1 + static_cast<int>(random() % 9), "p" + std::to_string(s % 4));
     tests.insert(tests.end(), more.begin(), more.end());
   }
   const auto units = shard_units(tests);
@@ -151,7 +153,8 @@ TEST(ShardPlan, StaysWithinAThirdOfTheIdealOnManySizes) {
 
 TEST(ShardPlan, ChargesAProgramsStartOnEachRunnerItRunsOn) {
   // Four short suites of two programs over two runners: each program on one runner, not both on both.
-  const auto units = shard_units(joined({tests_of("A1", 2, "a"), tests_of("A2", 2, "a"), tests_of("B1", 2, "b"), tests_of("B2", 2, "b")}));
+  const auto units = shard_units(
+      joined({tests_of("A1", 2, "a"), tests_of("A2", 2, "a"), tests_of("B1", 2, "b"), tests_of("B2", 2, "b")}));
   const ShardPlan plan = plan_shards(units, {}, 2);
   std::vector<std::vector<std::string>> parts = plan.parts;
   std::sort(parts.begin(), parts.end());
@@ -165,7 +168,8 @@ TEST(ShardPlan, SplitsAProgramOnlyWhereItsRunnerWouldOtherwiseRunLong) {
                                          tests_of("B1", 2, "b"), tests_of("B2", 2, "b"), tests_of("B3", 2, "b")}));
   const ShardPlan plan = plan_shards(units, {}, 3);
   const double worst = *std::max_element(plan.seconds.begin(), plan.seconds.end());
-  EXPECT_NEAR(worst, shard_cost::program_start_s + 6 * shard_cost::unrecorded_test_s, 1e-6);  // one program's three suites
+  EXPECT_NEAR(worst, shard_cost::program_start_s + 6 * shard_cost::unrecorded_test_s,
+              1e-6);  // one program's three suites
   for (const auto& part : plan.parts) EXPECT_FALSE(part.empty());
 }
 
@@ -262,10 +266,13 @@ TEST(ShardCostsFromBaselines, AddTheKernelTimeOfTheSlowestGpuToEachTest) {
   double kernel = 0.0;
   for (const char* gpu : {"nvidia-h200", "nvidia-h100-80gb-hbm3"}) {
     const TimingSummary t = *read_suite_file(root / "sm_90" / gpu / "Transpose.json").tests.at("NaiveSquare").timing;
-    kernel = std::max(kernel, (static_cast<double>(t.samples) * t.launches_per_sample + static_cast<double>(t.warmup_launches)) * t.median_ns / 1e9);
+    kernel = std::max(
+        kernel, (static_cast<double>(t.samples) * t.launches_per_sample + static_cast<double>(t.warmup_launches)) *
+                    t.median_ns / 1e9);
   }
   EXPECT_NEAR(seconds.at("Transpose.NaiveSquare"), shard_cost::per_test_s + kernel, 1e-9);
-  for (const auto& [test, s] : seconds) EXPECT_TRUE(test.starts_with("Transpose.")) << test;  // only the suites asked for
+  for (const auto& [test, s] : seconds)
+    EXPECT_TRUE(test.starts_with("Transpose.")) << test;  // only the suites asked for
   EXPECT_TRUE(test_seconds_from_baselines(root / "absent", {"Transpose"}).empty());
 }
 

@@ -59,9 +59,7 @@ TEST(MedianAbsoluteDeviation, IdenticalSamplesHaveNone) {
   EXPECT_EQ(median_absolute_deviation({2048, 2048, 2048}), 0.0);
 }
 
-TEST(MedianAbsoluteDeviation, EmptyInputThrows) {
-  EXPECT_THROW(median_absolute_deviation({}), std::invalid_argument);
-}
+TEST(MedianAbsoluteDeviation, EmptyInputThrows) { EXPECT_THROW(median_absolute_deviation({}), std::invalid_argument); }
 
 TEST(Robustness, OnePreemptedLaunchBarelyMovesMedianAndMad) {
   std::vector<double> durations = {992, 996, 998, 1000, 1000, 1002, 1004, 1008, 1010};

@@ -29,8 +29,10 @@ std::string first_difference(const json& a, const json& b, const std::string& at
   if (a.type() != b.type()) return at;
   if (a.is_object()) {
     for (const auto& [key, value] : a.items())
-      if (!b.contains(key)) return at + "/" + key;
-      else if (std::string d = first_difference(value, b[key], at + "/" + key); d != "-") return d;
+      if (!b.contains(key))
+        return at + "/" + key;
+      else if (std::string d = first_difference(value, b[key], at + "/" + key); d != "-")
+        return d;
     for (const auto& [key, value] : b.items())
       if (!a.contains(key)) return at + "/" + key;
     return "-";
@@ -51,17 +53,19 @@ TEST(SuiteFileTable, CommittedSchemasAreTheTablesRendering) {
     const json committed = json::parse(read_input_file(source / "schemas" / name));
     const json tables = json::parse(text);
     const std::string where = first_difference(committed, tables);
-    EXPECT_EQ(where, "-") << "schemas/" << name << " differs from the tables at " << where << ": committed "
-                          << (where == "-" ? json() : committed.value(json::json_pointer(where), json())).dump()
-                          << ", the tables give " << (where == "-" ? json() : tables.value(json::json_pointer(where), json())).dump()
-                          << ".\nEdit gate/src/rules/suite_file_table.cpp, not the schema, and regenerate the schemas with: "
-                             "cmake --build <build> --target suite_file_schemas && <build>/tests/unit/suite_file_schemas schemas";
+    EXPECT_EQ(where, "-")
+        << "schemas/" << name << " differs from the tables at " << where << ": committed "
+        << (where == "-" ? json() : committed.value(json::json_pointer(where), json())).dump() << ", the tables give "
+        << (where == "-" ? json() : tables.value(json::json_pointer(where), json())).dump()
+        << ".\nEdit gate/src/rules/suite_file_table.cpp, not the schema, and regenerate the schemas with: "
+           "cmake --build <build> --target suite_file_schemas && <build>/tests/unit/suite_file_schemas schemas";
   }
 }
 
 std::vector<fs::path> committed_suite_files() {
   std::vector<fs::path> files;
-  for (const fs::path& folder : {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
+  for (const fs::path& folder :
+       {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
     for (const auto& entry : fs::recursive_directory_iterator(folder))
       if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
   for (const auto& entry : fs::directory_iterator(source / "tests" / "fuzz" / "corpus"))
@@ -112,7 +116,9 @@ void collect(const json& value, const Site& site, std::vector<Site>& sites);
 
 void collect_value(const json& value, std::string_view of, const json::json_pointer& pointer, const std::string& path,
                    std::vector<Site>& sites) {
-  if (of == "test") return collect(value, {value.contains("kernels") ? Part::test_of_kernels : Part::test_of_one_kernel, pointer, path}, sites);
+  if (of == "test")
+    return collect(value, {value.contains("kernels") ? Part::test_of_kernels : Part::test_of_one_kernel, pointer, path},
+                   sites);
   if (const Part* part = part_named(of)) collect(value, {*part, pointer, path}, sites);
 }
 
@@ -125,7 +131,8 @@ void collect(const json& value, const Site& site, std::vector<Site>& sites) {
     const std::string path = joined(site.path, key);
     if (f.type == JsonType::object) collect_value(member, f.of, site.pointer / key, path, sites);
     if (f.type == JsonType::map)
-      for (const auto& [name, item] : member.items()) collect_value(item, f.of, site.pointer / key / name, joined(path, name), sites);
+      for (const auto& [name, item] : member.items())
+        collect_value(item, f.of, site.pointer / key / name, joined(path, name), sites);
     if (f.type == JsonType::array)
       for (std::size_t i = 0; i < member.size(); ++i)
         collect_value(member[i], f.of, site.pointer / key / i, path + "[" + std::to_string(i) + "]", sites);
@@ -141,7 +148,8 @@ void collect(const json& value, const Site& site, std::vector<Site>& sites) {
     const std::string message = e.what();
     if (message.find("field '" + path + (problem.empty() ? "" : "' " + problem)) != std::string::npos)
       return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << edit << " of '" << path << "' was refused, but the message does not name it: " << message;
+    return ::testing::AssertionFailure() << edit << " of '" << path
+                                         << "' was refused, but the message does not name it: " << message;
   }
   return ::testing::AssertionFailure() << edit << " of '" << path << "' was read without a word";
 }
@@ -156,14 +164,21 @@ json edited(const json& document, const json::json_pointer& at, json value) {
 std::vector<json> wrong_values(JsonType type) {
   switch (type) {
     case JsonType::string:
-    case JsonType::text: return {7};
-    case JsonType::boolean: return {"true", 1};
-    case JsonType::integer: return {"1", 1.5, true};
-    case JsonType::count: return {"1", 1.5, true, -1};
-    case JsonType::non_negative: return {"1", -1, true};
+    case JsonType::text:
+      return {7};
+    case JsonType::boolean:
+      return {"true", 1};
+    case JsonType::integer:
+      return {"1", 1.5, true};
+    case JsonType::count:
+      return {"1", 1.5, true, -1};
+    case JsonType::non_negative:
+      return {"1", -1, true};
     case JsonType::object:
-    case JsonType::map: return {"x", json::array()};
-    case JsonType::array: return {"x", json::object()};
+    case JsonType::map:
+      return {"x", json::array()};
+    case JsonType::array:
+      return {"x", json::object()};
   }
   return {};
 }
@@ -189,7 +204,8 @@ void check_field(const json& document, const Site& site, const SchemaField& f) {
   const std::string key(f.key);
   const json::json_pointer at = site.pointer / key;
   const std::string path = joined(site.path, key);
-  for (const json& wrong : wrong_values(f.type)) EXPECT_TRUE(refused_naming(edited(document, at, wrong), path, "the value " + wrong.dump()));
+  for (const json& wrong : wrong_values(f.type))
+    EXPECT_TRUE(refused_naming(edited(document, at, wrong), path, "the value " + wrong.dump()));
   for (const json& beyond : out_of_bounds(f, document[at]))
     EXPECT_TRUE(refused_naming(edited(document, at, beyond), path, "the value " + beyond.dump().substr(0, 40)));
   // Without "kernels" a test reads as one of a single kernel, which then misses "kernel".
@@ -210,11 +226,13 @@ TEST(SuiteFileTable, TheReaderChecksEachFieldAsItsRowSays) {
     collect(document, {Part::suite_file, json::json_pointer(), ""}, sites);
     for (const Site& site : sites) {
       if (closed.insert(site.part).second) {
-        EXPECT_TRUE(refused_naming(edited(document, site.pointer / "misspelt_key", 1), joined(site.path, "misspelt_key"),
-                                   "a key outside the table", "is not part of schema"));
+        EXPECT_TRUE(refused_naming(edited(document, site.pointer / "misspelt_key", 1),
+                                   joined(site.path, "misspelt_key"), "a key outside the table",
+                                   "is not part of schema"));
       }
       for (const SchemaField& f : schema_object(site.part).fields)
-        if (document[site.pointer].contains(std::string(f.key)) && checked.insert({site.part, std::string(f.key)}).second)
+        if (document[site.pointer].contains(std::string(f.key)) &&
+            checked.insert({site.part, std::string(f.key)}).second)
           check_field(document, site, f);
     }
   }

@@ -28,13 +28,15 @@ TEST(TestFilter, PositiveAndNegativeParts) {
 
 // ctest must run exactly the tests matches_filter selects, the negative part included.
 TEST(TestFilter, CtestSelectionAgreesWithMatches) {
-  const std::vector<std::string> names{"Transpose.TiledSquare", "Transpose.NaiveSquare", "Reverse.staticReverse",
-                                       "Async(1).x", "A.b", "AxB"};
-  for (const std::string filter : {"", "Transpose.*", "Transpose.*-*Tiled*", "-Transpose.*", "A.b", "X.*:A.?", "Async(1).*"}) {
+  const std::vector<std::string> names{
+      "Transpose.TiledSquare", "Transpose.NaiveSquare", "Reverse.staticReverse", "Async(1).x", "A.b", "AxB"};
+  for (const std::string filter :
+       {"", "Transpose.*", "Transpose.*-*Tiled*", "-Transpose.*", "A.b", "X.*:A.?", "Async(1).*"}) {
     const auto selection = ctest_selection(filter);
     for (const auto& name : names) {
       const bool included = std::regex_search(name, std::regex(selection.include, std::regex::extended));
-      const bool excluded = !selection.exclude.empty() && std::regex_search(name, std::regex(selection.exclude, std::regex::extended));
+      const bool excluded =
+          !selection.exclude.empty() && std::regex_search(name, std::regex(selection.exclude, std::regex::extended));
       EXPECT_EQ(included && !excluded, matches_filter(name, filter)) << "filter '" << filter << "', test " << name;
     }
   }
@@ -78,8 +80,10 @@ bool reference_glob(const std::string& pattern, const std::string& name) {
   matches[pattern.size()][name.size()] = 1;
   for (std::size_t i = pattern.size(); i-- > 0;)
     for (std::size_t j = name.size() + 1; j-- > 0;) {
-      if (pattern[i] == '*') matches[i][j] = matches[i + 1][j] || (j < name.size() && matches[i][j + 1]);
-      else matches[i][j] = j < name.size() && (pattern[i] == '?' || pattern[i] == name[j]) && matches[i + 1][j + 1];
+      if (pattern[i] == '*')
+        matches[i][j] = matches[i + 1][j] || (j < name.size() && matches[i][j + 1]);
+      else
+        matches[i][j] = j < name.size() && (pattern[i] == '?' || pattern[i] == name[j]) && matches[i + 1][j + 1];
     }
   return matches[0][0] != 0;
 }
@@ -97,7 +101,8 @@ TEST(TestFilter, AgreesWithAReferenceMatcherOnRandomPatterns) {
     const std::string pattern = random_text(pattern_letters, 7);
     const std::string name = random_text(name_letters, 9);
     if (pattern.empty()) continue;  // an empty filter means "everything", not "the empty name"
-    ASSERT_EQ(matches_filter(name, pattern), reference_glob(pattern, name)) << "pattern '" << pattern << "', name '" << name << "'";
+    ASSERT_EQ(matches_filter(name, pattern), reference_glob(pattern, name))
+        << "pattern '" << pattern << "', name '" << name << "'";
   }
 }
 

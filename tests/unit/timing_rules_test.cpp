@@ -39,17 +39,17 @@ TEST(TimingRules, NoiseOfTooFewOrZeroSamplesIsUnknown) {
 }
 
 TEST(TimingRules, ShortKernelsAverageEnoughLaunchesToSpan20Microseconds) {
-  EXPECT_EQ(automatic_launches_per_sample(768, 20000, 64), 32);    // 24.6 us per sample
-  EXPECT_EQ(automatic_launches_per_sample(1249, 20000, 64), 32);   // 16 launches: 19.98 us, just short
+  EXPECT_EQ(automatic_launches_per_sample(768, 20000, 64), 32);   // 24.6 us per sample
+  EXPECT_EQ(automatic_launches_per_sample(1249, 20000, 64), 32);  // 16 launches: 19.98 us, just short
   EXPECT_EQ(automatic_launches_per_sample(1251, 20000, 64), 16);
-  EXPECT_EQ(automatic_launches_per_sample(2000, 20000, 64), 16);   // 10 launches would do; powers of two only
+  EXPECT_EQ(automatic_launches_per_sample(2000, 20000, 64), 16);  // 10 launches would do; powers of two only
   EXPECT_EQ(automatic_launches_per_sample(2529, 20000, 64), 8);
   EXPECT_EQ(automatic_launches_per_sample(11424, 20000, 64), 2);
   EXPECT_EQ(automatic_launches_per_sample(20000, 20000, 64), 1);
   EXPECT_EQ(automatic_launches_per_sample(66847, 20000, 64), 1);
-  EXPECT_EQ(automatic_launches_per_sample(100, 20000, 64), 64);    // capped
-  EXPECT_EQ(automatic_launches_per_sample(0, 20000, 64), 64);      // no duration: the cap, not a hang
-  EXPECT_EQ(automatic_launches_per_sample(100, 20000, 48), 48);    // a cap that is no power of two holds
+  EXPECT_EQ(automatic_launches_per_sample(100, 20000, 64), 64);  // capped
+  EXPECT_EQ(automatic_launches_per_sample(0, 20000, 64), 64);    // no duration: the cap, not a hang
+  EXPECT_EQ(automatic_launches_per_sample(100, 20000, 48), 48);  // a cap that is no power of two holds
 }
 
 TEST(ClockMonitor, OnlySlowdownReasonsCountAsClockedDown) {

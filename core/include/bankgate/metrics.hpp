@@ -6,7 +6,8 @@
 // recording, comparison, reports, JSON and the documentation's table follow from it.
 
 #if __cplusplus < 202002L
-#error "bankgate's headers need C++20: give a CUDA source that includes them CUDA_STANDARD 20, or none (bankgate's targets ask for C++20); with CMake before 3.26, bring bankgate in (find_package, add_subdirectory) in the target's folder or one above, which gives CMake nvcc's C++20 flag"
+#error \
+    "bankgate's headers need C++20: give a CUDA source that includes them CUDA_STANDARD 20, or none (bankgate's targets ask for C++20); with CMake before 3.26, bring bankgate in (find_package, add_subdirectory) in the target's folder or one above, which gives CMake nvcc's C++20 flag"
 #endif
 
 #include <optional>
@@ -42,14 +43,16 @@ struct MetricTraits {
   std::string_view display;  // short label for tables and failure messages
   std::string_view nvprof;   // what nvprof called it; empty where nvprof had no equivalent
   CounterGroup group;
-  std::string_view kind;     // the per-line instruction kind that explains a change (InstructionKindTraits)
+  std::string_view kind;  // the per-line instruction kind that explains a change (InstructionKindTraits)
   CounterSource source = CounterSource::sass;
   DefaultTolerance tolerance{};
 };
 
 namespace metric {
-inline constexpr std::string_view shared_load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-inline constexpr std::string_view shared_store_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+inline constexpr std::string_view shared_load_wavefronts =
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+inline constexpr std::string_view shared_store_wavefronts =
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 inline constexpr std::string_view shared_load_requests = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr std::string_view shared_store_requests = "smsp__sass_inst_executed_op_shared_st.sum";
 inline constexpr std::string_view instructions = "smsp__sass_inst_executed.sum";
@@ -69,8 +72,10 @@ inline constexpr std::string_view shared_load_wavefronts = "l1tex__data_pipe_lsu
 inline constexpr std::string_view shared_store_wavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 inline constexpr std::string_view shared_load_requests = "smsp__inst_executed_op_shared_ld.sum";
 inline constexpr std::string_view shared_store_requests = "smsp__inst_executed_op_shared_st.sum";
-inline constexpr std::string_view shared_load_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
-inline constexpr std::string_view shared_store_bank_conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+inline constexpr std::string_view shared_load_bank_conflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+inline constexpr std::string_view shared_store_bank_conflicts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 }  // namespace hardware
 }  // namespace metric
 
@@ -102,9 +107,9 @@ std::string_view display_name(std::string_view metric_name);
 // A ratio of two counters that the seed documents and Nsight Compute reason in, e.g. transactions per request.
 // A kernel that issues no request of that kind gets 0, the value Nsight Compute prints for it.
 struct RatioTraits {
-  std::string_view key;          // e.g. "global_store_sectors_per_request"
+  std::string_view key;  // e.g. "global_store_sectors_per_request"
   std::string_view display;
-  std::string_view numerator;    // metric names
+  std::string_view numerator;  // metric names
   std::string_view denominator;
   std::string_view nvprof;
 };
@@ -124,11 +129,11 @@ double transactions_per_request(const KernelCounters& counters, SharedOp op);
 // executions, and which traffic it has. `instructions` holds every executed instruction of a line, so that a
 // change in instruction counts can be placed too.
 struct InstructionKindTraits {
-  std::string_view kind;             // "global_store", ...
-  std::string_view display;          // "global store"
-  std::string_view executions;       // per-instruction SASS metric (no rollup suffix)
-  bool shared_wavefronts = false;    // the kind costs shared-memory wavefronts (and has an ideal)
-  bool global_sectors = false;       // the kind costs global sectors (and has an ideal)
+  std::string_view kind;           // "global_store", ...
+  std::string_view display;        // "global store"
+  std::string_view executions;     // per-instruction SASS metric (no rollup suffix)
+  bool shared_wavefronts = false;  // the kind costs shared-memory wavefronts (and has an ideal)
+  bool global_sectors = false;     // the kind costs global sectors (and has an ideal)
   bool local_sectors = false;
 };
 std::span<const InstructionKindTraits> instruction_kind_table();

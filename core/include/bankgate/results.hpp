@@ -36,7 +36,7 @@ struct LaunchFigures {
 };
 
 struct KernelTiming {
-  std::string kernel_name;           // demangled function name without parameters, e.g. "setRowReadRow"
+  std::string kernel_name;  // demangled function name without parameters, e.g. "setRowReadRow"
   // One per sample, in launch order. A sample is the mean duration of `launches_per_sample` consecutive
   // launches of this kernel (each timed on its own, so the gaps between launches never count).
   std::vector<double> durations_ns;
@@ -66,8 +66,8 @@ struct SourceLocation {
 };
 
 struct InstructionFigures {
-  std::string file;              // source file from the line table (directory + name); empty without -lineinfo
-  std::uint32_t line = 0;        // 0: unknown
+  std::string file;        // source file from the line table (directory + name); empty without -lineinfo
+  std::uint32_t line = 0;  // 0: unknown
   // Where the instruction comes from an inlined function (__pipeline_memcpy_async, a CuTe copy, a __device__
   // helper): the lines that called it, innermost first, the kernel's own last. Empty where it is not inlined
   // or where nvdisasm is absent; `file` and `line` hold the innermost (the helper's) location either way.
@@ -78,29 +78,30 @@ struct InstructionFigures {
   std::uint64_t executions = 0;  // warp-level executions (requests)
   std::uint64_t wavefronts = 0;  // shared memory
   std::uint64_t ideal_wavefronts = 0;
-  std::uint64_t sectors = 0;     // global or local memory, 32 bytes each
+  std::uint64_t sectors = 0;  // global or local memory, 32 bytes each
   std::uint64_t ideal_sectors = 0;
 };
 
 struct KernelInstructions {
-  std::string kernel_name;  // as KernelTiming::kernel_name
+  std::string kernel_name;                       // as KernelTiming::kernel_name
   std::vector<InstructionFigures> instructions;  // in order of pc_offset; every executed instruction
 };
 
 // Where the host time of one collect_counters call went, in milliseconds (for benchmarks: bench/).
 struct CounterPhases {
-  std::size_t kernels = 0;      // ranges (kernel launches) profiled in the call
-  double flush_ms = 0.0;        // L2 flush before counting (CounterOptions::l2 cold)
-  double image_ms = 0.0;        // counter-data image initialised
-  double set_config_ms = 0.0;   // configuration set for the call
+  std::size_t kernels = 0;     // ranges (kernel launches) profiled in the call
+  double flush_ms = 0.0;       // L2 flush before counting (CounterOptions::l2 cold)
+  double image_ms = 0.0;       // counter-data image initialised
+  double set_config_ms = 0.0;  // configuration set for the call
   double start_ms = 0.0;
-  double launch_ms = 0.0;       // the callable's launches and the device synchronisation (replay included)
+  double launch_ms = 0.0;  // the callable's launches and the device synchronisation (replay included)
   double stop_ms = 0.0;
   double decode_ms = 0.0;
   double evaluate_ms = 0.0;     // metric values of every range
   double tma_traffic_ms = 0.0;  // the second run for the TMA traffic (kernels with TMA instructions only)
   double total_ms() const {
-    return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms + tma_traffic_ms;
+    return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms +
+           tma_traffic_ms;
   }
 };
 
@@ -115,8 +116,8 @@ struct SetupPhases {
   double counter_availability_ms = 0.0;
   double metric_config_ms = 0.0;
   double profiler_enable_ms = 0.0;
-  double flusher_ms = 0.0;   // the L2 flush buffer allocated
-  double timer_ms = 0.0;     // CUPTI activity tracing for kernel durations
+  double flusher_ms = 0.0;  // the L2 flush buffer allocated
+  double timer_ms = 0.0;    // CUPTI activity tracing for kernel durations
   double total_ms() const { return probe_ms + context_ms + profiler_ms + flusher_ms + timer_ms; }
 };
 
@@ -135,9 +136,9 @@ struct DeviceInfo {
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   int multiprocessor_count = 0;
-  int driver_version = 0;   // as cudaDriverGetVersion: 13000 for 13.0 (the CUDA API level the driver offers)
+  int driver_version = 0;      // as cudaDriverGetVersion: 13000 for 13.0 (the CUDA API level the driver offers)
   std::string driver_release;  // the kernel module's release, e.g. "580.159.04"; empty where unknown
-  int runtime_version = 0;  // as cudaRuntimeGetVersion
+  int runtime_version = 0;     // as cudaRuntimeGetVersion
   std::uint32_t cupti_version = 0;
   std::string pci_bus_id;
 };

@@ -22,7 +22,8 @@ constexpr std::size_t max_manifest_bytes = 64 * 1024;
 
 // It names a claims folder: a '/' or ".." would put that folder elsewhere.
 bool is_run_id(const std::string& id) {
-  return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
+  return !id.empty() &&
+         std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_'; });
 }
 
 class Reader {
@@ -52,8 +53,11 @@ class Reader {
     return n ? static_cast<int>(*n) : fallback;
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw SettingsError("the run manifest " + origin_ + " " + what + "; it is written by the bankgate command for the "
-                        "processes it starts: run the command again, and leave " + env::run_manifest + " unset when running a "
+    throw SettingsError("the run manifest " + origin_ + " " + what +
+                        "; it is written by the bankgate command for the "
+                        "processes it starts: run the command again, and leave " +
+                        env::run_manifest +
+                        " unset when running a "
                         "suite by hand");
   }
 
@@ -88,8 +92,8 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   const Reader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
-  r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus", "source",
-          "results_dir", "running_file", "claims_dir", "shard", "device"});
+  r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus",
+          "source", "results_dir", "running_file", "claims_dir", "shard", "device"});
   if (r.get<std::uint64_t>("version", json::value_t::number_unsigned) != static_cast<std::uint64_t>(manifest_version))
     r.fail("is not of version " + std::to_string(manifest_version) + " (a bankgate of another release wrote it)");
   RunManifest m;

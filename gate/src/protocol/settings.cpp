@@ -29,7 +29,8 @@ std::optional<int> whole_number(const std::string& value, std::size_t max_digits
 
 int parse_device_index(const std::string& name, const std::string& value) {
   const auto index = whole_number(value, 4);
-  if (!index) throw SettingsError(name + "='" + value + "' is not a GPU index; set it to a whole number such as 0 or 1");
+  if (!index)
+    throw SettingsError(name + "='" + value + "' is not a GPU index; set it to a whole number such as 0 or 1");
   return *index;
 }
 
@@ -43,11 +44,14 @@ std::optional<int> ctest_assigned_gpu(const EnvLookup& lookup) {
   const auto count = lookup(env::ctest_resource_group_count);
   if (!count || count->empty()) return std::nullopt;
   if (*count != "1")
-    throw SettingsError(env::ctest_resource_group_count + "='"s + *count + "': a GPU test asks CTest for one resource group "
+    throw SettingsError(env::ctest_resource_group_count + "='"s + *count +
+                        "': a GPU test asks CTest for one resource group "
                         "(RESOURCE_GROUPS \"gpus:1\" in cmake/bankgateSuite.cmake)");
   const std::string name = env::ctest_resource_group_0_gpus;
   const std::string value = lookup(name).value_or("");
-  const std::string hint = "; the resource spec must list GPUs under \"gpus\" as bankgate-resource-spec (installed beside bankgate) writes it";
+  const std::string hint =
+      "; the resource spec must list GPUs under \"gpus\" as bankgate-resource-spec (installed beside bankgate) writes "
+      "it";
   if (value.empty()) throw SettingsError(name + " is not set although CTest allocates resources" + hint);
   // One pair: "id:0,slots:1;id:1,slots:1" would be two GPUs for a test that measures on one.
   if (value.find(';') != std::string::npos)
@@ -76,7 +80,8 @@ int gpus_of_the_run(const EnvLookup& lookup) {
   if (!value || value->empty()) return 1;
   const auto gpus = whole_number(*value, 4);
   if (!gpus || *gpus == 0)
-    throw SettingsError(env::gpus + "='"s + *value + "' is not a number of GPUs; set it to the GPUs of the resource spec, "
+    throw SettingsError(env::gpus + "='"s + *value +
+                        "' is not a number of GPUs; set it to the GPUs of the resource spec, "
                         "such as 2, or unset it");
   return *gpus;
 }
@@ -158,12 +163,15 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
     s.device = parse_device_index(env::device, *device);
   else if (const auto assigned = ctest_assigned_gpu(lookup))
     s.device = *assigned;
-  s.baseline_dir = m.baseline_dir ? *m.baseline_dir : directory_setting(lookup, env::baseline_dir, default_baseline_dir);
-  s.candidate_dir = m.candidate_dir ? *m.candidate_dir : directory_setting(lookup, env::candidate_dir, default_candidate_dir);
+  s.baseline_dir =
+      m.baseline_dir ? *m.baseline_dir : directory_setting(lookup, env::baseline_dir, default_baseline_dir);
+  s.candidate_dir =
+      m.candidate_dir ? *m.candidate_dir : directory_setting(lookup, env::candidate_dir, default_candidate_dir);
   if (const auto timeout = lookup(env::lock_timeout); timeout && !timeout->empty()) {
     const auto seconds = whole_number(*timeout, 6);
     if (!seconds || *seconds == 0)
-      throw SettingsError(env::lock_timeout + "='"s + *timeout + "' is not a number of seconds; set it to a whole number such as 240");
+      throw SettingsError(env::lock_timeout + "='"s + *timeout +
+                          "' is not a number of seconds; set it to a whole number such as 240");
     s.lock_timeout_s = *seconds;
   }
   return s;

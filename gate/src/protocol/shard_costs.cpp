@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 // The host time a test records of itself (gate_fixture.cpp), its start-up in a process aside: what moving the
 // test to another runner moves.
-constexpr std::array own_costs_ms{protocol::property::counter_host_ms, protocol::property::timing_host_ms,
-                                  protocol::property::prepare_ms,      protocol::property::output_check_ms,
+constexpr std::array own_costs_ms{protocol::property::counter_host_ms,     protocol::property::timing_host_ms,
+                                  protocol::property::prepare_ms,          protocol::property::output_check_ms,
                                   protocol::property::attribution_host_ms, protocol::property::gate_rules_ms};
 
 std::optional<double> non_negative(const std::string& text) {
@@ -44,7 +44,8 @@ std::optional<double> seconds_of(const nlohmann::json& test) {
           recorded = true;
         }
   if (recorded) return ms / 1000.0;
-  if (const auto seconds = test.find("seconds"); seconds != test.end() && seconds->is_number() && seconds->get<double>() >= 0.0)
+  if (const auto seconds = test.find("seconds");
+      seconds != test.end() && seconds->is_number() && seconds->get<double>() >= 0.0)
     return seconds->get<double>();
   return std::nullopt;
 }
@@ -94,7 +95,9 @@ TestSeconds test_seconds_from_baselines(const fs::path& root, const std::set<std
           double cost = shard_cost::per_test_s;
           if (const auto& t = record.timing)
             cost += (static_cast<double>(t->samples * static_cast<std::size_t>(std::max(1, t->launches_per_sample)) +
-                                         t->warmup_launches) * t->median_ns) / 1e9;
+                                         t->warmup_launches) *
+                     t->median_ns) /
+                    1e9;
           double& kept = seconds[suite + "." + test];
           kept = std::max(kept, cost);
         }

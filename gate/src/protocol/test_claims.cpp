@@ -19,7 +19,8 @@ bool claim_test(const std::filesystem::path& dir, const std::string& test, int s
   const std::filesystem::path path = claim_path(dir, test);
   // The claim is written under a name of this shard's own, then linked into place: link(2) fails when the
   // name exists, so a claim file never appears half-written and two shards cannot both win.
-  const std::filesystem::path draft = path.string() + ".shard" + std::to_string(shard) + "." + std::to_string(::getpid());
+  const std::filesystem::path draft =
+      path.string() + ".shard" + std::to_string(shard) + "." + std::to_string(::getpid());
   {
     std::ofstream out(draft, std::ios::trunc);
     out << shard << "\n";
@@ -39,7 +40,9 @@ std::optional<int> test_claimant(const std::filesystem::path& dir, const std::st
   std::ifstream in(path);
   if (!in) return std::nullopt;
   int shard = -1;
-  if (!(in >> shard) || shard < 0) throw ClaimError(path.string() + " is not a claim (a shard number); remove the folder " + dir.string() + " and rerun");
+  if (!(in >> shard) || shard < 0)
+    throw ClaimError(path.string() + " is not a claim (a shard number); remove the folder " + dir.string() +
+                     " and rerun");
   return shard;
 }
 

@@ -52,7 +52,8 @@ std::string test_file_name(const std::string& suite_dot_test) {
   return name;
 }
 
-std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test) {
+std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite,
+                                       const std::string& test) {
   return dir / (test_file_name(suite + "." + test) + ".xml");
 }
 
@@ -78,7 +79,8 @@ std::optional<TestReportEntry> read_test_report(const std::filesystem::path& pat
   }
   const XmlElement root = parse_xml(text, path.string());
   const auto cases = root.descendants("testcase");
-  if (cases.size() != 1) throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
+  if (cases.size() != 1)
+    throw XmlError(path.string() + ": not a one-test report (" + std::to_string(cases.size()) + " testcases)");
   return read_testcase(*cases.front());
 }
 
@@ -88,7 +90,8 @@ TestReportEntry read_testcase(const XmlElement& c) {
   e.test = c.attribute("name");
   for (const XmlElement& child : c.children) {
     if (child.name == "failure" || child.name == "error") e.status = TestReportEntry::Status::failed;
-    if (child.name == "skipped" && e.status != TestReportEntry::Status::failed) e.status = TestReportEntry::Status::skipped;
+    if (child.name == "skipped" && e.status != TestReportEntry::Status::failed)
+      e.status = TestReportEntry::Status::skipped;
     if (child.name == "failure" || child.name == "error" || child.name == "skipped")
       e.messages.push_back(child.has_attribute("message") ? child.attribute("message") : child.text);
   }

@@ -14,11 +14,13 @@ constexpr int max_depth = 64;
 
 void copy_element(const pugi::xml_node& from, XmlElement& to, int depth, const std::string& origin) {
   if (depth > max_depth)
-    throw XmlError(origin + ": elements nested deeper than " + std::to_string(max_depth) + " levels; not a test report");
+    throw XmlError(origin + ": elements nested deeper than " + std::to_string(max_depth) +
+                   " levels; not a test report");
   // pugixml passes bytes through unchecked (and a reference such as &#xD800; decodes to a surrogate): every
   // string is made UTF-8 here, where it enters, so that the JSON, JUnit and HTML writers can take any of it.
   to.name = valid_utf8(from.name());
-  for (const pugi::xml_attribute& a : from.attributes()) to.attributes.emplace_back(valid_utf8(a.name()), valid_utf8(a.value()));
+  for (const pugi::xml_attribute& a : from.attributes())
+    to.attributes.emplace_back(valid_utf8(a.name()), valid_utf8(a.value()));
   for (const pugi::xml_node& child : from.children()) {
     if (child.type() == pugi::node_element) {
       to.children.emplace_back();
@@ -73,8 +75,8 @@ std::vector<const XmlElement*> XmlElement::descendants(std::string_view element_
 XmlElement parse_xml(std::string_view text, const std::string& origin) {
   pugi::xml_document doc;
   // Entities beyond the predefined and numeric ones are not expanded (no DTD processing).
-  const pugi::xml_parse_result parsed =
-      doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
+  const pugi::xml_parse_result parsed = doc.load_buffer(
+      text.data(), text.size(), pugi::parse_default | pugi::parse_ws_pcdata_single, pugi::encoding_utf8);
   if (!parsed)
     throw XmlError(origin + ":" + std::to_string(line_of(text, parsed.offset)) + ": not well-formed XML (" +
                    parsed.description() + ")");

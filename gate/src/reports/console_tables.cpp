@@ -38,15 +38,17 @@ std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_
       if (!f.timing && f.verdict == h::Verdict::pass) continue;  // unchanged counters stay out of the way
       const std::string unit = f.timing ? " ns" : "";
       const std::string kernel = f.kernel.empty() ? "" : " " + f.kernel + ":";
-      const std::string label = (f.timing ? row.test + kernel : row.test + kernel + " " + std::string(display_name(f.metric))) +
-                                (row.head_correct ? "" : " (WRONG OUTPUT in head)");
+      const std::string label =
+          (f.timing ? row.test + kernel : row.test + kernel + " " + std::string(display_name(f.metric))) +
+          (row.head_correct ? "" : " (WRONG OUTPUT in head)");
       std::string verdict = h::to_string(f.verdict);
       if (f.verdict == h::Verdict::faster && fail_on_speedup) verdict += " (fails: BANKGATE_FAIL_ON_SPEEDUP)";
       table.push_back({label, has_base ? h::format_number(f.baseline) + unit : "-",
                        has_head ? h::format_number(f.measured) + unit : "-",
                        has_base && has_head ? h::format_change(f.measured, f.baseline) : "-", verdict});
       style.tones.push_back(h::tone_of(f.verdict, row.head_correct, fail_on_speedup));
-      if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty()) notes.push_back(row.test + (kernel.empty() ? ":" : kernel) + " " + f.detail);
+      if (f.timing && f.verdict != h::Verdict::pass && !f.detail.empty())
+        notes.push_back(row.test + (kernel.empty() ? ":" : kernel) + " " + f.detail);
       shown = true;
     }
     if (!shown) {

@@ -37,7 +37,9 @@ AxisSpan with_margin(double low, double high, double share) {
 }
 
 // Where `ns` lies in `span`, 0 to 1, clamped.
-double within(const AxisSpan& span, double ns) { return std::clamp((ns - span.low) / (span.high - span.low), 0.0, 1.0); }
+double within(const AxisSpan& span, double ns) {
+  return std::clamp((ns - span.low) / (span.high - span.low), 0.0, 1.0);
+}
 
 // 1, 2 or 5 times a power of ten: the largest such step that still puts two ticks or more into `width` (and so
 // at most six).

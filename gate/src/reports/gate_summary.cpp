@@ -70,7 +70,8 @@ std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir, std::
   std::vector<fs::path> files;
   try {
     const h::ConfinedFolder folder(dir, "the GoogleTest reports folder");
-    files = folder.files_below(".", [](const std::string& name) { return name.ends_with(".xml"); }, refused);
+    files = folder.files_below(
+        ".", [](const std::string& name) { return name.ends_with(".xml"); }, refused);
     for (const fs::path& relative : files) {
       XmlElement root;
       try {
@@ -104,7 +105,8 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
     for (const h::GpuKey& gpu : h::gpu_folders(h::ConfinedFolder(dir, "the candidates folder"), refused)) {
       try {
         for (const auto& [suite, file] : h::read_candidates(dir, gpu))
-          for (const auto& [test, record] : file.tests) measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir, file.provenance};
+          for (const auto& [test, record] : file.tests)
+            measured[suite + "." + test] = {gpu, file.provenance.gpu_name, record, file.baseline_dir, file.provenance};
       } catch (const h::BaselineError& e) {
         problems.push_back(std::string("unreadable candidate: ") + e.what());
       }
@@ -120,10 +122,12 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
 std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, const h::TestRecord& measured) {
   std::vector<MetricChange> changes;
   if (!measured.correct)
-    changes.push_back({"output against the CPU reference", "", "differs", "matches", "", "", "wrong output", std::nullopt});
+    changes.push_back(
+        {"output against the CPU reference", "", "differs", "matches", "", "", "wrong output", std::nullopt});
   for (const h::Finding& f : findings) {
     if (f.verdict == h::Verdict::pass) continue;
-    const bool moved = f.verdict == h::Verdict::counter_changed || f.verdict == h::Verdict::slower || f.verdict == h::Verdict::faster;
+    const bool moved =
+        f.verdict == h::Verdict::counter_changed || f.verdict == h::Verdict::slower || f.verdict == h::Verdict::faster;
     const std::string what = f.timing ? "duration (median) [ns]" : std::string(display_name(f.metric));
     changes.push_back({f.kernel.empty() ? what : f.kernel + ": " + what, f.timing ? "" : f.metric,
                        f.verdict == h::Verdict::not_measured ? "-" : h::format_number(f.measured),
@@ -165,7 +169,8 @@ std::optional<double> duration_of(const XmlElement& testcase) {
   double seconds = 0.0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, seconds);
-  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(seconds) || seconds < 0.0) return std::nullopt;
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(seconds) || seconds < 0.0)
+    return std::nullopt;
   return seconds;
 }
 
@@ -173,7 +178,8 @@ std::optional<double> duration_of(const XmlElement& testcase) {
 std::optional<XmlElement> read_junit(const fs::path& junit, std::vector<std::string>& problems) {
   std::error_code ec;
   if (!fs::exists(junit, ec)) {
-    problems.push_back("no JUnit report at " + junit.string() + ": ctest did not run the GPU tests (its output says why)");
+    problems.push_back("no JUnit report at " + junit.string() +
+                       ": ctest did not run the GPU tests (its output says why)");
     return std::nullopt;
   }
   try {
@@ -188,7 +194,10 @@ std::optional<XmlElement> read_junit(const fs::path& junit, std::vector<std::str
 std::string status_of(const XmlElement& testcase) {
   // ctest writes status="run|fail|notrun|disabled"; other JUnit writers only the child elements.
   std::string status = testcase.attribute("status");
-  if (status.empty()) status = testcase.child("failure") || testcase.child("error") ? "fail" : testcase.child("skipped") ? "notrun" : "run";
+  if (status.empty())
+    status = testcase.child("failure") || testcase.child("error") ? "fail"
+             : testcase.child("skipped")                          ? "notrun"
+                                                                  : "run";
   return status;
 }
 
@@ -198,7 +207,10 @@ std::string status_of(const XmlElement& testcase) {
 class RunFiles {
  public:
   RunFiles(const GateInputs& in, std::vector<std::string>& problems, RunProvenance& provenance)
-      : in_(in), problems_(problems), provenance_(provenance), reports_(read_gtest_reports(in.gtest_results, problems)),
+      : in_(in),
+        problems_(problems),
+        provenance_(provenance),
+        reports_(read_gtest_reports(in.gtest_results, problems)),
         measured_(read_measurements(in.candidates, problems)) {
     const auto names = gated_counter_names();
     known_.insert(names.begin(), names.end());
@@ -223,8 +235,8 @@ class RunFiles {
   std::map<std::string, Measured> measured_;
   std::set<std::string> known_;  // the metrics a baseline may hold
   BaselineFolders folders_;
-  std::map<fs::path, std::optional<h::SuiteFile>> baselines_;  // read once per file; nullopt: absent
-  std::map<fs::path, std::string> unusable_;                   // and why a file could not be read
+  std::map<fs::path, std::optional<h::SuiteFile>> baselines_;   // read once per file; nullopt: absent
+  std::map<fs::path, std::string> unusable_;                    // and why a file could not be read
   std::map<fs::path, std::vector<h::BaselineChange>> changes_;  // what this change did to each, against the base
 };
 
@@ -252,12 +264,14 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
 }
 
 // What the change did to the suite's baseline, against the base branch's copy (where there is one that reads).
-void RunFiles::note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file) {
+void RunFiles::note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite,
+                            const fs::path& file) {
   if (!in_.base_baseline || !baselines_[file]) return;
   const std::optional<std::string> text = in_.base_baseline(root, h::suite_file_relative(gpu, suite));
   if (!text) return;  // a suite new in this change: nothing was there to loosen
   try {
-    changes_[file] = h::baseline_changes(h::parse_suite_file(*text, "the base branch's " + file.string(), &known_), *baselines_[file]);
+    changes_[file] = h::baseline_changes(h::parse_suite_file(*text, "the base branch's " + file.string(), &known_),
+                                         *baselines_[file]);
   } catch (const h::BaselineError&) {
     // The base's file is of another schema or unreadable: this change's file is the only one to go by.
   }
@@ -272,11 +286,14 @@ void RunFiles::show_changes(TestResult& t, const fs::path& file) const {
     if (c.test != t.test) continue;
     const bool fails = c.loosens && !in_.accept_loosened;
     if (fails) {
-      t.changes.push_back({c.figure + " (loosened in this change)", "", c.after, c.before, "", "-", "LOOSENED in this change", std::nullopt});
+      t.changes.push_back({c.figure + " (loosened in this change)", "", c.after, c.before, "", "-",
+                           "LOOSENED in this change", std::nullopt});
       if (t.outcome == Outcome::passed) t.outcome = Outcome::regressed;
     }
     t.reason += (t.reason.empty() ? "" : "\n") + c.text() +
-                (fails ? ": the gate fails until a reviewer accepts it (--accept-loosened)" : c.loosens ? " (accepted)" : "");
+                (fails       ? ": the gate fails until a reviewer accepts it (--accept-loosened)"
+                 : c.loosens ? " (accepted)"
+                             : "");
   }
 }
 
@@ -312,8 +329,8 @@ const h::TestRecord* RunFiles::add_measurement(TestResult& t, const Measured& m,
 }
 
 // The suite's baseline file, read on first use; nullopt where it is absent or cannot be used (unusable_ says why).
-const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, const h::GpuKey& gpu, const std::string& suite,
-                                                        const fs::path& file) {
+const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, const h::GpuKey& gpu,
+                                                        const std::string& suite, const fs::path& file) {
   if (!baselines_.count(file)) {
     baselines_[file] = std::nullopt;
     if (const h::BaselineFolder* folder = folders_.open(root, problems_)) {
@@ -355,15 +372,18 @@ void RunFiles::classify(TestResult& t, const XmlElement& testcase, const Measure
     t.outcome = Outcome::not_measured;  // measured, but nothing to gate against
     if (const auto u = unusable_.find(file); u != unusable_.end())
       t.reason = "unusable baseline: " + u->second + (t.reason.empty() ? "" : "\n\n" + t.reason);
-    else if (t.reason.empty()) t.reason = "no baseline for " + t.name + " in " + file.string();
+    else if (t.reason.empty())
+      t.reason = "no baseline for " + t.name + " in " + file.string();
     std::error_code ec;
     if (!fs::exists(file, ec)) t.refresh += " --new-gpu";
   }
   if (t.outcome != Outcome::passed && t.reason.empty()) {
     const XmlElement* failure = testcase.child("failure");
     const std::string why = failure ? failure->attribute("message") : "";
-    t.reason = "GoogleTest wrote no report for this test: its process ended before the test finished (a crash, a "
-               "timeout or a kill)" + (why.empty() ? "" : " [ctest: " + why + "]") + "; its output is in the JUnit file";
+    t.reason =
+        "GoogleTest wrote no report for this test: its process ended before the test finished (a crash, a "
+        "timeout or a kill)" +
+        (why.empty() ? "" : " [ctest: " + why + "]") + "; its output is in the JUnit file";
   }
 }
 
@@ -371,20 +391,28 @@ void RunFiles::classify(TestResult& t, const XmlElement& testcase, const Measure
 
 std::string to_string(Outcome outcome) {
   switch (outcome) {
-    case Outcome::passed: return "passed";
-    case Outcome::regressed: return "REGRESSED";
-    case Outcome::not_measured: return "NOT MEASURED";
-    case Outcome::skipped: return "SKIPPED";
+    case Outcome::passed:
+      return "passed";
+    case Outcome::regressed:
+      return "REGRESSED";
+    case Outcome::not_measured:
+      return "NOT MEASURED";
+    case Outcome::skipped:
+      return "SKIPPED";
   }
   return "?";
 }
 
 std::string outcome_id(Outcome outcome) {
   switch (outcome) {
-    case Outcome::passed: return "passed";
-    case Outcome::regressed: return "regressed";
-    case Outcome::not_measured: return "not_measured";
-    case Outcome::skipped: return "skipped";
+    case Outcome::passed:
+      return "passed";
+    case Outcome::regressed:
+      return "regressed";
+    case Outcome::not_measured:
+      return "not_measured";
+    case Outcome::skipped:
+      return "skipped";
   }
   return "unknown";
 }
@@ -416,7 +444,8 @@ GateSummary summarize(const GateInputs& in) {
     s.tests.push_back(files.result_of(*testcase, name));
   }
   if (s.tests.empty())
-    s.problems.push_back("no GPU test ran: " + in.junit.string() + " lists none (a ctest filter that matches no test, or "
+    s.problems.push_back("no GPU test ran: " + in.junit.string() +
+                         " lists none (a ctest filter that matches no test, or "
                          "a build without GPU suites)");
   if (s.provenance.commit.empty() && !in.source_commit.empty()) {
     s.provenance.commit = in.source_commit;
@@ -450,13 +479,16 @@ GateSummary summarize_comparison(const h::PooledRuns& base_runs, const h::Pooled
       t.baseline = b->second;
       // The comparison's own findings (durations judged by the rounds' noise) where it has them.
       const auto row = row_of.find(name);
-      const std::vector<h::Finding> findings = row != row_of.end() ? row->second->findings : h::compare(b->second, measured);
+      const std::vector<h::Finding> findings =
+          row != row_of.end() ? row->second->findings : h::compare(b->second, measured);
       const bool failed = !measured.correct || std::any_of(findings.begin(), findings.end(), [&](const h::Finding& f) {
         return h::is_failure(f.verdict, fail_on_speedup);
       });
       t.outcome = failed ? Outcome::regressed : Outcome::passed;
       t.changes = changes_of(findings, measured);
-      for (const MetricChange& c : t.changes) t.reason += (t.reason.empty() ? "" : "\n") + c.metric + ": " + c.verdict + " " + c.baseline + " -> " + c.measured;
+      for (const MetricChange& c : t.changes)
+        t.reason +=
+            (t.reason.empty() ? "" : "\n") + c.metric + ": " + c.verdict + " " + c.baseline + " -> " + c.measured;
     }
     s.tests.push_back(std::move(t));
   }
@@ -465,9 +497,12 @@ GateSummary summarize_comparison(const h::PooledRuns& base_runs, const h::Pooled
 
 std::string verdict_word(int exit_code) {
   switch (exit_code) {
-    case protocol::exit_ok: return "passed";
-    case protocol::exit_regression: return "regressed";
-    default: return "not measured";
+    case protocol::exit_ok:
+      return "passed";
+    case protocol::exit_regression:
+      return "regressed";
+    default:
+      return "not measured";
   }
 }
 

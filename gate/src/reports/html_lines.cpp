@@ -54,10 +54,17 @@ void line_row(std::ostream& out, const LineChange& c, bool changed, SourceLines&
   source_cells(out, c, sources);
   out << "<td class=l>" << html_text(l.kind) << "</td><td class=l>" << html_text(l.opcode) << "</td><td>"
       << pair([](const SourceLineFigures& x) { return std::to_string(x.executions); }) << "</td><td>"
-      << pair([](const SourceLineFigures& x) { return fixed(uses_sectors(x) ? x.sectors_per_request() : x.wavefronts_per_request(), 2); })
-      << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.sectors : x.wavefronts); })
-      << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.ideal_sectors : x.ideal_wavefronts); })
-      << "</td><td>" << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.excess_sectors() : x.excess()); })
+      << pair([](const SourceLineFigures& x) {
+           return fixed(uses_sectors(x) ? x.sectors_per_request() : x.wavefronts_per_request(), 2);
+         })
+      << "</td><td>"
+      << pair([](const SourceLineFigures& x) { return std::to_string(uses_sectors(x) ? x.sectors : x.wavefronts); })
+      << "</td><td>" << pair([](const SourceLineFigures& x) {
+           return std::to_string(uses_sectors(x) ? x.ideal_sectors : x.ideal_wavefronts);
+         })
+      << "</td><td>" << pair([](const SourceLineFigures& x) {
+           return std::to_string(uses_sectors(x) ? x.excess_sectors() : x.excess());
+         })
       << "</td></tr>";
 }
 
@@ -128,7 +135,8 @@ void line_table(std::ostream& out, const TestResult& t, SourceLines& sources) {
     });
     if (!listed) rows.push_back({l, l});
   }
-  out << "<h4>Source lines</h4><table class=lines><tr><th class=l>source line</th><th class=l>code</th><th class=l>kind</th>"
+  out << "<h4>Source lines</h4><table class=lines><tr><th class=l>source line</th><th class=l>code</th><th "
+         "class=l>kind</th>"
          "<th class=l>SASS</th><th>requests</th><th>per request<br>baseline &rarr; run</th>"
          "<th>wavefronts or sectors<br>baseline &rarr; run</th><th>ideal</th>"
          "<th>excess (bank conflicts, uncoalesced)<br>baseline &rarr; run</th></tr>";

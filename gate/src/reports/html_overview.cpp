@@ -13,15 +13,18 @@ void provenance_row(std::ostream& out, const std::string& what, const std::strin
 
 std::string code(const std::string& text) { return "<code>" + html_text(text) + "</code>"; }
 
-std::string or_unknown(const std::string& text) { return text.empty() ? "<span class=muted>unknown</span>" : html_text(text); }
+std::string or_unknown(const std::string& text) {
+  return text.empty() ? "<span class=muted>unknown</span>" : html_text(text);
+}
 
 }  // namespace
 
 void provenance_block(std::ostream& out, const GateSummary& s) {
   const RunProvenance& p = s.provenance;
   out << "<table class=provenance>";
-  provenance_row(out, "report", "made by bankgate " + html_text(p.tool_version) + " on " + or_unknown(p.created) + ", host " +
-                                    or_unknown(p.host));
+  provenance_row(out, "report",
+                 "made by bankgate " + html_text(p.tool_version) + " on " + or_unknown(p.created) + ", host " +
+                     or_unknown(p.host));
   std::string measured = p.commit.empty() ? "<span class=muted>commit unknown</span>" : "commit " + code(p.commit);
   if (p.dirty) measured += " <b>with uncommitted changes</b>";
   if (!p.measured.empty()) measured += ", on " + html_text(p.measured);
@@ -45,11 +48,12 @@ void overview(std::ostream& out, const GateSummary& s) {
   for (const Outcome o : {Outcome::regressed, Outcome::not_measured, Outcome::skipped})
     for (const TestResult& t : s.tests) {
       if (t.outcome != o) continue;
-      if (!header) out << "<table class=overview><tr><th class=l>test</th><th class=l>outcome</th><th class=l>why</th></tr>";
+      if (!header)
+        out << "<table class=overview><tr><th class=l>test</th><th class=l>outcome</th><th class=l>why</th></tr>";
       header = true;
-      out << "<tr><td class=l><a href='#" << html_text(anchor(t)) << "'>" << html_text(t.name) << "</a></td><td class=l><span class='verdict "
-          << outcome_class(o) << "'>" << html_text(to_string(o)) << "</span></td><td class=l>" << html_text(summary_text::detail(t, 160))
-          << "</td></tr>";
+      out << "<tr><td class=l><a href='#" << html_text(anchor(t)) << "'>" << html_text(t.name)
+          << "</a></td><td class=l><span class='verdict " << outcome_class(o) << "'>" << html_text(to_string(o))
+          << "</span></td><td class=l>" << html_text(summary_text::detail(t, 160)) << "</td></tr>";
     }
   if (header) out << "</table>";
 }

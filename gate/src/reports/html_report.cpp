@@ -62,7 +62,8 @@ details>summary{cursor:pointer;margin:6px 0}svg text{font:11px sans-serif}
 // test's findings (empty for a test of one kernel).
 void kernel_counter_table(std::ostream& out, const TestResult& t, const KernelRecord& run, const std::string& label) {
   const KernelRecord* base = t.baseline ? kernel_labelled(*t.baseline, label) : nullptr;
-  out << "<table><tr><th class=l>counter</th><th>baseline</th><th>this run</th><th>change</th><th class=l>verdict</th></tr>";
+  out << "<table><tr><th class=l>counter</th><th>baseline</th><th>this run</th><th>change</th><th "
+         "class=l>verdict</th></tr>";
   std::map<std::string, const MetricChange*> changed;
   for (const MetricChange& c : t.changes)
     if (c.finding && c.finding->kernel == label) changed[c.metric_name] = &c;
@@ -71,11 +72,12 @@ void kernel_counter_table(std::ostream& out, const TestResult& t, const KernelRe
     const bool failed = it != changed.end();
     std::string baseline = "-";
     if (base)
-      if (const auto b = base->counters.find(name); b != base->counters.end()) baseline = format_number(b->second.value);
+      if (const auto b = base->counters.find(name); b != base->counters.end())
+        baseline = format_number(b->second.value);
     out << "<tr" << (failed ? " class=changed" : "") << "><td class=l>" << html_text(std::string(display_name(name)))
-        << "<br><code class=muted>" << html_text(name) << "</code></td><td>" << baseline << "</td><td>" << format_number(value.value)
-        << "</td><td>" << (failed ? html_text(it->second->change) : "") << "</td><td class=l>"
-        << (failed ? html_text(it->second->verdict) : "same") << "</td></tr>";
+        << "<br><code class=muted>" << html_text(name) << "</code></td><td>" << baseline << "</td><td>"
+        << format_number(value.value) << "</td><td>" << (failed ? html_text(it->second->change) : "")
+        << "</td><td class=l>" << (failed ? html_text(it->second->verdict) : "same") << "</td></tr>";
   }
   for (const auto& [name, value] : run.derived) {
     std::string baseline = "-";
@@ -105,8 +107,9 @@ void changes_table(std::ostream& out, const TestResult& t) {
   for (const MetricChange& c : t.changes)
     out << "<tr class=changed><td class=l>" << html_text(c.metric)
         << (c.metric_name.empty() ? "" : "<br><code class=muted>" + html_text(c.metric_name) + "</code>") << "</td><td>"
-        << html_text(c.baseline) << "</td><td>" << html_text(c.measured) << "</td><td>" << html_text(c.change) << "</td><td class=\"l tolerance\">"
-        << html_text(c.tolerance) << "</td><td class=l>" << html_text(c.verdict) << "</td></tr>";
+        << html_text(c.baseline) << "</td><td>" << html_text(c.measured) << "</td><td>" << html_text(c.change)
+        << "</td><td class=\"l tolerance\">" << html_text(c.tolerance) << "</td><td class=l>" << html_text(c.verdict)
+        << "</td></tr>";
   out << "</table>";
 }
 
@@ -116,17 +119,20 @@ void test_facts(std::ostream& out, const TestResult& t) {
   if (t.measured) {
     const std::vector<std::string> labels = kernel_labels(*t.measured);
     facts += labels.size() == 1 ? "kernel " : "kernels ";
-    for (std::size_t i = 0; i < labels.size(); ++i) facts += (i ? ", " : "") + std::string("<code>") + html_text(labels[i]) + "</code>";
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      facts += (i ? ", " : "") + std::string("<code>") + html_text(labels[i]) + "</code>";
   }
   if (!t.gpu.empty()) facts += (facts.empty() ? "on " : " on ") + html_text(t.gpu);
   if (!t.device.empty()) facts += (facts.empty() ? "device " : ", device ") + html_text(t.device);
-  if (!t.baseline_file.empty()) facts += (facts.empty() ? "" : "; ") + std::string("baseline <code>") + html_text(t.baseline_file) + "</code>";
+  if (!t.baseline_file.empty())
+    facts += (facts.empty() ? "" : "; ") + std::string("baseline <code>") + html_text(t.baseline_file) + "</code>";
   if (!facts.empty()) out << "<p class=muted>" << facts << "</p>";
 }
 
 // The remedy, only where it is one: a refresh for an intended change, a first recording on a new GPU.
 void advice(std::ostream& out, const TestResult& t) {
-  if (summary_text::refresh_fixes(t)) out << "<p class=advice>If intended, refresh: <code>" << html_text(t.refresh) << "</code></p>";
+  if (summary_text::refresh_fixes(t))
+    out << "<p class=advice>If intended, refresh: <code>" << html_text(t.refresh) << "</code></p>";
   else if (summary_text::needs_first_baseline(t))
     out << "<p class=advice>Record a baseline on this GPU: <code>" << html_text(t.refresh) << "</code></p>";
 }
@@ -134,11 +140,14 @@ void advice(std::ostream& out, const TestResult& t) {
 // A test that did not pass, once: heading, what changed, the remedy, its lines and durations, then what else
 // there is to read, folded.
 void failure_section(std::ostream& out, const TestResult& t, html::SourceLines& sources) {
-  out << "<section class='test failed' id='" << html_text(html::anchor(t)) << "'><h3>" << html_text(t.name) << " <span class='verdict "
-      << html::outcome_class(t.outcome) << "'>" << html_text(to_string(t.outcome)) << "</span></h3>";
+  out << "<section class='test failed' id='" << html_text(html::anchor(t)) << "'><h3>" << html_text(t.name)
+      << " <span class='verdict " << html::outcome_class(t.outcome) << "'>" << html_text(to_string(t.outcome))
+      << "</span></h3>";
   test_facts(out, t);
-  if (!t.changes.empty()) changes_table(out, t);
-  else if (!t.reason.empty()) out << "<p class=why>" << html_text(summary_text::first_line(t.reason, std::string::npos)) << "</p>";
+  if (!t.changes.empty())
+    changes_table(out, t);
+  else if (!t.reason.empty())
+    out << "<p class=why>" << html_text(summary_text::first_line(t.reason, std::string::npos)) << "</p>";
   advice(out, t);
   if (t.measured) {
     html::line_table(out, t, sources);
@@ -147,13 +156,15 @@ void failure_section(std::ostream& out, const TestResult& t, html::SourceLines& 
     counter_table(out, t);
     out << "</details>";
   }
-  if (!t.reason.empty()) out << "<details><summary>the test's console output</summary><pre>" << html_text(t.reason) << "</pre></details>";
+  if (!t.reason.empty())
+    out << "<details><summary>the test's console output</summary><pre>" << html_text(t.reason) << "</pre></details>";
   out << "</section>";
 }
 
 void passed_section(std::ostream& out, const TestResult& t, html::SourceLines& sources) {
   out << "<details id='" << html_text(html::anchor(t)) << "'><summary>" << html_text(t.name)
-      << (t.median_ns ? " &mdash; median " + format_number(*t.median_ns) + " ns" : "") << "</summary><section class=test>";
+      << (t.median_ns ? " &mdash; median " + format_number(*t.median_ns) + " ns" : "")
+      << "</summary><section class=test>";
   test_facts(out, t);
   if (t.measured) {
     counter_table(out, t);
@@ -166,13 +177,14 @@ void passed_section(std::ostream& out, const TestResult& t, html::SourceLines& s
 }  // namespace
 
 std::string render_html(const GateSummary& s, const HtmlOptions& options) {
-  html::SourceLines sources(options.sources, options.source_url.empty() ? SourceUrl() : SourceUrl(options.source_url), s.provenance);
+  html::SourceLines sources(options.sources, options.source_url.empty() ? SourceUrl() : SourceUrl(options.source_url),
+                            s.provenance);
   std::ostringstream out;
   const std::string verdict = verdict_word(s.exit_code());
   out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>" << html_text(options.title) << ": " << verdict
       << "</title><style>" << css << "</style></head><body>";
-  out << "<h1>" << html_text(options.title) << ": <span class='verdict " << (s.exit_code() == 0 ? "passed" : "regressed") << "'>"
-      << verdict << "</span></h1>";
+  out << "<h1>" << html_text(options.title) << ": <span class='verdict "
+      << (s.exit_code() == 0 ? "passed" : "regressed") << "'>" << verdict << "</span></h1>";
   html::provenance_block(out, s);
   out << "<h2>Overview</h2>";
   html::overview(out, s);

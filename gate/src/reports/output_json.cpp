@@ -24,10 +24,16 @@ nlohmann::json number_or_null(bool present, double value) {
 nlohmann::json to_json(const RunProvenance& p) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const MeasuredGpu& g : p.gpus)
-    gpus.push_back({{"name", g.name}, {"driver_release", g.driver_release}, {"driver_version", g.driver_version},
+    gpus.push_back({{"name", g.name},
+                    {"driver_release", g.driver_release},
+                    {"driver_version", g.driver_version},
                     {"cuda_runtime_version", g.cuda_runtime_version}});
-  return {{"created", p.created},   {"host", p.host},           {"commit", p.commit},
-          {"dirty", p.dirty},       {"measured", p.measured},   {"gpus", gpus},
+  return {{"created", p.created},
+          {"host", p.host},
+          {"commit", p.commit},
+          {"dirty", p.dirty},
+          {"measured", p.measured},
+          {"gpus", gpus},
           {"baseline_commits", p.baseline_commits}};
 }
 
@@ -42,14 +48,15 @@ nlohmann::json to_json(const Finding& f) {
   const bool has_measured = f.verdict != Verdict::not_measured;
   const bool has_baseline = f.verdict != Verdict::not_in_baseline;
   const bool has_change = has_measured && has_baseline && f.baseline != 0.0;
-  nlohmann::json finding = {{"metric", f.metric},
-                             {"timing", f.timing},
-                             {"measured", number_or_null(has_measured, f.measured)},
-                             {"baseline", number_or_null(has_baseline, f.baseline)},
-                             {"change", number_or_null(has_change, has_change ? (f.measured - f.baseline) / f.baseline : 0.0)},
-                             {"tolerance", f.tolerance},
-                             {"verdict", verdict_id(f.verdict)},
-                             {"detail", f.detail}};
+  nlohmann::json finding = {
+      {"metric", f.metric},
+      {"timing", f.timing},
+      {"measured", number_or_null(has_measured, f.measured)},
+      {"baseline", number_or_null(has_baseline, f.baseline)},
+      {"change", number_or_null(has_change, has_change ? (f.measured - f.baseline) / f.baseline : 0.0)},
+      {"tolerance", f.tolerance},
+      {"verdict", verdict_id(f.verdict)},
+      {"detail", f.detail}};
   if (!f.kernel.empty()) finding["kernel"] = f.kernel;  // a test of several kernels: which one
   return finding;
 }
@@ -72,13 +79,15 @@ nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey&
   return document;
 }
 
-nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance, int exit_code,
-                                   bool fail_on_speedup, const std::optional<ExtraRounds>& extra) {
+nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance,
+                                   int exit_code, bool fail_on_speedup, const std::optional<ExtraRounds>& extra) {
   nlohmann::json tests = nlohmann::json::array();
   for (const ComparisonRow& row : rows) {
     nlohmann::json findings = nlohmann::json::array();
     for (const Finding& f : row.findings) findings.push_back(to_json(f));
-    tests.push_back({{"name", row.test}, {"head_correct", row.head_correct}, {"findings", std::move(findings)},
+    tests.push_back({{"name", row.test},
+                     {"head_correct", row.head_correct},
+                     {"findings", std::move(findings)},
                      {"rounds", {{"base", row.base_rounds}, {"head", row.head_rounds}}}});
   }
   nlohmann::json document = document_head(compare_schema, provenance);
@@ -87,18 +96,26 @@ nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const
   document["fail_on_speedup"] = fail_on_speedup;
   document["tests"] = std::move(tests);
   if (extra)
-    document["extra_time"] = {{"budget_s", extra->budget_seconds}, {"spent_s", extra->spent_seconds}, {"rounds", extra->rounds},
-                              {"budget_spent", extra->budget_spent}, {"tests", extra->given}};
+    document["extra_time"] = {{"budget_s", extra->budget_seconds},
+                              {"spent_s", extra->spent_seconds},
+                              {"rounds", extra->rounds},
+                              {"budget_spent", extra->budget_spent},
+                              {"tests", extra->given}};
   return document;
 }
 
 std::string exit_verdict_id(int exit_code) {
   switch (exit_code) {
-    case protocol::exit_ok: return "passed";
-    case protocol::exit_regression: return "regressed";
-    case protocol::exit_not_measured: return "not_measured";
-    case protocol::exit_inconclusive: return "inconclusive";
-    default: return "failed";
+    case protocol::exit_ok:
+      return "passed";
+    case protocol::exit_regression:
+      return "regressed";
+    case protocol::exit_not_measured:
+      return "not_measured";
+    case protocol::exit_inconclusive:
+      return "inconclusive";
+    default:
+      return "failed";
   }
 }
 

@@ -62,8 +62,8 @@ std::string format_failure(const TestLocation& where, const Finding& f, const Te
   const std::string kernel = f.kernel.empty() ? measured_test.kernel : f.kernel;
   std::ostringstream out;
   const std::string what = f.timing ? "duration" : std::string(display_name(f.metric));
-  out << "[bankgate] " << terminal_line(where.suite + "." + where.test) << " (kernel " << terminal_line(kernel) << "): " << what << " "
-      << (f.verdict == Verdict::slower ? "regressed" : to_string(f.verdict)) << "\n";
+  out << "[bankgate] " << terminal_line(where.suite + "." + where.test) << " (kernel " << terminal_line(kernel)
+      << "): " << what << " " << (f.verdict == Verdict::slower ? "regressed" : to_string(f.verdict)) << "\n";
   out << "  metric     " << f.metric << (f.timing ? " [ns]" : "") << "\n";
   out << "  measured   " << (f.verdict == Verdict::not_measured ? "-" : format_number(f.measured)) << "\n";
   out << "  baseline   " << (f.verdict == Verdict::not_in_baseline ? "-" : format_number(f.baseline)) << "\n";

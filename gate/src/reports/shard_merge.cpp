@@ -27,14 +27,16 @@ std::string joined(const std::vector<std::string>& lines, const std::string& sep
 
 std::vector<std::string> string_list(const nlohmann::json& shard, const char* key, const std::string& origin) {
   const auto list = shard.find(key);
-  if (list == shard.end() || !list->is_array() || !std::all_of(list->begin(), list->end(), [](const nlohmann::json& s) { return s.is_string(); }))
+  if (list == shard.end() || !list->is_array() ||
+      !std::all_of(list->begin(), list->end(), [](const nlohmann::json& s) { return s.is_string(); }))
     throw std::runtime_error(origin + ": \"shard\" has no \"" + key + "\" list of names");
   return list->get<std::vector<std::string>>();
 }
 
 int whole_number(const nlohmann::json& shard, const char* key, const std::string& origin) {
   const auto number = shard.find(key);
-  if (number == shard.end() || !number->is_number_integer() || number->get<long long>() < 1 || number->get<long long>() > max_shards)
+  if (number == shard.end() || !number->is_number_integer() || number->get<long long>() < 1 ||
+      number->get<long long>() > max_shards)
     throw std::runtime_error(origin + ": \"shard\" has no \"" + key + "\" from 1 to " + std::to_string(max_shards));
   return number->get<int>();
 }
@@ -47,7 +49,8 @@ ShardReport read_report(const fs::path& folder) {
     // A part's folder comes from a CI artifact: what it holds is read inside it, and a link out of it (its
     // summary, its JUnit report, its GoogleTest reports or candidates) is refused, never followed.
     const ConfinedFolder part(folder, "the shard's report folder");
-    for (const fs::path& entry : {protocol::ctest_junit(""), protocol::run_gtest_results(""), protocol::run_candidates("")})
+    for (const fs::path& entry :
+         {protocol::ctest_junit(""), protocol::run_gtest_results(""), protocol::run_candidates("")})
       part.locate(entry);
     doc = nlohmann::json::parse(part.read(file.filename()));
   } catch (const InputFileError& e) {
@@ -58,7 +61,8 @@ ShardReport read_report(const fs::path& folder) {
     throw ShardMergeError(file.string() + " is not JSON (" + e.what() + ")");
   }
   if (doc.is_object() && doc.contains("merged_shards"))
-    throw ShardMergeError(file.string() + " is a merge of shards' reports, not one shard's: write merged reports outside the "
+    throw ShardMergeError(file.string() +
+                          " is a merge of shards' reports, not one shard's: write merged reports outside the "
                           "folder given to --shards");
   if (!doc.is_object() || !doc.contains("shard"))
     throw ShardMergeError(file.string() + " is the summary of a gate run without --shard I/N, no part of a split gate");
@@ -74,7 +78,8 @@ std::vector<fs::path> report_folders(const fs::path& root) {
   std::error_code ec;
   if (fs::exists(protocol::summary_json(root), ec)) return {root};
   std::vector<fs::path> folders;
-  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     std::error_code entry_error;
     if (it->is_symlink(entry_error) || !it->is_directory(entry_error)) continue;  // nothing found through a link
     if (fs::exists(protocol::summary_json(it->path()), entry_error)) {
@@ -102,10 +107,12 @@ std::vector<std::string> numbering_problems(const std::vector<ShardReport>& repo
     const auto found = by_index.find(index);
     const std::string part = "shard " + std::to_string(index) + " of " + std::to_string(count);
     if (found == by_index.end())
-      problems.push_back(part + " is missing: no report folder holds it (its job failed before its gate wrote reports, "
+      problems.push_back(part +
+                         " is missing: no report folder holds it (its job failed before its gate wrote reports, "
                          "or its folder was not downloaded; the job's log says which)");
     else if (found->second.size() > 1)
-      problems.push_back(part + " is present " + std::to_string(found->second.size()) + " times: " + joined(found->second, ", "));
+      problems.push_back(part + " is present " + std::to_string(found->second.size()) +
+                         " times: " + joined(found->second, ", "));
   }
   return problems;
 }
@@ -116,7 +123,8 @@ std::vector<std::string> suite_problems(const std::vector<ShardReport>& reports)
   const std::vector<std::string>& catalogue = reports.front().record.catalogue;
   for (const ShardReport& r : reports)
     if (r.record.catalogue != catalogue)
-      problems.push_back(label(r) + " and " + label(reports.front()) + " are parts of different splits: their catalogues of " +
+      problems.push_back(label(r) + " and " + label(reports.front()) +
+                         " are parts of different splits: their catalogues of " +
                          std::to_string(r.record.catalogue.size()) + " and " + std::to_string(catalogue.size()) +
                          " suites differ (gates of different commits, --filter or --shard-durations)");
   if (!problems.empty()) return problems;
@@ -126,9 +134,11 @@ std::vector<std::string> suite_problems(const std::vector<ShardReport>& reports)
   for (const std::string& suite : catalogue)
     if (!parts_of.count(suite)) problems.push_back("suite " + suite + " of the catalogue was run by no shard");
   for (const auto& [suite, parts] : parts_of)
-    if (parts.size() > 1) problems.push_back("suite " + suite + " was run by " + std::to_string(parts.size()) + " shards");
+    if (parts.size() > 1)
+      problems.push_back("suite " + suite + " was run by " + std::to_string(parts.size()) + " shards");
     else if (!std::binary_search(catalogue.begin(), catalogue.end(), suite))
-      problems.push_back("suite " + suite + " was run by shard " + std::to_string(parts.front()) + " but is not in the catalogue");
+      problems.push_back("suite " + suite + " was run by shard " + std::to_string(parts.front()) +
+                         " but is not in the catalogue");
   return problems;
 }
 
@@ -146,7 +156,8 @@ ShardRecord shard_record_from_json(const nlohmann::json& shard, const std::strin
   record.suites = string_list(shard, "suites", origin);
   record.catalogue = string_list(shard, "catalogue", origin);
   if (record.index > record.count)
-    throw std::runtime_error(origin + ": \"shard\" says part " + std::to_string(record.index) + " of " + std::to_string(record.count));
+    throw std::runtime_error(origin + ": \"shard\" says part " + std::to_string(record.index) + " of " +
+                             std::to_string(record.count));
   std::sort(record.suites.begin(), record.suites.end());
   std::sort(record.catalogue.begin(), record.catalogue.end());
   return record;
@@ -155,12 +166,14 @@ ShardRecord shard_record_from_json(const nlohmann::json& shard, const std::strin
 std::vector<ShardReport> find_shard_reports(const fs::path& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec))
-    throw ShardMergeError(root.string() + " is not a folder: give --shards the folder the shards' report folders were "
+    throw ShardMergeError(root.string() +
+                          " is not a folder: give --shards the folder the shards' report folders were "
                           "downloaded into");
   const std::vector<fs::path> folders = report_folders(root);
   if (folders.empty())
     throw ShardMergeError("no gate report (a folder with summary.json) at or below " + root.string() + ", to " +
-                          std::to_string(max_report_depth) + " folders deep: download every shard's <build>/bankgate/gate/ there");
+                          std::to_string(max_report_depth) +
+                          " folders deep: download every shard's <build>/bankgate/gate/ there");
   std::vector<ShardReport> reports;
   std::vector<std::string> problems;
   for (const fs::path& folder : folders) {
@@ -181,19 +194,23 @@ void check_shard_reports(const std::vector<ShardReport>& reports) {
   std::vector<std::string> problems;
   if (by_count.size() > 1) {
     std::vector<std::string> counts;
-    for (const auto& [count, folders] : by_count) counts.push_back("N = " + std::to_string(count) + " in " + joined(folders, ", "));
-    problems.push_back("the shards disagree on their number N: " + joined(counts, "; ") + " (one runner matrix gives every job the same N)");
+    for (const auto& [count, folders] : by_count)
+      counts.push_back("N = " + std::to_string(count) + " in " + joined(folders, ", "));
+    problems.push_back("the shards disagree on their number N: " + joined(counts, "; ") +
+                       " (one runner matrix gives every job the same N)");
   }
   if (problems.empty()) problems = numbering_problems(reports, reports.front().record.count);
   if (problems.empty()) problems = suite_problems(reports);
-  if (!problems.empty()) throw ShardMergeError("the shards' reports are not one whole split gate:\n  " + joined(problems, "\n  "));
+  if (!problems.empty())
+    throw ShardMergeError("the shards' reports are not one whole split gate:\n  " + joined(problems, "\n  "));
 }
 
 GateSummary merge_shard_reports(const std::vector<ShardReport>& reports, const GateInputs& common) {
   check_shard_reports(reports);
   std::vector<const ShardReport*> order;
   for (const ShardReport& r : reports) order.push_back(&r);
-  std::sort(order.begin(), order.end(), [](const ShardReport* a, const ShardReport* b) { return a->record.index < b->record.index; });
+  std::sort(order.begin(), order.end(),
+            [](const ShardReport* a, const ShardReport* b) { return a->record.index < b->record.index; });
   GateSummary merged;
   merged.provenance = provenance_now();
   merged.merged_shards = reports.front().record.count;
@@ -219,7 +236,8 @@ GateSummary merge_shard_reports(const std::vector<ShardReport>& reports, const G
     }
   }
   if (!doubled.empty())
-    throw ShardMergeError("tests reported by two shards: " + joined(doubled, ", ") + "; the shards' gates split different "
+    throw ShardMergeError("tests reported by two shards: " + joined(doubled, ", ") +
+                          "; the shards' gates split different "
                           "catalogues (different builds of one commit?)");
   return merged;
 }

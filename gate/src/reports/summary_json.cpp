@@ -24,8 +24,14 @@ nlohmann::json property_value(const std::string& text) {
 
 nlohmann::json change_json(const MetricChange& c) {
   if (!c.finding)  // the output itself, against the CPU reference
-    return {{"metric", "output"},      {"display_name", c.metric}, {"timing", false},  {"measured", nullptr},
-            {"baseline", nullptr},     {"change", nullptr},        {"tolerance", ""},   {"verdict", "wrong_output"},
+    return {{"metric", "output"},
+            {"display_name", c.metric},
+            {"timing", false},
+            {"measured", nullptr},
+            {"baseline", nullptr},
+            {"change", nullptr},
+            {"tolerance", ""},
+            {"verdict", "wrong_output"},
             {"detail", "the kernel's output differs from the CPU reference"}};
   nlohmann::json change = to_json(*c.finding);
   change["display_name"] = c.metric;

@@ -30,8 +30,9 @@ namespace {
 std::string failure_reason(const TestResult& t) {
   if (t.outcome != Outcome::regressed || t.changes.empty()) return t.reason;
   const MetricChange& c = t.changes.front();
-  return c.metric + " " + c.verdict + ": " + c.measured + " (baseline " + c.baseline + (c.change.empty() ? "" : ", " + c.change) +
-         ")" + (t.changes.size() > 1 ? " and " + std::to_string(t.changes.size() - 1) + " more" : "") + "\n" + t.reason;
+  return c.metric + " " + c.verdict + ": " + c.measured + " (baseline " + c.baseline +
+         (c.change.empty() ? "" : ", " + c.change) + ")" +
+         (t.changes.size() > 1 ? " and " + std::to_string(t.changes.size() - 1) + " more" : "") + "\n" + t.reason;
 }
 
 // What to do about it, only where doing it is the remedy: a refresh for an intended change, a first recording

@@ -25,7 +25,8 @@ using summary_text::count;
 // A failure's messages, whole up to a limit: GitHub caps a step summary at 1 MiB.
 std::string messages_block(const std::string& text) {
   constexpr std::size_t limit = 4000;
-  const std::string shown = text.size() > limit ? text.substr(0, limit) + "\n... (cut; the whole message is in the JUnit file)" : text;
+  const std::string shown =
+      text.size() > limit ? text.substr(0, limit) + "\n... (cut; the whole message is in the JUnit file)" : text;
   return markdown_code_block(shown);
 }
 
@@ -33,7 +34,8 @@ std::string messages_block(const std::string& text) {
 void write_overview(std::ostream& out, const GateSummary& s, const std::string& title) {
   out << "## " << markdown_text(title + " " + summary_text::headline(s)) << "\n\n";
   out << markdown_text(summary_text::provenance_line(s.provenance)) << "\n\n";
-  if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured), k = count(s, Outcome::skipped);
+  if (const std::size_t r = count(s, Outcome::regressed), n = count(s, Outcome::not_measured),
+      k = count(s, Outcome::skipped);
       r + n + k > 0)
     out << count(s, Outcome::passed) << " passed, " << r << " regressed, " << n << " could not be measured, " << k
         << " skipped or not run.\n\n";
@@ -44,31 +46,38 @@ void write_overview(std::ostream& out, const GateSummary& s, const std::string& 
 void write_changes(std::ostream& out, const std::vector<MetricChange>& changes) {
   out << "| what | measured | baseline | change | tolerance |\n| --- | ---: | ---: | ---: | --- |\n";
   for (const MetricChange& c : changes)
-    out << "| " << markdown_text(c.metric) << (c.metric_name.empty() ? "" : "<br>" + markdown_code(c.metric_name, MarkdownPlace::table))
-        << " | " << markdown_text(c.measured) << " | " << markdown_text(c.baseline) << " | "
+    out << "| " << markdown_text(c.metric)
+        << (c.metric_name.empty() ? "" : "<br>" + markdown_code(c.metric_name, MarkdownPlace::table)) << " | "
+        << markdown_text(c.measured) << " | " << markdown_text(c.baseline) << " | "
         << markdown_text(c.change.empty() ? c.verdict : c.change) << " | " << markdown_text(c.tolerance) << " |\n";
   out << "\n";
 }
 
 // One test that did not pass: where it ran, what changed, what to run about it, and its messages.
 void write_failure(std::ostream& out, const TestResult& t) {
-  out << "#### " << markdown_code(t.name) << ": " << (t.outcome == Outcome::regressed ? "regressed" : t.outcome == Outcome::skipped ? "skipped (a failure in the gate)" : "could not be measured")
+  out << "#### " << markdown_code(t.name) << ": "
+      << (t.outcome == Outcome::regressed ? "regressed"
+          : t.outcome == Outcome::skipped ? "skipped (a failure in the gate)"
+                                          : "could not be measured")
       << "\n\n";
   if (!t.device.empty() || !t.gpu.empty())
-    out << "Measured on device " << markdown_text(t.device.empty() ? "?" : t.device) << (t.gpu.empty() ? "" : ", " + markdown_text(t.gpu))
-        << ".\n\n";
+    out << "Measured on device " << markdown_text(t.device.empty() ? "?" : t.device)
+        << (t.gpu.empty() ? "" : ", " + markdown_text(t.gpu)) << ".\n\n";
   if (!t.changes.empty()) write_changes(out, t.changes);
   if (!t.baseline_file.empty()) out << "Baseline file: " << markdown_code(t.baseline_file) << ". ";
   // Advice only where following it is the remedy: never for a crash, a missing GPU or a wrong output.
   if (summary_text::refresh_fixes(t))
-    out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: " << markdown_code(t.refresh) << "\n\n";
+    out << "If the change is intended, refresh this test's baseline on the same GPU and commit it: "
+        << markdown_code(t.refresh) << "\n\n";
   else if (summary_text::needs_first_baseline(t))
     out << "Record a baseline on this GPU: " << markdown_code(t.refresh) << "\n\n";
   else
     out << "\n\n";
   if (!t.reason.empty()) {
-    if (t.changes.empty()) out << messages_block(t.reason) << "\n";
-    else out << "<details><summary>the test's messages</summary>\n\n" << messages_block(t.reason) << "\n</details>\n\n";
+    if (t.changes.empty())
+      out << messages_block(t.reason) << "\n";
+    else
+      out << "<details><summary>the test's messages</summary>\n\n" << messages_block(t.reason) << "\n</details>\n\n";
   }
 }
 
@@ -87,13 +96,15 @@ void write_all_tests(std::ostream& out, const GateSummary& s) {
   out << "### All tests\n\n| test | result | device | detail |\n| --- | --- | --- | --- |\n";
   for (const TestResult& t : s.tests)
     out << "| " << markdown_code(t.name, MarkdownPlace::table) << " | " << to_string(t.outcome) << " | "
-        << markdown_text(t.device.empty() ? "-" : t.device) << " | " << markdown_text(summary_text::detail(t)) << " |\n";
+        << markdown_text(t.device.empty() ? "-" : t.device) << " | " << markdown_text(summary_text::detail(t))
+        << " |\n";
   out << "\n";
 }
 
 std::string not_regular(const fs::path& file) {
-  return file.string() + ": is not a regular file (a FIFO, socket, device or folder is in its place); the markdown "
-                         "summary is only appended to a regular file, such as $GITHUB_STEP_SUMMARY";
+  return file.string() +
+         ": is not a regular file (a FIFO, socket, device or folder is in its place); the markdown "
+         "summary is only appended to a regular file, such as $GITHUB_STEP_SUMMARY";
 }
 
 }  // namespace
@@ -120,13 +131,17 @@ void append_markdown(const fs::path& file, const std::string& markdown) {
   }
   std::string problem;
   struct stat info {};
-  if (::fstat(fd, &info) != 0) problem = file.string() + ": cannot be examined: " + std::strerror(errno);
-  else if (!S_ISREG(info.st_mode)) problem = not_regular(file);
+  if (::fstat(fd, &info) != 0)
+    problem = file.string() + ": cannot be examined: " + std::strerror(errno);
+  else if (!S_ISREG(info.st_mode))
+    problem = not_regular(file);
   for (std::size_t done = 0; problem.empty() && done < markdown.size();) {
     const ssize_t n = ::write(fd, markdown.data() + done, markdown.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) problem = file.string() + ": cannot be appended to: " + std::strerror(errno);
-    else done += static_cast<std::size_t>(n);
+    if (n < 0)
+      problem = file.string() + ": cannot be appended to: " + std::strerror(errno);
+    else
+      done += static_cast<std::size_t>(n);
   }
   ::close(fd);
   if (!problem.empty()) throw std::runtime_error(problem);

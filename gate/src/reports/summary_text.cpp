@@ -34,7 +34,8 @@ std::string detail(const TestResult& t, std::size_t width) {
     case Outcome::regressed: {
       if (t.changes.empty()) return first_line(t.reason, width);
       const MetricChange& c = t.changes.front();
-      std::string text = c.metric + ": " + c.baseline + " -> " + c.measured + (c.change.empty() ? "" : " (" + c.change + ")");
+      std::string text =
+          c.metric + ": " + c.baseline + " -> " + c.measured + (c.change.empty() ? "" : " (" + c.change + ")");
       if (t.changes.size() > 1) text += " and " + std::to_string(t.changes.size() - 1) + " more";
       return text;
     }
@@ -46,7 +47,8 @@ std::string detail(const TestResult& t, std::size_t width) {
 }
 
 std::size_t count(const GateSummary& s, Outcome o) {
-  return static_cast<std::size_t>(std::count_if(s.tests.begin(), s.tests.end(), [&](const TestResult& t) { return t.outcome == o; }));
+  return static_cast<std::size_t>(
+      std::count_if(s.tests.begin(), s.tests.end(), [&](const TestResult& t) { return t.outcome == o; }));
 }
 
 std::string headline(const GateSummary& s) {
@@ -60,18 +62,20 @@ std::string headline(const GateSummary& s) {
              std::to_string(count(s, Outcome::regressed)) + " of them regressed";
     default:
       if (s.tests.empty()) return "FAILED: no GPU test ran";
-      return "FAILED: could not measure " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) + " GPU tests" +
-             (failed == 0 ? " (see the problems below)" : "");
+      return "FAILED: could not measure " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) +
+             " GPU tests" + (failed == 0 ? " (see the problems below)" : "");
   }
 }
 
 bool refresh_fixes(const TestResult& t) {
-  if (t.outcome != Outcome::regressed || t.changes.empty() || t.refresh.empty() || (t.measured && !t.measured->correct)) return false;
+  if (t.outcome != Outcome::regressed || t.changes.empty() || t.refresh.empty() || (t.measured && !t.measured->correct))
+    return false;
   // The verdicts a new recording settles (comparison.hpp's Verdict, as to_string() words them).
   static const std::set<std::string> recordable{to_string(Verdict::counter_changed), to_string(Verdict::slower),
                                                 to_string(Verdict::faster), to_string(Verdict::not_in_baseline),
                                                 to_string(Verdict::method_changed)};
-  return std::all_of(t.changes.begin(), t.changes.end(), [](const MetricChange& c) { return recordable.count(c.verdict) > 0; });
+  return std::all_of(t.changes.begin(), t.changes.end(),
+                     [](const MetricChange& c) { return recordable.count(c.verdict) > 0; });
 }
 
 bool needs_first_baseline(const TestResult& t) {
@@ -107,7 +111,8 @@ std::string short_commit(const std::string& commit) {
 
 std::string provenance_line(const RunProvenance& p) {
   std::string line = "bankgate " + p.tool_version;
-  line += ", commit " + (p.commit.empty() ? std::string("unknown") : short_commit(p.commit)) + (p.dirty ? " (uncommitted changes)" : "");
+  line += ", commit " + (p.commit.empty() ? std::string("unknown") : short_commit(p.commit)) +
+          (p.dirty ? " (uncommitted changes)" : "");
   if (const std::string gpus = gpus_text(p); !gpus.empty()) line += ", " + gpus;
   return line;
 }

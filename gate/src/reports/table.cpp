@@ -96,7 +96,8 @@ std::vector<std::size_t> fit(std::vector<Row>& rows, std::size_t width) {
 
 // One row's lines: its cells side by side, the toned one painted after it is measured; no spaces at the end,
 // where the last cell is empty.
-void print_row(std::ostream& out, const Row& row, const std::vector<std::size_t>& widths, const TableStyle& style, Tone tone) {
+void print_row(std::ostream& out, const Row& row, const std::vector<std::size_t>& widths, const TableStyle& style,
+               Tone tone) {
   std::size_t lines = 0;
   for (const Cell& cell : row) lines = std::max(lines, cell.size());
   for (std::size_t line = 0; line < lines; ++line) {

@@ -10,9 +10,12 @@ namespace {
 
 std::string shown(const Tolerance& t) {
   switch (t.kind) {
-    case Tolerance::Kind::exact: return "exact";
-    case Tolerance::Kind::absolute: return "±" + format_number(t.amount);
-    case Tolerance::Kind::relative: return "±" + format_number(100.0 * t.amount) + "%";
+    case Tolerance::Kind::exact:
+      return "exact";
+    case Tolerance::Kind::absolute:
+      return "±" + format_number(t.amount);
+    case Tolerance::Kind::relative:
+      return "±" + format_number(100.0 * t.amount) + "%";
   }
   return "?";
 }
@@ -20,9 +23,12 @@ std::string shown(const Tolerance& t) {
 // How far the counter may move from `value` under `t`.
 double allowance(const Tolerance& t, double value) {
   switch (t.kind) {
-    case Tolerance::Kind::exact: return 0.0;
-    case Tolerance::Kind::absolute: return t.amount;
-    case Tolerance::Kind::relative: return t.amount * std::abs(value);
+    case Tolerance::Kind::exact:
+      return 0.0;
+    case Tolerance::Kind::absolute:
+      return t.amount;
+    case Tolerance::Kind::relative:
+      return t.amount * std::abs(value);
   }
   return 0.0;
 }
@@ -40,7 +46,8 @@ std::string shown(const TimingTolerance& t) {
   return format_number(100.0 * t.relative) + "% + " + format_number(t.absolute_ns) + " ns";
 }
 
-void counter_changes(const std::string& test, const TestRecord& base, const TestRecord& head, std::vector<BaselineChange>& out) {
+void counter_changes(const std::string& test, const TestRecord& base, const TestRecord& head,
+                     std::vector<BaselineChange>& out) {
   for (const auto& [name, before] : base.counters) {
     const std::string figure(display_name(name));
     const auto after = head.counters.find(name);
@@ -50,12 +57,15 @@ void counter_changes(const std::string& test, const TestRecord& base, const Test
     }
     const CounterValue& now = after->second;
     if (shown(now.tolerance) != shown(before.tolerance))
-      out.push_back({test, "tolerance of " + figure, shown(before.tolerance), shown(now.tolerance), widens(before.tolerance, now.tolerance, now.value)});
-    if (now.value != before.value) out.push_back({test, figure, format_number(before.value), format_number(now.value), false});
+      out.push_back({test, "tolerance of " + figure, shown(before.tolerance), shown(now.tolerance),
+                     widens(before.tolerance, now.tolerance, now.value)});
+    if (now.value != before.value)
+      out.push_back({test, figure, format_number(before.value), format_number(now.value), false});
   }
 }
 
-void timing_changes(const std::string& test, const TestRecord& base, const TestRecord& head, std::vector<BaselineChange>& out) {
+void timing_changes(const std::string& test, const TestRecord& base, const TestRecord& head,
+                    std::vector<BaselineChange>& out) {
   if (!base.timing) return;
   if (!head.timing) {
     out.push_back({test, "duration", format_number(base.timing->median_ns) + " ns", "not gated", true});
@@ -74,8 +84,10 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
 }  // namespace
 
 std::string BaselineChange::text() const {
-  if (after == "not gated") return figure + (before.empty() ? "" : " (" + before + ")") + " is no longer gated: removed in this change";
-  if (figure.starts_with("tolerance of ")) return figure + (loosens ? " widened" : " changed") + " from " + before + " to " + after + " in this change";
+  if (after == "not gated")
+    return figure + (before.empty() ? "" : " (" + before + ")") + " is no longer gated: removed in this change";
+  if (figure.starts_with("tolerance of "))
+    return figure + (loosens ? " widened" : " changed") + " from " + before + " to " + after + " in this change";
   return figure + " changed from " + before + " to " + after + " in this change";
 }
 

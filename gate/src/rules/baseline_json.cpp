@@ -86,7 +86,8 @@ bool is_blank_text(const std::string& text) {
 // A JSON value with the path that led to it, so errors can say where they are.
 class Field {
  public:
-  Field(const json& value, std::string path, const std::string& origin) : value_(value), path_(std::move(path)), origin_(origin) {}
+  Field(const json& value, std::string path, const std::string& origin)
+      : value_(value), path_(std::move(path)), origin_(origin) {}
 
   [[noreturn]] void fail(const std::string& problem) const {
     throw BaselineError(origin_ + ": field '" + path_ + "' " + problem);
@@ -108,7 +109,9 @@ class Field {
     object();
     const SchemaObject& allowed = schema_object(part);
     for (const auto& [key, unused] : value_.items())
-      if (!allowed.has(key)) Field(unused, join(key), origin_).fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
+      if (!allowed.has(key))
+        Field(unused, join(key), origin_)
+            .fail("is not part of schema version " + std::to_string(current_schema_version) + " (misspelt?)");
   }
   void object() const {
     if (!value_.is_object()) fail("must be a JSON object");
@@ -117,7 +120,8 @@ class Field {
     if (!value_.is_string()) fail("must be a string");
     std::string text = value_.get<std::string>();
     if (const auto where = control_character_in(text))
-      fail("holds the control character " + *where + ": baseline text is printed on terminals and in reports, where "
+      fail("holds the control character " + *where +
+           ": baseline text is printed on terminals and in reports, where "
            "such a character can rewrite what is shown; remove it (baseline text is one line of printable characters)");
     return text;
   }
@@ -150,7 +154,8 @@ class Field {
     const double v = non_negative();
     if (v > limits::max_counter) fail("is beyond any kernel's count");
     if (!value_.is_number_unsigned())
-      fail("must be a whole number: a counter counts events (got " + json_text(value_, -1) + "; write it without a fraction or exponent)");
+      fail("must be a whole number: a counter counts events (got " + json_text(value_, -1) +
+           "; write it without a fraction or exponent)");
     return v;
   }
   std::uint64_t counter() const {
@@ -193,8 +198,10 @@ std::size_t end_of_first_value(const std::string& text) {
   for (std::size_t i = open; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;  // the escaped character cannot end the string
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
@@ -253,7 +260,8 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
     if (event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) {
       if (++depth > max_nesting)
-        throw TooLarge{"nests deeper than " + std::to_string(max_nesting) + " levels, which no baseline or candidate does"};
+        throw TooLarge{"nests deeper than " + std::to_string(max_nesting) +
+                       " levels, which no baseline or candidate does"};
     }
     if (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end) --depth;
     if (event == json::parse_event_t::value && ++values > max_values)
@@ -269,7 +277,8 @@ json parse_rejecting_duplicates(const std::string& text, const std::string& orig
       } else if (!top.keys.insert(top.current).second) {
         problem = "key '" + path_of_current() + "' appears twice in one object";
       } else if (top.keys.size() > max_keys_per_object) {
-        throw TooLarge{"has an object of more than " + std::to_string(max_keys_per_object) + " keys, more than any baseline or candidate"};
+        throw TooLarge{"has an object of more than " + std::to_string(max_keys_per_object) +
+                       " keys, more than any baseline or candidate"};
       }
     }
     return true;
@@ -295,13 +304,17 @@ Tolerance read_tolerance(const Field& f) {
     if (f.has("amount")) f.child("amount").fail("is not allowed for an exact tolerance");
     return t;
   }
-  if (kind == "absolute") t.kind = Tolerance::Kind::absolute;
-  else if (kind == "relative") t.kind = Tolerance::Kind::relative;
-  else f.child("kind").fail("must be \"exact\", \"absolute\" or \"relative\" (got \"" + kind + "\")");
+  if (kind == "absolute")
+    t.kind = Tolerance::Kind::absolute;
+  else if (kind == "relative")
+    t.kind = Tolerance::Kind::relative;
+  else
+    f.child("kind").fail("must be \"exact\", \"absolute\" or \"relative\" (got \"" + kind + "\")");
   t.amount = f.child("amount").non_negative();
   if (t.kind == Tolerance::Kind::relative && t.amount > limits::max_counter_relative_tolerance)
-    f.child("amount").fail("is a relative tolerance above 50% (the most a counter may move): a counter that may double is "
-                           "not gated; tighten it");
+    f.child("amount").fail(
+        "is a relative tolerance above 50% (the most a counter may move): a counter that may double is "
+        "not gated; tighten it");
   if (t.kind == Tolerance::Kind::absolute && t.amount > limits::max_counter)
     f.child("amount").fail("is beyond any counter value (at most " + json_text(json(limits::max_counter), -1) + ")");
   if (!f.has("reason")) f.fail("loosens a counter without a reason: add \"reason\" saying why the counter varies");
@@ -347,7 +360,8 @@ void check_mad_within_spread(const Field& f, const TimingSummary& t) {
   const double reach = std::max(t.median_ns - t.p10_ns, t.p90_ns - t.median_ns);
   if (t.mad_ns > reach + rounding * t.median_ns)
     f.child("mad_ns").fail("is " + show(t.mad_ns) + " ns, more than the samples' spread allows (at most " +
-                           show(reach) + " ns, the larger of median_ns - p10_ns and p90_ns - median_ns); "
+                           show(reach) +
+                           " ns, the larger of median_ns - p10_ns and p90_ns - median_ns); "
                            "record the baseline again (bankgate refresh)");
 }
 
@@ -368,9 +382,10 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
   if (t.samples < min_timing_samples) return;
   const double tick = timer_tick_ns / t.launches_per_sample;
   if (t.median_se_ns > limits::max_timing_relative_se * t.median_ns + tick)
-    f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than 10% of the median (" + show(t.median_ns) +
-                                 " ns): a kernel that noisy cannot be timed, and a standard error that large would hide a "
-                                 "slowdown from the timing gate; record the baseline again (bankgate refresh)");
+    f.child("median_se_ns")
+        .fail("is " + show(t.median_se_ns) + " ns, more than 10% of the median (" + show(t.median_ns) +
+              " ns): a kernel that noisy cannot be timed, and a standard error that large would hide a "
+              "slowdown from the timing gate; record the baseline again (bankgate refresh)");
   // The median's standard error follows from how densely the samples lie around it: about
   // (q60 - q40) / (2 x 0.2 x sqrt(n)), from the 40th and 60th percentiles. The committed baselines stay within
   // 1.1 times that; four times it leaves room for any real distribution. Samples lie on the timer's grid, so
@@ -380,16 +395,20 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
     const double local = 2.5 * (t.quantiles_ns[12] - t.quantiles_ns[8]) / std::sqrt(static_cast<double>(t.samples));
     const double most = 4.0 * local + 4.0 * tick;
     if (t.median_se_ns > most)
-      f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than the samples around the median allow (at most " +
-                                   show(most) + " ns, from quantiles_ns[8] and [12], the sample count and four timer "
-                                   "steps); record the baseline again (bankgate refresh)");
+      f.child("median_se_ns")
+          .fail("is " + show(t.median_se_ns) + " ns, more than the samples around the median allow (at most " +
+                show(most) +
+                " ns, from quantiles_ns[8] and [12], the sample count and four timer "
+                "steps); record the baseline again (bankgate refresh)");
   }
   const double ceiling = std::max(t.p90_ns - t.p10_ns, timer_tick_ns / t.launches_per_sample);
   if (t.median_se_ns > ceiling * (1 + rounding))
-    f.child("median_se_ns").fail("is " + show(t.median_se_ns) + " ns, more than the samples it comes from allow (at most " +
-                                 show(ceiling) + " ns: p90_ns - p10_ns, or one timer step of 32 ns / launches_per_sample "
-                                 "if that is more); a standard error that large would hide a slowdown from the timing "
-                                 "gate; record the baseline again (bankgate refresh)");
+    f.child("median_se_ns")
+        .fail("is " + show(t.median_se_ns) + " ns, more than the samples it comes from allow (at most " +
+              show(ceiling) +
+              " ns: p90_ns - p10_ns, or one timer step of 32 ns / launches_per_sample "
+              "if that is more); a standard error that large would hide a slowdown from the timing "
+              "gate; record the baseline again (bankgate refresh)");
 }
 
 // The process medians a timing tolerance was widened for: two or more durations, with the reason beside them, since
@@ -397,13 +416,15 @@ void check_standard_error_within_spread(const Field& f, const TimingSummary& t) 
 std::vector<double> read_modes(const Field& tol) {
   const Field modes = tol.child("modes_ns");
   if (!modes.raw().is_array() || modes.raw().size() < 2 || modes.raw().size() > 10)
-    modes.fail("must be an array of two to ten process medians (ns; a refresh measures in at most 10 processes), or be "
-               "removed: one speed is no modes");
+    modes.fail(
+        "must be an array of two to ten process medians (ns; a refresh measures in at most 10 processes), or be "
+        "removed: one speed is no modes");
   if (!tol.has("reason")) modes.fail("needs the tolerance's \"reason\" beside it, naming the modes it was widened for");
   std::vector<double> medians;
   for (std::size_t i = 0; i < modes.raw().size(); ++i) {
     const double m = modes.element(i).non_negative();
-    if (m == 0.0 || m > limits::max_duration_ns) modes.element(i).fail("is not a median duration (above 0 ns, at most 1000 s)");
+    if (m == 0.0 || m > limits::max_duration_ns)
+      modes.element(i).fail("is not a median duration (above 0 ns, at most 1000 s)");
     medians.push_back(m);
   }
   return medians;
@@ -431,7 +452,8 @@ TimingSummary read_timing(const Field& f) {
     t.tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
   if (tol.has("modes_ns")) t.tolerance.modes_ns = read_modes(tol);
   const TimingTolerance standard;
-  if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) && t.tolerance.reason.empty())
+  if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) &&
+      t.tolerance.reason.empty())
     tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
   t.median_se_ns = f.child("median_se_ns").non_negative();
   if (t.median_ns > limits::max_duration_ns) f.child("median_ns").fail("is beyond 1000 s for one kernel");
@@ -450,7 +472,8 @@ TimingSummary read_timing(const Field& f) {
   if (t.sm_clock_mhz > limits::max_sm_clock_mhz) f.child("sm_clock_mhz").fail("is beyond any GPU's clock");
   if (f.has("quantiles_ns")) {
     const Field q = f.child("quantiles_ns");
-    if (!q.raw().is_array() || q.raw().size() != 21) q.fail("must be an array of 21 durations (0th, 5th, ..., 100th percentile)");
+    if (!q.raw().is_array() || q.raw().size() != 21)
+      q.fail("must be an array of 21 durations (0th, 5th, ..., 100th percentile)");
     for (std::size_t i = 0; i < 21; ++i) {
       const double v = q.element(i).non_negative();
       if (!t.quantiles_ns.empty() && v < t.quantiles_ns.back()) q.element(i).fail("is below the percentile before it");
@@ -463,8 +486,10 @@ TimingSummary read_timing(const Field& f) {
   const double threshold = t.tolerance.relative * t.median_ns + t.tolerance.absolute_ns;
   const double most = limits::max_timing_threshold_of_median * t.median_ns + TimingTolerance{}.absolute_ns;
   if (threshold > most * (1 + rounding))
-    f.child("tolerance").fail("lets the median grow by " + show(threshold) + " ns, more than half the median (" + show(t.median_ns) +
-                              " ns) plus 64 ns, the most a timing tolerance may allow: a kernel 1.5 times slower must fail; tighten it");
+    f.child("tolerance")
+        .fail(
+            "lets the median grow by " + show(threshold) + " ns, more than half the median (" + show(t.median_ns) +
+            " ns) plus 64 ns, the most a timing tolerance may allow: a kernel 1.5 times slower must fail; tighten it");
   return t;
 }
 
@@ -479,7 +504,8 @@ std::vector<SourceLineFigures> read_lines(const Field& f) {
     l.line = static_cast<std::uint32_t>(e.child("line").count());
     if (e.has("inlined")) l.inlined = e.child("inlined").string();
     l.kind = e.child("kind").string();
-    if (find_instruction_kind(l.kind) == nullptr) e.child("kind").fail("is not an instruction kind of this bankgate (got \"" + l.kind + "\")");
+    if (find_instruction_kind(l.kind) == nullptr)
+      e.child("kind").fail("is not an instruction kind of this bankgate (got \"" + l.kind + "\")");
     l.opcode = e.child("opcode").string();
     l.executions = e.child("executions").counter();
     l.wavefronts = e.child("wavefronts").counter();
@@ -510,9 +536,10 @@ void check_absolute_bound(const Field& tolerance, const CounterValue& c) {
   if (c.tolerance.kind != Tolerance::Kind::absolute) return;
   const double bound = std::max(limits::max_counter_relative_tolerance * c.value, limits::min_counter_absolute_bound);
   if (c.tolerance.amount > bound)
-    tolerance.child("amount").fail("lets the counter move by " + show(c.tolerance.amount) + ", more than half its value (" +
-                                   show(c.value) + ") or " + show(limits::min_counter_absolute_bound) +
-                                   " events, the most a tolerance may allow: a counter that may double is not gated; tighten it");
+    tolerance.child("amount").fail(
+        "lets the counter move by " + show(c.tolerance.amount) + ", more than half its value (" + show(c.value) +
+        ") or " + show(limits::min_counter_absolute_bound) +
+        " events, the most a tolerance may allow: a counter that may double is not gated; tighten it");
 }
 
 // Derived figures are what the counters and per-line figures give (gate_fixture.cpp writes them so); the README's
@@ -529,12 +556,14 @@ void check_derived(const Field& derived, const KernelRecord& r) {
     } else if (const RatioTraits* ratio = find_ratio(name)) {
       const auto n = r.counters.find(std::string(ratio->numerator));
       const auto d = r.counters.find(std::string(ratio->denominator));
-      if (n != r.counters.end() && d != r.counters.end()) expected = d->second.value == 0.0 ? 0.0 : n->second.value / d->second.value;
+      if (n != r.counters.end() && d != r.counters.end())
+        expected = d->second.value == 0.0 ? 0.0 : n->second.value / d->second.value;
       from = std::string(ratio->numerator) + " / " + std::string(ratio->denominator);
     }
     if (expected && !same_value(value, *expected))
-      derived.child(name).fail("is " + show(value) + ", but " + from + " give " + show(*expected) +
-                               ": a derived figure must be what its counters give; record the baseline again (bankgate refresh)");
+      derived.child(name).fail(
+          "is " + show(value) + ", but " + from + " give " + show(*expected) +
+          ": a derived figure must be what its counters give; record the baseline again (bankgate refresh)");
   }
 }
 
@@ -543,14 +572,15 @@ void check_summary_of_samples(const Field& f, const KernelRecord& r) {
   const TimingSummary& t = *r.timing;
   const Field timing = f.child("timing");
   if (r.samples_ns.size() != t.samples)
-    timing.child("samples").fail("is " + std::to_string(t.samples) + " but samples_ns holds " + std::to_string(r.samples_ns.size()) +
+    timing.child("samples").fail("is " + std::to_string(t.samples) + " but samples_ns holds " +
+                                 std::to_string(r.samples_ns.size()) +
                                  " durations: re-run the suite instead of editing candidates");
   struct Same {
     const char* field;
     double value, q;
   };
-  for (const Same& s : {Same{"min_ns", t.min_ns, 0.0}, Same{"p10_ns", t.p10_ns, 0.1}, Same{"median_ns", t.median_ns, 0.5},
-                        Same{"p90_ns", t.p90_ns, 0.9}})
+  for (const Same& s : {Same{"min_ns", t.min_ns, 0.0}, Same{"p10_ns", t.p10_ns, 0.1},
+                        Same{"median_ns", t.median_ns, 0.5}, Same{"p90_ns", t.p90_ns, 0.9}})
     if (const double of_samples = quantile(r.samples_ns, s.q); !same_value(s.value, of_samples))
       timing.child(s.field).fail("is " + show(s.value) + " but the samples in samples_ns give " + show(of_samples) +
                                  ": re-run the suite instead of editing candidates");
@@ -582,10 +612,10 @@ void read_kernel(const Field& f, const std::set<std::string>* known_metrics, Ker
     if (!samples.raw().is_array()) samples.fail("must be an array of numbers");
     if (samples.raw().size() > limits::max_samples_per_test)
       samples.fail("holds " + std::to_string(samples.raw().size()) + " durations, more than the " +
-                   std::to_string(limits::max_samples_per_test) + " bankgate reads for one test (its collector stops at "
+                   std::to_string(limits::max_samples_per_test) +
+                   " bankgate reads for one test (its collector stops at "
                    "20,000): re-run the suite instead of editing candidates");
-    for (std::size_t i = 0; i < samples.raw().size(); ++i)
-      r.samples_ns.push_back(samples.element(i).non_negative());
+    for (std::size_t i = 0; i < samples.raw().size(); ++i) r.samples_ns.push_back(samples.element(i).non_negative());
     if (r.timing) check_summary_of_samples(f, r);
   }
   if (f.has("derived")) check_derived(f.child("derived"), r);
@@ -634,7 +664,8 @@ Provenance read_provenance(const Field& f) {
 
 }  // namespace
 
-SuiteFile parse_suite_file(const std::string& text, const std::string& origin, const std::set<std::string>* known_metrics) {
+SuiteFile parse_suite_file(const std::string& text, const std::string& origin,
+                           const std::set<std::string>* known_metrics) {
   const json document = parse_rejecting_duplicates(text, origin);
   const Field root(document, "", origin);
   root.only(Part::suite_file);
@@ -644,15 +675,18 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin, c
     const std::string problem = "is " + std::to_string(file.schema_version) + "; this bankgate reads version " +
                                 std::to_string(current_schema_version);
     if (file.schema_version > 0 && file.schema_version < current_schema_version)
-      throw OldSchemaError(origin + ": field 'schema_version' " + problem + ", which adds global, local, cp.async, ldmatrix, " +
+      throw OldSchemaError(origin + ": field 'schema_version' " + problem +
+                               ", which adds global, local, cp.async, ldmatrix, " +
                                "instruction and launch counters; record the baselines again with: bankgate refresh " +
                                "--build <your build> (it replaces the old file)",
                            file.schema_version);
-    root.child("schema_version").fail(problem + " (record them again with: bankgate refresh --build <your build> --new-gpu)");
+    root.child("schema_version")
+        .fail(problem + " (record them again with: bankgate refresh --build <your build> --new-gpu)");
   }
   file.suite = root.child("suite").string();
   if (!is_valid_test_name(file.suite))
-    root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" + file.suite + "\"");
+    root.child("suite").fail("must be a GoogleTest suite name (letters, digits, '_', parts joined by '/'), got \"" +
+                             file.suite + "\"");
   if (root.has("baselines")) file.baseline_dir = root.child("baselines").string();
   const Field gpu = root.child("gpu");
   gpu.only(Part::gpu);

@@ -13,14 +13,15 @@ std::vector<ReviewRow> review(const std::map<std::string, gate::SuiteFile>& cand
       const gate::TestRecord* baseline = &empty;
       if (b != baselines.end())
         if (const auto t = b->second.tests.find(test); t != b->second.tests.end()) baseline = &t->second;
-      for (const gate::Finding& f : gate::compare(*baseline, measured)) rows.push_back({suite, test, measured.correct, f});
+      for (const gate::Finding& f : gate::compare(*baseline, measured))
+        rows.push_back({suite, test, measured.correct, f});
     }
   }
   return rows;
 }
 
 gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& candidate,
-                           const std::vector<std::string>& tests, const gate::Provenance& provenance) {
+                        const std::vector<std::string>& tests, const gate::Provenance& provenance) {
   gate::SuiteFile result = baseline != nullptr ? *baseline : gate::SuiteFile{};
   result.schema_version = gate::current_schema_version;
   result.suite = candidate.suite;

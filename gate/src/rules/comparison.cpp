@@ -14,16 +14,22 @@ namespace bankgate::gate {
 bool counter_within_tolerance(double measured, double baseline, const Tolerance& tolerance) {
   const double difference = std::abs(measured - baseline);
   switch (tolerance.kind) {
-    case Tolerance::Kind::exact: return difference == 0.0;
-    case Tolerance::Kind::absolute: return difference <= tolerance.amount;
-    case Tolerance::Kind::relative: return difference <= tolerance.amount * std::abs(baseline);
+    case Tolerance::Kind::exact:
+      return difference == 0.0;
+    case Tolerance::Kind::absolute:
+      return difference <= tolerance.amount;
+    case Tolerance::Kind::relative:
+      return difference <= tolerance.amount * std::abs(baseline);
   }
   return false;
 }
 
-TimingEvidence evidence(const TimingSummary& summary) { return {summary.median_ns, summary.median_se_ns, summary.samples}; }
+TimingEvidence evidence(const TimingSummary& summary) {
+  return {summary.median_ns, summary.median_se_ns, summary.samples};
+}
 
-TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline, const TimingTolerance& tolerance) {
+TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline,
+                            const TimingTolerance& tolerance) {
   TimingDecision d;
   if (measured.samples < min_timing_samples || baseline.samples < min_timing_samples) {
     d.verdict = Verdict::too_few_samples;
@@ -39,7 +45,8 @@ TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence
   }
   d.ratio = measured.median_ns / baseline.median_ns;
   // The log of a ratio of medians is close to normal; its variance is the sum of the relative variances.
-  const double relative_se = std::hypot(measured.median_se_ns / measured.median_ns, baseline.median_se_ns / baseline.median_ns);
+  const double relative_se =
+      std::hypot(measured.median_se_ns / measured.median_ns, baseline.median_se_ns / baseline.median_ns);
   d.ratio_low = d.ratio * std::exp(-timing_confidence_z * relative_se);
   d.ratio_high = d.ratio * std::exp(timing_confidence_z * relative_se);
   d.significant = d.ratio_low > 1.0 || d.ratio_high < 1.0;
@@ -52,8 +59,9 @@ TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence
 
   char text[200];
   if (modes)
-    std::snprintf(text, sizeof text, "%+.2f%%, %s the tolerance of %s ns its process modes set", 100.0 * (d.ratio - 1.0),
-                  d.beyond_tolerance ? "beyond" : "within", format_number(threshold_ns).c_str());
+    std::snprintf(text, sizeof text, "%+.2f%%, %s the tolerance of %s ns its process modes set",
+                  100.0 * (d.ratio - 1.0), d.beyond_tolerance ? "beyond" : "within",
+                  format_number(threshold_ns).c_str());
   else
     std::snprintf(text, sizeof text, "%+.2f%% (99%% interval %+.2f%% .. %+.2f%%), %s, %s the tolerance of %s ns",
                   100.0 * (d.ratio - 1.0), 100.0 * (d.ratio_low - 1.0), 100.0 * (d.ratio_high - 1.0),
@@ -66,8 +74,10 @@ TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence
 
 std::string describe(const Tolerance& tolerance) {
   switch (tolerance.kind) {
-    case Tolerance::Kind::exact: return "exact";
-    case Tolerance::Kind::absolute: return "+/-" + format_number(tolerance.amount) + " (" + tolerance.reason + ")";
+    case Tolerance::Kind::exact:
+      return "exact";
+    case Tolerance::Kind::absolute:
+      return "+/-" + format_number(tolerance.amount) + " (" + tolerance.reason + ")";
     case Tolerance::Kind::relative:
       return "+/-" + format_number(tolerance.amount * 100) + "% (" + tolerance.reason + ")";
   }
@@ -75,7 +85,8 @@ std::string describe(const Tolerance& tolerance) {
 }
 
 std::string describe(const TimingTolerance& tolerance) {
-  const std::string bounds = "median +/-" + format_number(tolerance.relative * 100) + "% +/-" + format_number(tolerance.absolute_ns) + " ns";
+  const std::string bounds =
+      "median +/-" + format_number(tolerance.relative * 100) + "% +/-" + format_number(tolerance.absolute_ns) + " ns";
   return tolerance.modes_ns.empty() ? bounds + ", and significant at 99%" : bounds + ", which the process modes set";
 }
 
@@ -108,7 +119,8 @@ std::vector<Finding> compare_kernel(const KernelRecord& baseline, const KernelRe
       f.measured = m->second.value;
       f.baseline = b->second.value;
       f.tolerance = describe(b->second.tolerance);
-      f.verdict = counter_within_tolerance(f.measured, f.baseline, b->second.tolerance) ? Verdict::pass : Verdict::counter_changed;
+      f.verdict = counter_within_tolerance(f.measured, f.baseline, b->second.tolerance) ? Verdict::pass
+                                                                                        : Verdict::counter_changed;
     }
     findings.push_back(f);
   }
@@ -129,8 +141,8 @@ std::vector<Finding> compare_kernel(const KernelRecord& baseline, const KernelRe
       if (b.l2 != m.l2 || b.launches_per_sample != m.launches_per_sample) {
         f.verdict = Verdict::method_changed;
         f.detail = "the baseline was timed with L2 " + b.l2 + " and " + std::to_string(b.launches_per_sample) +
-                   " launch(es) per sample, this run with L2 " + m.l2 + " and " + std::to_string(m.launches_per_sample) +
-                   "; refresh the baseline after changing how a test is timed";
+                   " launch(es) per sample, this run with L2 " + m.l2 + " and " +
+                   std::to_string(m.launches_per_sample) + "; refresh the baseline after changing how a test is timed";
       } else {
         const TimingDecision d = judge_timing(evidence(m), evidence(b), b.tolerance);
         f.verdict = d.verdict;
@@ -190,19 +202,25 @@ int explanation_rank(const Finding& f) {
   switch (traits->group) {
     case CounterGroup::shared:
     case CounterGroup::wgmma:
-    case CounterGroup::cluster: return requests ? 1 : 0;
+    case CounterGroup::cluster:
+      return requests ? 1 : 0;
     case CounterGroup::global:
-    case CounterGroup::tma: return requests ? 3 : 2;
-    case CounterGroup::local: return requests ? 5 : 4;
-    case CounterGroup::launch: return 7;
-    case CounterGroup::instructions: return 8;
+    case CounterGroup::tma:
+      return requests ? 3 : 2;
+    case CounterGroup::local:
+      return requests ? 5 : 4;
+    case CounterGroup::launch:
+      return 7;
+    case CounterGroup::instructions:
+      return 8;
   }
   return 9;
 }
 
 // The change relative to the baseline; a value that appeared, vanished or left zero is the largest change there is.
 double relative_change(const Finding& f) {
-  if (f.verdict == Verdict::not_in_baseline || f.verdict == Verdict::not_measured) return std::numeric_limits<double>::infinity();
+  if (f.verdict == Verdict::not_in_baseline || f.verdict == Verdict::not_measured)
+    return std::numeric_limits<double>::infinity();
   if (f.measured == f.baseline) return 0.0;
   if (f.baseline == 0.0) return std::numeric_limits<double>::infinity();
   return std::abs(f.measured - f.baseline) / std::abs(f.baseline);
@@ -225,30 +243,48 @@ bool is_failure(Verdict verdict, bool fail_on_speedup) {
 
 std::string to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::pass: return "ok";
-    case Verdict::counter_changed: return "CHANGED";
-    case Verdict::slower: return "SLOWER";
-    case Verdict::faster: return "faster";
-    case Verdict::not_in_baseline: return "NOT IN BASELINE";
-    case Verdict::not_measured: return "NOT MEASURED";
-    case Verdict::method_changed: return "TIMED DIFFERENTLY";
-    case Verdict::too_few_samples: return "TOO FEW SAMPLES";
-    case Verdict::inconclusive: return "INCONCLUSIVE";
+    case Verdict::pass:
+      return "ok";
+    case Verdict::counter_changed:
+      return "CHANGED";
+    case Verdict::slower:
+      return "SLOWER";
+    case Verdict::faster:
+      return "faster";
+    case Verdict::not_in_baseline:
+      return "NOT IN BASELINE";
+    case Verdict::not_measured:
+      return "NOT MEASURED";
+    case Verdict::method_changed:
+      return "TIMED DIFFERENTLY";
+    case Verdict::too_few_samples:
+      return "TOO FEW SAMPLES";
+    case Verdict::inconclusive:
+      return "INCONCLUSIVE";
   }
   return "?";
 }
 
 std::string verdict_id(Verdict verdict) {
   switch (verdict) {
-    case Verdict::pass: return "pass";
-    case Verdict::counter_changed: return "counter_changed";
-    case Verdict::slower: return "slower";
-    case Verdict::faster: return "faster";
-    case Verdict::not_in_baseline: return "not_in_baseline";
-    case Verdict::not_measured: return "not_measured";
-    case Verdict::method_changed: return "method_changed";
-    case Verdict::too_few_samples: return "too_few_samples";
-    case Verdict::inconclusive: return "inconclusive";
+    case Verdict::pass:
+      return "pass";
+    case Verdict::counter_changed:
+      return "counter_changed";
+    case Verdict::slower:
+      return "slower";
+    case Verdict::faster:
+      return "faster";
+    case Verdict::not_in_baseline:
+      return "not_in_baseline";
+    case Verdict::not_measured:
+      return "not_measured";
+    case Verdict::method_changed:
+      return "method_changed";
+    case Verdict::too_few_samples:
+      return "too_few_samples";
+    case Verdict::inconclusive:
+      return "inconclusive";
   }
   return "unknown";
 }

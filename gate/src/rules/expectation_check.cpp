@@ -11,7 +11,9 @@ namespace bankgate::gate {
 namespace {
 
 // Exact but for the last bits of two divisions (8/11 computed from counts against 8.0/11.0 written).
-bool holds(double measured, double stated) { return std::abs(measured - stated) <= 1e-12 * std::max(1.0, std::abs(stated)); }
+bool holds(double measured, double stated) {
+  return std::abs(measured - stated) <= 1e-12 * std::max(1.0, std::abs(stated));
+}
 
 std::string with_digits(double value, int digits) {
   char text[64];
@@ -47,12 +49,14 @@ std::vector<std::string> unmet_expectations(const KernelRecord& measured) {
     const RatioTraits* ratio = find_ratio(key);
     const auto got = measured.derived.find(key);
     if (ratio == nullptr || got == measured.derived.end()) {
-      unmet.push_back("the kernel's source states " + key + ", which is not a ratio of the metric table or was not measured");
+      unmet.push_back("the kernel's source states " + key +
+                      ", which is not a ratio of the metric table or was not measured");
       continue;
     }
     if (holds(got->second, stated)) continue;
-    unmet.push_back(std::string(ratio->display) + " is " + format_apart(got->second, stated) + counts_behind(*ratio, measured) +
-                    ", the kernel's source says " + format_number(stated) + ": " + measured.expected->why);
+    unmet.push_back(std::string(ratio->display) + " is " + format_apart(got->second, stated) +
+                    counts_behind(*ratio, measured) + ", the kernel's source says " + format_number(stated) + ": " +
+                    measured.expected->why);
   }
   return unmet;
 }

@@ -14,7 +14,8 @@ std::optional<RoundDecision> decision_of(const std::string& test, const PooledRu
                                          const NoisePolicy& policy) {
   const auto record = base.records.find(test);
   const auto b = base.rounds.find(test), h = head.rounds.find(test);
-  if (record == base.records.end() || !record->second.timing || b == base.rounds.end() || h == head.rounds.end()) return std::nullopt;
+  if (record == base.records.end() || !record->second.timing || b == base.rounds.end() || h == head.rounds.end())
+    return std::nullopt;
   if (b->second.medians_ns.size() < 2 || h->second.medians_ns.size() < 2) return std::nullopt;
   return judge_rounds({b->second.medians_ns, h->second.medians_ns, record->second.timing->launches_per_sample}, policy);
 }
@@ -32,8 +33,9 @@ struct Need {
 
 // Each test's further rounds to a decision where that fits in `affordable` test-rounds and `most_rounds` a side;
 // the others go to `out_of_reach`.
-std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, double affordable, const RoundBudget& budget,
-                               const NoisePolicy& policy, std::vector<std::string>& out_of_reach) {
+std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, double affordable,
+                               const RoundBudget& budget, const NoisePolicy& policy,
+                               std::vector<std::string>& out_of_reach) {
   std::vector<Need> needs;
   for (const UndecidedTest& t : undecided) {
     if (t.decision.verdict != Verdict::inconclusive) continue;
@@ -44,8 +46,10 @@ std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, doub
     // the two apart.
     const std::size_t most = have + room + 1;
     const std::size_t wanted = room == 0 ? most : rounds_to_decide(t.decision, most, policy);
-    if (wanted >= most) out_of_reach.push_back(t.name);
-    else needs.push_back({wanted - have, t.name});
+    if (wanted >= most)
+      out_of_reach.push_back(t.name);
+    else
+      needs.push_back({wanted - have, t.name});
   }
   return needs;
 }
@@ -66,7 +70,8 @@ std::vector<UndecidedTest> undecided_tests(const PooledRuns& base, const PooledR
 ExtraRoundPlan plan_extra_round(const std::vector<UndecidedTest>& undecided, const RoundBudget& budget,
                                 const NoisePolicy& policy) {
   ExtraRoundPlan plan;
-  if (!(budget.seconds_per_test > 0.0)) throw std::invalid_argument("plan_extra_round: a test's round must take some time");
+  if (!(budget.seconds_per_test > 0.0))
+    throw std::invalid_argument("plan_extra_round: a test's round must take some time");
   const double affordable = std::floor(std::max(budget.seconds_left, 0.0) / budget.seconds_per_test);  // test-rounds
   plan.budget_spent = affordable < 1.0;
   std::vector<Need> needs = needs_within(undecided, affordable, budget, policy, plan.out_of_reach);
@@ -110,10 +115,12 @@ void note_undecided(std::vector<ComparisonRow>& rows, const ExtraRounds& extra) 
 }
 
 std::string extra_rounds_line(const ExtraRounds& extra) {
-  std::string line = "extra time: " + std::to_string(extra.rounds) + " round" + (extra.rounds == 1 ? "" : "s") + " in " +
-                     seconds_text(extra.spent_seconds) + " of a " + seconds_text(extra.budget_seconds) + " budget";
+  std::string line = "extra time: " + std::to_string(extra.rounds) + " round" + (extra.rounds == 1 ? "" : "s") +
+                     " in " + seconds_text(extra.spent_seconds) + " of a " + seconds_text(extra.budget_seconds) +
+                     " budget";
   std::string given;
-  for (const auto& [test, rounds] : extra.given) given += (given.empty() ? "" : ", ") + test + " +" + std::to_string(rounds);
+  for (const auto& [test, rounds] : extra.given)
+    given += (given.empty() ? "" : ", ") + test + " +" + std::to_string(rounds);
   return line + (given.empty() ? "" : ": " + given);
 }
 

@@ -44,12 +44,16 @@ SourceLineFigures as_line(const InstructionFigures& i, const std::string& source
 
 }  // namespace
 
-std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigures>& instructions, const std::string& source_dir) {
+std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigures>& instructions,
+                                               const std::string& source_dir) {
   std::vector<SourceLineFigures> entries;
   for (const InstructionFigures& i : instructions) {
     SourceLineFigures l = as_line(i, source_dir);
     if (l.kind != all_instructions_kind)
-      entries.push_back({.file = l.file, .line = l.line, .inlined = l.inlined, .kind = std::string(all_instructions_kind),
+      entries.push_back({.file = l.file,
+                         .line = l.line,
+                         .inlined = l.inlined,
+                         .kind = std::string(all_instructions_kind),
                          .executions = l.executions});
     entries.push_back(std::move(l));
   }
@@ -57,12 +61,15 @@ std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigu
 }
 
 bool lacks_line_table(const std::vector<SourceLineFigures>& lines) {
-  return !lines.empty() && std::all_of(lines.begin(), lines.end(), [](const SourceLineFigures& l) { return l.line == 0; });
+  return !lines.empty() &&
+         std::all_of(lines.begin(), lines.end(), [](const SourceLineFigures& l) { return l.line == 0; });
 }
 
 std::string no_line_table_note(const std::string& kernel) {
-  return "kernel " + kernel + " has no line information, so no source line can be named for its figures: build its "
-         "library with -lineinfo, e.g. bankgate_add_line_info(<target>) or LIBRARIES <target> of bankgate_add_gpu_suite";
+  return "kernel " + kernel +
+         " has no line information, so no source line can be named for its figures: build its "
+         "library with -lineinfo, e.g. bankgate_add_line_info(<target>) or LIBRARIES <target> of "
+         "bankgate_add_gpu_suite";
 }
 
 std::map<std::string, double> excess_by_kind(const std::vector<SourceLineFigures>& lines) {

@@ -13,9 +13,12 @@ namespace {
 
 std::uint64_t amount(const SourceLineFigures& l) {
   switch (line_unit(l.kind)) {
-    case LineUnit::wavefronts: return l.wavefronts;
-    case LineUnit::sectors: return l.sectors;
-    case LineUnit::instructions: break;
+    case LineUnit::wavefronts:
+      return l.wavefronts;
+    case LineUnit::sectors:
+      return l.sectors;
+    case LineUnit::instructions:
+      break;
   }
   return l.executions;
 }
@@ -83,24 +86,30 @@ LineUnit line_unit(const std::string& kind) {
 }
 
 std::int64_t LineChange::change() const {
-  const auto a = [](const std::optional<SourceLineFigures>& l) { return l ? static_cast<std::int64_t>(amount(*l)) : 0; };
+  const auto a = [](const std::optional<SourceLineFigures>& l) {
+    return l ? static_cast<std::int64_t>(amount(*l)) : 0;
+  };
   return a(measured) - a(baseline);
 }
 
-std::vector<LineChange> compare_lines(const std::vector<SourceLineFigures>& baseline, const std::vector<SourceLineFigures>& measured) {
+std::vector<LineChange> compare_lines(const std::vector<SourceLineFigures>& baseline,
+                                      const std::vector<SourceLineFigures>& measured) {
   std::map<LineKey, LineChange> by_line;
   for (const SourceLineFigures& l : baseline) by_line[key(l)].baseline = l;
   for (const SourceLineFigures& l : measured) by_line[key(l)].measured = l;
   std::vector<LineChange> changes, unpaired;
   for (auto& [unused, c] : by_line) {
-    if (!c.baseline || !c.measured) unpaired.push_back(std::move(c));
-    else if (!same_figures(*c.baseline, *c.measured)) changes.push_back(std::move(c));
+    if (!c.baseline || !c.measured)
+      unpaired.push_back(std::move(c));
+    else if (!same_figures(*c.baseline, *c.measured))
+      changes.push_back(std::move(c));
   }
   pair_moved_lines(unpaired);
   for (LineChange& c : unpaired)
     if (!c.baseline || !c.measured || !same_figures(*c.baseline, *c.measured)) changes.push_back(std::move(c));
-  std::stable_sort(changes.begin(), changes.end(),
-                   [](const LineChange& a, const LineChange& b) { return std::llabs(a.change()) > std::llabs(b.change()); });
+  std::stable_sort(changes.begin(), changes.end(), [](const LineChange& a, const LineChange& b) {
+    return std::llabs(a.change()) > std::llabs(b.change());
+  });
   return changes;
 }
 
@@ -116,9 +125,12 @@ std::string format_line_change(const LineChange& c) {
   const auto figure = [&](const std::optional<SourceLineFigures>& l, const char* absent) {
     if (!l) return std::string(absent);
     switch (unit) {
-      case LineUnit::wavefronts: return two_places(l->wavefronts_per_request());
-      case LineUnit::sectors: return two_places(l->sectors_per_request());
-      case LineUnit::instructions: break;
+      case LineUnit::wavefronts:
+        return two_places(l->wavefronts_per_request());
+      case LineUnit::sectors:
+        return two_places(l->sectors_per_request());
+      case LineUnit::instructions:
+        break;
     }
     return std::to_string(l->executions);
   };
@@ -126,14 +138,20 @@ std::string format_line_change(const LineChange& c) {
   const std::int64_t change = c.change();
   const std::string sign = change >= 0 ? "+" : "";
   switch (unit) {
-    case LineUnit::wavefronts: text += " wavefronts per request (" + sign + std::to_string(change) + " wavefronts"; break;
+    case LineUnit::wavefronts:
+      text += " wavefronts per request (" + sign + std::to_string(change) + " wavefronts";
+      break;
     case LineUnit::sectors: {
       text += " sectors per request (";
-      if (any.executions > 0) text += "ideal " + two_places(static_cast<double>(any.ideal_sectors) / static_cast<double>(any.executions)) + "; ";
+      if (any.executions > 0)
+        text +=
+            "ideal " + two_places(static_cast<double>(any.ideal_sectors) / static_cast<double>(any.executions)) + "; ";
       text += sign + std::to_string(change) + " sectors";
       break;
     }
-    case LineUnit::instructions: text += " instructions executed (" + sign + std::to_string(change); break;
+    case LineUnit::instructions:
+      text += " instructions executed (" + sign + std::to_string(change);
+      break;
   }
   if (unit != LineUnit::instructions && c.baseline && c.measured && c.baseline->executions != c.measured->executions)
     text += "; requests " + std::to_string(c.baseline->executions) + " -> " + std::to_string(c.measured->executions);

@@ -16,7 +16,8 @@ struct TestRecords {
 };
 
 // suite -> test -> its records, for every test any process recorded.
-std::map<std::string, std::map<std::string, TestRecords>> records_by_test(const std::vector<ProcessRecording>& processes) {
+std::map<std::string, std::map<std::string, TestRecords>> records_by_test(
+    const std::vector<ProcessRecording>& processes) {
   std::map<std::string, std::map<std::string, TestRecords>> tests;
   for (const ProcessRecording& p : processes)
     for (const auto& [suite, file] : p.suites)
@@ -36,7 +37,8 @@ bool comparable(const std::vector<LabelledRecord>& entries) {
   for (const LabelledRecord& e : entries) {
     const KernelRecord& r = *e.record;
     if (!r.timing || r.samples_ns.empty()) return false;
-    if (r.timing->l2 != first.timing->l2 || r.timing->launches_per_sample != first.timing->launches_per_sample) return false;
+    if (r.timing->l2 != first.timing->l2 || r.timing->launches_per_sample != first.timing->launches_per_sample)
+      return false;
   }
   return true;
 }
@@ -66,14 +68,15 @@ void check_within_bounds(const std::string& name, const TimingSummary& t) {
   const double threshold = t.tolerance.relative * t.median_ns + t.tolerance.absolute_ns;
   const double most = limits::max_timing_threshold_of_median * t.median_ns + TimingTolerance{}.absolute_ns;
   if (threshold > most || t.tolerance.absolute_ns > limits::max_timing_absolute_ns)
-    throw RunnerMergeError(name + ": widened to hold every process's speed, its timing tolerance would let the median grow by " +
-                           duration_text(threshold) + " of its " + duration_text(t.median_ns) +
-                           ", more than any timing tolerance may (half the median plus 64 ns, at most 1 ms): lower the test's "
-                           "own timing tolerance, find why its speed differs between processes, or record it with --processes 1");
+    throw RunnerMergeError(
+        name + ": widened to hold every process's speed, its timing tolerance would let the median grow by " +
+        duration_text(threshold) + " of its " + duration_text(t.median_ns) +
+        ", more than any timing tolerance may (half the median plus 64 ns, at most 1 ms): lower the test's "
+        "own timing tolerance, find why its speed differs between processes, or record it with --processes 1");
 }
 
-void merge_kernel(const std::string& name, const std::vector<LabelledRecord>& entries, const ProcessSpreadPolicy& policy,
-                  KernelRecord& merged, std::vector<ModalKernel>& modal) {
+void merge_kernel(const std::string& name, const std::vector<LabelledRecord>& entries,
+                  const ProcessSpreadPolicy& policy, KernelRecord& merged, std::vector<ModalKernel>& modal) {
   if (entries.size() < 2 || !comparable(entries)) return;
   const std::vector<TimingEvidence> processes = evidence_of(entries);
   std::vector<double> pooled;
@@ -96,7 +99,8 @@ void merge_kernel(const std::string& name, const std::vector<LabelledRecord>& en
     // nothing of one process's median; the tolerance carries the gap instead.
     t.median_se_ns = own_se;
     t.tolerance.modes_ns = found.medians_ns;
-    t.tolerance.reason = (own_reason.empty() ? "" : own_reason + "; ") + modes_reason(found.medians_ns, farthest, policy.widening.margin);
+    t.tolerance.reason = (own_reason.empty() ? "" : own_reason + "; ") +
+                         modes_reason(found.medians_ns, farthest, policy.widening.margin);
     modal.push_back(std::move(found));
   }
   merged.timing = std::move(t);
@@ -123,13 +127,15 @@ ProcessMerge merge_processes(const std::vector<ProcessRecording>& processes, con
   ProcessMerge result;
   for (const auto& [suite, tests] : records_by_test(processes)) {
     for (const auto& [test, recorded] : tests) {
-      const KernelMerge merge = [&](const std::string& kernel, const std::vector<LabelledRecord>& entries, KernelRecord& merged) {
+      const KernelMerge merge = [&](const std::string& kernel, const std::vector<LabelledRecord>& entries,
+                                    KernelRecord& merged) {
         merge_kernel(kernel, entries, policy, merged, result.modal);
       };
-      TestRecord merged = merge_test_records(suite + "." + test, recorded.labels, recorded.records,
-                                             "the kernels a test launches must not depend on the process: record it with "
-                                             "--processes 1, or make its choice of kernels fixed",
-                                             merge);
+      TestRecord merged =
+          merge_test_records(suite + "." + test, recorded.labels, recorded.records,
+                             "the kernels a test launches must not depend on the process: record it with "
+                             "--processes 1, or make its choice of kernels fixed",
+                             merge);
       auto [file, inserted] = result.suites.try_emplace(suite);
       if (inserted) {
         // The suite's file as the first process that recorded it wrote it, its tests merged in one by one.
@@ -143,12 +149,14 @@ ProcessMerge merge_processes(const std::vector<ProcessRecording>& processes, con
       file->second.tests[test] = std::move(merged);
     }
   }
-  std::sort(result.modal.begin(), result.modal.end(), [](const ModalKernel& a, const ModalKernel& b) { return a.name < b.name; });
+  std::sort(result.modal.begin(), result.modal.end(),
+            [](const ModalKernel& a, const ModalKernel& b) { return a.name < b.name; });
   return result;
 }
 
 std::vector<std::string> tests_needing_another_process(const std::vector<ProcessRecording>& processes,
-                                                       std::size_t processes_wanted, const ProcessSpreadPolicy& policy) {
+                                                       std::size_t processes_wanted,
+                                                       const ProcessSpreadPolicy& policy) {
   std::vector<std::string> needed;
   for (const auto& [suite, tests] : records_by_test(processes))
     for (const auto& [test, recorded] : tests) {
@@ -170,8 +178,10 @@ std::string filter_selecting(const std::vector<std::string>& tests) {
 
 std::string duration_text(double ns) {
   char text[32];
-  if (std::abs(ns) < 10000.0) std::snprintf(text, sizeof text, "%.0f ns", ns);
-  else std::snprintf(text, sizeof text, "%.1f us", ns / 1000.0);
+  if (std::abs(ns) < 10000.0)
+    std::snprintf(text, sizeof text, "%.0f ns", ns);
+  else
+    std::snprintf(text, sizeof text, "%.1f us", ns / 1000.0);
   return text;
 }
 
@@ -187,9 +197,9 @@ std::string modes_reason(const std::vector<double>& medians_ns, double farthest_
   }
   char times[16];
   std::snprintf(times, sizeof times, "%g", margin);
-  return "speed depends on the process: medians " + listed + (micro ? " us" : " ns") + " in " + std::to_string(medians_ns.size()) +
-         " processes; the farthest lay " + duration_text(farthest_ns) + " from the pooled median, and the absolute part adds " +
-         times + " times that";
+  return "speed depends on the process: medians " + listed + (micro ? " us" : " ns") + " in " +
+         std::to_string(medians_ns.size()) + " processes; the farthest lay " + duration_text(farthest_ns) +
+         " from the pooled median, and the absolute part adds " + times + " times that";
 }
 
 }  // namespace bankgate::gate

@@ -41,7 +41,8 @@ double practical_floor(double median_ns, int launches_per_sample, const NoisePol
   const double shortest = std::log(policy.short_kernel_ns), longest = std::log(policy.long_kernel_ns);
   const double at = std::clamp(std::log(std::max(median_ns, 1.0)), shortest, longest);
   const double along = (at - shortest) / (longest - shortest);
-  const double relative = std::exp(std::log(policy.short_floor) + along * (std::log(policy.long_floor) - std::log(policy.short_floor)));
+  const double relative =
+      std::exp(std::log(policy.short_floor) + along * (std::log(policy.long_floor) - std::log(policy.short_floor)));
   const double quantization = policy.tick_fraction * policy.tick_ns / std::max(1, launches_per_sample);
   return std::max(relative, quantization / median_ns);
 }
@@ -49,8 +50,11 @@ double practical_floor(double median_ns, int launches_per_sample, const NoisePol
 RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   const std::size_t nb = e.base_medians_ns.size(), nh = e.head_medians_ns.size();
   if (nb < 2 || nh < 2) throw std::invalid_argument("judge_rounds needs at least two rounds per side");
-  const auto positive = [](const std::vector<double>& v) { return std::all_of(v.begin(), v.end(), [](double x) { return x > 0.0; }); };
-  if (!positive(e.base_medians_ns) || !positive(e.head_medians_ns)) throw std::invalid_argument("judge_rounds: a median is not positive");
+  const auto positive = [](const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [](double x) { return x > 0.0; });
+  };
+  if (!positive(e.base_medians_ns) || !positive(e.head_medians_ns))
+    throw std::invalid_argument("judge_rounds: a median is not positive");
   const std::vector<double> lb = logs_of(e.base_medians_ns), lh = logs_of(e.head_medians_ns);
   RoundDecision d;
   d.rounds = std::min(nb, nh);
@@ -62,24 +66,30 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   d.noise = std::max(between, tick_deviation);
   const double se = d.noise * std::sqrt(1.0 / static_cast<double>(nb) + 1.0 / static_cast<double>(nh));
   const double log_change = mean(lh) - mean(lb);
-  const double half_width = student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, static_cast<double>(dof)) * se;
-  const double equivalence_half_width = student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, static_cast<double>(dof)) * se;
+  const double half_width =
+      student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, static_cast<double>(dof)) * se;
+  const double equivalence_half_width =
+      student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, static_cast<double>(dof)) * se;
   d.change = std::exp(log_change) - 1.0;
   d.low = std::exp(log_change - half_width) - 1.0;
   d.high = std::exp(log_change + half_width) - 1.0;
   d.floor = practical_floor(base_ns, e.launches_per_sample, policy);
   d.detectable = std::max(d.floor, std::exp(half_width) - 1.0);
-  if (d.low > 0.0 && d.change > d.floor) d.verdict = Verdict::slower;
-  else if (d.high < 0.0 && -d.change > d.floor) d.verdict = Verdict::faster;
+  if (d.low > 0.0 && d.change > d.floor)
+    d.verdict = Verdict::slower;
+  else if (d.high < 0.0 && -d.change > d.floor)
+    d.verdict = Verdict::faster;
   else if (std::exp(log_change + equivalence_half_width) - 1.0 < d.floor &&
            std::exp(log_change - equivalence_half_width) - 1.0 > -d.floor)
     d.verdict = Verdict::pass;
-  else d.verdict = Verdict::inconclusive;
+  else
+    d.verdict = Verdict::inconclusive;
   char level[16];
   std::snprintf(level, sizeof level, "%g%%", 100.0 * policy.change_confidence);
   d.detail = percent(d.change) + " (" + level + " interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
-             std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " + percent(d.noise).substr(1) +
-             ", floor " + percent(d.floor).substr(1) + "; smallest detectable change " + percent(d.detectable);
+             std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " +
+             percent(d.noise).substr(1) + ", floor " + percent(d.floor).substr(1) + "; smallest detectable change " +
+             percent(d.detectable);
   return d;
 }
 
@@ -93,7 +103,8 @@ bool decided_with(const RoundDecision& d, std::size_t rounds, const NoisePolicy&
   const double change = student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, dof) * se;
   const double equivalence = student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, dof) * se;
   const bool beyond = std::abs(d.change) > d.floor && std::abs(log_change) > change;
-  const bool within = std::exp(log_change + equivalence) - 1.0 < d.floor && std::exp(log_change - equivalence) - 1.0 > -d.floor;
+  const bool within =
+      std::exp(log_change + equivalence) - 1.0 < d.floor && std::exp(log_change - equivalence) - 1.0 > -d.floor;
   return beyond || within;
 }
 

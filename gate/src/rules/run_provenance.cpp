@@ -7,7 +7,6 @@
 
 #include <unistd.h>
 
-
 #ifndef BANKGATE_VERSION
 #error "BANKGATE_VERSION must be defined by the build (gate/CMakeLists.txt passes project()'s version)"
 #endif
@@ -59,7 +58,8 @@ void note_measurement(RunProvenance& run, const Provenance& candidate) {
   // A candidate is a file anyone may have written: a date in another form is no date the reports can give.
   one.measured = is_utc_date(candidate.date) ? candidate.date : "";
   if (!candidate.gpu_name.empty())
-    one.gpus.push_back({candidate.gpu_name, candidate.driver_release, candidate.driver_version, candidate.cuda_runtime_version});
+    one.gpus.push_back(
+        {candidate.gpu_name, candidate.driver_release, candidate.driver_version, candidate.cuda_runtime_version});
   merge_provenance(run, one);
 }
 
@@ -79,7 +79,8 @@ void merge_provenance(RunProvenance& merged, const RunProvenance& part) {
     merged.commit += (merged.commit.empty() ? "" : ", ") + part.commit;
   merged.dirty |= part.dirty;
   // ISO 8601 dates in UTC order as text.
-  if (!part.measured.empty() && (merged.measured.empty() || part.measured < merged.measured)) merged.measured = part.measured;
+  if (!part.measured.empty() && (merged.measured.empty() || part.measured < merged.measured))
+    merged.measured = part.measured;
   for (const std::string& commit : part.baseline_commits) {
     Provenance baseline;
     baseline.git_commit = commit;

@@ -26,8 +26,8 @@ void check_counters_agree(const std::string& name, const Entry& first, const Ent
     if (it == b.end())
       throw RunnerMergeError(name + ": " + other.label + " has no " + metric + ", which " + first.label + " measured");
     if (it->second.value != value.value)
-      throw RunnerMergeError(name + ": " + metric + " is " + format_number(value.value) + " on " + first.label + " but " +
-                             format_number(it->second.value) + " on " + other.label +
+      throw RunnerMergeError(name + ": " + metric + " is " + format_number(value.value) + " on " + first.label +
+                             " but " + format_number(it->second.value) + " on " + other.label +
                              "; counters describe the binary, so the runners built different code: record every runner "
                              "from one commit");
   }
@@ -45,9 +45,10 @@ void check_timed_alike(const std::string& name, const Entry& first, const Entry&
     throw RunnerMergeError(name + ": timed on " + (a ? first : other).label + " only");
   if (!a) return;
   if (a->l2 != b->l2 || a->launches_per_sample != b->launches_per_sample)
-    throw RunnerMergeError(name + ": timed with L2 " + a->l2 + ", " + std::to_string(a->launches_per_sample) + " launch(es) per sample on " +
-                           first.label + " but L2 " + b->l2 + ", " + std::to_string(b->launches_per_sample) + " on " +
-                           other.label + "; record every runner against the same committed baselines, which fix both");
+    throw RunnerMergeError(name + ": timed with L2 " + a->l2 + ", " + std::to_string(a->launches_per_sample) +
+                           " launch(es) per sample on " + first.label + " but L2 " + b->l2 + ", " +
+                           std::to_string(b->launches_per_sample) + " on " + other.label +
+                           "; record every runner against the same committed baselines, which fix both");
   if (first.record->samples_ns.empty() || other.record->samples_ns.empty())
     throw RunnerMergeError(name + ": a recording without its samples (merge candidates, not baselines)");
 }
@@ -58,10 +59,11 @@ TimingSummary merged_timing(const std::string& name, const std::vector<Entry>& e
   const TimingTolerance own = t.tolerance;
   // Runners far apart would loosen the gate for all of them (a runner 3x slower than another let any kernel of the
   // other slow down 3x). Machines of one GPU model measure within a few percent of each other.
-  const double spread = widen_by_spread(name, entries, policy, "runners",
-                                        "merged, the timing tolerance would widen by that much for every runner; machines that far "
-                                        "apart are not alike: find out why (clocks, another GPU, a busy runner) or record them apart",
-                                        t);
+  const double spread =
+      widen_by_spread(name, entries, policy, "runners",
+                      "merged, the timing tolerance would widen by that much for every runner; machines that far "
+                      "apart are not alike: find out why (clocks, another GPU, a busy runner) or record them apart",
+                      t);
   std::string listed;
   for (std::size_t i = 0; i < entries.size(); ++i)
     listed += (i ? ", " : "") + nanoseconds(entries[i].record->timing->median_ns) + " (" + entries[i].label + ")";
@@ -69,7 +71,8 @@ TimingSummary merged_timing(const std::string& name, const std::vector<Entry>& e
   std::snprintf(margin, sizeof margin, "%g", policy.margin);
   t.tolerance.reason = (own.reason.empty() ? "" : own.reason + "; ") + "merged from " + std::to_string(entries.size()) +
                        " runners whose medians were " + listed + ": the farthest lay " + nanoseconds(spread) +
-                       " from the pooled median, and the absolute part adds " + margin + " times that for runners not seen";
+                       " from the pooled median, and the absolute part adds " + margin +
+                       " times that for runners not seen";
   return t;
 }
 
@@ -95,8 +98,9 @@ TimingSummary pool_timings(const std::vector<LabelledRecord>& records, std::vect
   return t;
 }
 
-double widen_by_spread(const std::string& name, const std::vector<LabelledRecord>& records, const RunnerMergePolicy& policy,
-                       const std::string& sources, const std::string& advice, TimingSummary& timing) {
+double widen_by_spread(const std::string& name, const std::vector<LabelledRecord>& records,
+                       const RunnerMergePolicy& policy, const std::string& sources, const std::string& advice,
+                       TimingSummary& timing) {
   std::vector<double> medians;
   for (const LabelledRecord& r : records) medians.push_back(r.record->timing->median_ns);
   double spread = 0.0;
@@ -107,8 +111,9 @@ double widen_by_spread(const std::string& name, const std::vector<LabelledRecord
     const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
     char ratio[16];
     std::snprintf(ratio, sizeof ratio, "%.2f", *high / *low);
-    throw RunnerMergeError(name + ": the " + sources + "' medians are " + ratio + "x apart (" + nanoseconds(*low) + " on " +
-                           records[static_cast<std::size_t>(low - medians.begin())].label + ", " + nanoseconds(*high) + " on " +
+    throw RunnerMergeError(name + ": the " + sources + "' medians are " + ratio + "x apart (" + nanoseconds(*low) +
+                           " on " + records[static_cast<std::size_t>(low - medians.begin())].label + ", " +
+                           nanoseconds(*high) + " on " +
                            records[static_cast<std::size_t>(high - medians.begin())].label + "): " + advice);
   }
   timing.tolerance.absolute_ns += policy.margin * spread;
@@ -123,13 +128,15 @@ TestRecord merge_test_records(const std::string& name, const std::vector<std::st
   for (std::size_t r = 1; r < records.size(); ++r) {
     merged.correct = merged.correct && records[r]->correct;
     if (kernel_labels(*records[r]) != kernels_launched)
-      throw RunnerMergeError(name + ": " + labels[r] + " launched other kernels than " + labels.front() + "; " + other_kernels_advice);
+      throw RunnerMergeError(name + ": " + labels[r] + " launched other kernels than " + labels.front() + "; " +
+                             other_kernels_advice);
   }
   const std::vector<KernelRecord*> kernels = merged.kernels();
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     std::vector<LabelledRecord> entries;
     for (std::size_t r = 0; r < records.size(); ++r) entries.push_back({labels[r], records[r]->kernels()[k]});
-    merge_kernel(kernels_launched.size() > 1 ? name + " (kernel " + kernels_launched[k] + ")" : name, entries, *kernels[k]);
+    merge_kernel(kernels_launched.size() > 1 ? name + " (kernel " + kernels_launched[k] + ")" : name, entries,
+                 *kernels[k]);
   }
   return merged;
 }
@@ -137,7 +144,8 @@ TestRecord merge_test_records(const std::string& name, const std::vector<std::st
 namespace {
 
 // One kernel's records of every runner: counters alike, timed alike, durations pooled into `merged`.
-void merge_kernel(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy, KernelRecord& merged) {
+void merge_kernel(const std::string& name, const std::vector<Entry>& entries, const RunnerMergePolicy& policy,
+                  KernelRecord& merged) {
   for (std::size_t i = 1; i < entries.size(); ++i) {
     check_counters_agree(name, entries.front(), entries[i]);
     check_timed_alike(name, entries.front(), entries[i]);
@@ -157,14 +165,16 @@ const TestRecord* find_test(const RunnerRecording& runner, const std::string& su
 
 }  // namespace
 
-std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording>& runners, const RunnerMergePolicy& policy) {
+std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording>& runners,
+                                               const RunnerMergePolicy& policy) {
   if (runners.empty()) throw RunnerMergeError("no runner's recording to merge");
   if (runners.size() == 1) return runners.front().suites;
   const RunnerRecording& first = runners.front();
   std::map<std::string, SuiteFile> merged;
   for (const RunnerRecording& r : runners)
     for (const auto& [suite, file] : r.suites)
-      if (!first.suites.count(suite)) throw RunnerMergeError(suite + ": recorded on " + r.label + " but not on " + first.label);
+      if (!first.suites.count(suite))
+        throw RunnerMergeError(suite + ": recorded on " + r.label + " but not on " + first.label);
   for (const auto& [suite, file] : first.suites) {
     SuiteFile out = file;
     for (const auto& [test, record] : file.tests) {
@@ -177,15 +187,15 @@ std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording
           throw RunnerMergeError(name + ": recorded on " + first.label + " but not on " + runners[i].label +
                                  "; every runner must record the same tests (the same --filter)");
         if (runners[i].suites.at(suite).gpu != file.gpu)
-          throw RunnerMergeError(name + ": " + runners[i].label + " recorded " + runners[i].suites.at(suite).gpu.model + ", " +
-                                 first.label + " " + file.gpu.model + "; merge recordings of one GPU model");
+          throw RunnerMergeError(name + ": " + runners[i].label + " recorded " + runners[i].suites.at(suite).gpu.model +
+                                 ", " + first.label + " " + file.gpu.model + "; merge recordings of one GPU model");
         recorded_on.push_back(runners[i].label);
         records.push_back(other);
       }
-      out.tests[test] = merge_test_records(name, recorded_on, records, "record every runner from one commit",
-                                           [&policy](const std::string& kernel, const std::vector<Entry>& entries, KernelRecord& merged) {
-                                             merge_kernel(kernel, entries, policy, merged);
-                                           });
+      out.tests[test] =
+          merge_test_records(name, recorded_on, records, "record every runner from one commit",
+                             [&policy](const std::string& kernel, const std::vector<Entry>& entries,
+                                       KernelRecord& merged) { merge_kernel(kernel, entries, policy, merged); });
     }
     for (std::size_t i = 1; i < runners.size(); ++i)
       if (runners[i].suites.at(suite).tests.size() != file.tests.size())

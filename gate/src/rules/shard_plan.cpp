@@ -66,7 +66,8 @@ Micros target_load(const std::vector<Weighed>& order, std::size_t parts) {
     all_in_programs = all_in_programs && !w.unit->programs.empty();
   }
   const std::size_t starts = all_in_programs ? std::max(parts, programs.size()) : programs.size();
-  const auto even = (work + static_cast<Micros>(starts) * program_start + static_cast<Micros>(parts) - 1) / static_cast<Micros>(parts);
+  const auto even = (work + static_cast<Micros>(starts) * program_start + static_cast<Micros>(parts) - 1) /
+                    static_cast<Micros>(parts);
   return std::max(even, heaviest);
 }
 
@@ -134,10 +135,12 @@ std::optional<ShardSpec> parse_shard_spec(const std::string& text, std::string& 
 std::string empty_part_problem(int index, int count, std::size_t suites) {
   const std::string part = "shard " + std::to_string(index) + " of " + std::to_string(count);
   if (suites == 0) return part + " has no suite to run: ctest lists no GPU test (after --filter) to split";
-  return part + " has no suite to run: the gate's " +
-         std::to_string(suites) + " suite(s) (after --filter) leave " + std::to_string(count - static_cast<int>(std::min<std::size_t>(suites, count))) +
-         " of its " + std::to_string(count) + " runners idle; a runner matrix wider than the catalogue is a configuration "
-         "mistake: make it at most " + std::to_string(std::max<std::size_t>(suites, 1)) + " wide";
+  return part + " has no suite to run: the gate's " + std::to_string(suites) + " suite(s) (after --filter) leave " +
+         std::to_string(count - static_cast<int>(std::min<std::size_t>(suites, count))) + " of its " +
+         std::to_string(count) +
+         " runners idle; a runner matrix wider than the catalogue is a configuration "
+         "mistake: make it at most " +
+         std::to_string(std::max<std::size_t>(suites, 1)) + " wide";
 }
 
 std::vector<ShardUnit> shard_units(const std::vector<ListedTest>& tests) {
@@ -164,7 +167,8 @@ ShardPlan plan_shards(const std::vector<ShardUnit>& units, const TestSeconds& kn
   Parts parts(n, target_load(order, n));
   ShardPlan plan;
   plan.parts.resize(n);
-  for (std::size_t i = 0; i < order.size(); ++i) plan.parts[parts.place(order[i], order.size() - i)].push_back(order[i].unit->suite);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    plan.parts[parts.place(order[i], order.size() - i)].push_back(order[i].unit->suite);
   for (std::size_t p = 0; p < n; ++p) {
     std::sort(plan.parts[p].begin(), plan.parts[p].end());
     plan.seconds.push_back(static_cast<double>(parts.load(p)) / 1e6);
@@ -174,14 +178,15 @@ ShardPlan plan_shards(const std::vector<ShardUnit>& units, const TestSeconds& kn
   return plan;
 }
 
-std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan, int index,
-                         const std::vector<std::string>& also_out) {
+std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan,
+                         int index, const std::vector<std::string>& also_out) {
   const std::vector<std::string>& mine = plan.parts.at(static_cast<std::size_t>(index - 1));
   std::set<std::string> out;
   for (const ShardUnit& unit : units) {
     if (std::binary_search(mine.begin(), mine.end(), unit.suite)) continue;
     // "Suite.*" for GoogleTest's tests; a ctest name without a dot (no GoogleTest test) as itself.
-    for (const std::string& test : unit.tests) out.insert(test.find('.') == std::string::npos ? test : unit.suite + ".*");
+    for (const std::string& test : unit.tests)
+      out.insert(test.find('.') == std::string::npos ? test : unit.suite + ".*");
   }
   out.insert(also_out.begin(), also_out.end());
   if (out.empty()) return filter;

@@ -17,8 +17,8 @@ double beta_continued_fraction(double a, double b, double x) {
   double result = d;
   for (int m = 1; m <= 1000; ++m) {
     const double m2 = 2.0 * m;
-    for (const double numerator : {m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)),
-                                   -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0))}) {
+    for (const double numerator :
+         {m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0))}) {
       d = 1.0 + numerator * d;
       d = 1.0 / (std::abs(d) < tiny ? tiny : d);
       c = 1.0 + numerator / c;
@@ -48,7 +48,8 @@ double student_t_cdf(double t, double dof) {
 }
 
 double student_t_quantile(double probability, double dof) {
-  if (!(probability > 0.0 && probability < 1.0)) throw std::invalid_argument("student_t_quantile: probability outside (0, 1)");
+  if (!(probability > 0.0 && probability < 1.0))
+    throw std::invalid_argument("student_t_quantile: probability outside (0, 1)");
   if (probability < 0.5) return -student_t_quantile(1.0 - probability, dof);
   double low = 0.0, high = 1.0;
   while (student_t_cdf(high, dof) < probability) high *= 2.0;

@@ -47,18 +47,30 @@ json number_schema(const SchemaField& f) {
 json field_schema(const SchemaField& f) {
   json schema;
   switch (f.type) {
-    case JsonType::string: schema = string_schema(f); break;
-    case JsonType::text: schema = {{"type", "string"}, {"minLength", 1}}; break;
-    case JsonType::boolean: schema = {{"type", "boolean"}}; break;
+    case JsonType::string:
+      schema = string_schema(f);
+      break;
+    case JsonType::text:
+      schema = {{"type", "string"}, {"minLength", 1}};
+      break;
+    case JsonType::boolean:
+      schema = {{"type", "boolean"}};
+      break;
     case JsonType::integer:
     case JsonType::count:
-    case JsonType::non_negative: schema = number_schema(f); break;
-    case JsonType::object: schema = reference(f.of); break;
+    case JsonType::non_negative:
+      schema = number_schema(f);
+      break;
+    case JsonType::object:
+      schema = reference(f.of);
+      break;
     case JsonType::array:
       schema = {{"type", "array"}, {"items", reference(f.of)}};
       add_bounds(schema, f, "minItems", "maxItems");
       break;
-    case JsonType::map: schema = {{"type", "object"}, {"additionalProperties", reference(f.of)}}; break;
+    case JsonType::map:
+      schema = {{"type", "object"}, {"additionalProperties", reference(f.of)}};
+      break;
   }
   if (!f.description.empty()) schema["description"] = f.description;
   return schema;
@@ -74,7 +86,8 @@ json object_schema(const SchemaObject& object, bool closed) {
     properties[std::string(f.key)] = field_schema(f);
     if (f.required) required.push_back(f.key);
   }
-  json schema = {{"type", "object"}, {"description", object.description}, {"required", required}, {"properties", properties}};
+  json schema = {
+      {"type", "object"}, {"description", object.description}, {"required", required}, {"properties", properties}};
   if (closed) schema["additionalProperties"] = false;
   return schema;
 }
@@ -94,26 +107,32 @@ json shared_schema() {
           {"$id", shared_file},
           {"title", "bankgate baseline and candidate files (schema " + std::to_string(current_schema_version) +
                         "): what one suite's tests measured on one GPU model"},
-          {"description", "Rendered from gate/src/rules/suite_file_table.cpp by tests/unit/suite_file_schemas: edit the "
-                          "table, not this file. bankgate's reader (gate/src/rules/baseline_json.cpp) checks more than "
-                          "a schema can: known metric names, limits between fields, names safe as file names."},
+          {"description",
+           "Rendered from gate/src/rules/suite_file_table.cpp by tests/unit/suite_file_schemas: edit the "
+           "table, not this file. bankgate's reader (gate/src/rules/baseline_json.cpp) checks more than "
+           "a schema can: known metric names, limits between fields, names safe as file names."},
           {"$defs", defs}};
 }
 
 json file_schema(const char* id, const char* title) {
-  return {{"$schema", draft}, {"$id", id}, {"title", title},
-          {"allOf", {{{"$ref", std::string(shared_file) + "#/$defs/suite_file"}}}}, {"unevaluatedProperties", false}};
+  return {{"$schema", draft},
+          {"$id", id},
+          {"title", title},
+          {"allOf", {{{"$ref", std::string(shared_file) + "#/$defs/suite_file"}}}},
+          {"unevaluatedProperties", false}};
 }
 
 // Baselines hold none of the candidates-only fields, at a test's level or in any of its kernels.
 json baseline_schema() {
-  json schema = file_schema("baseline.schema.json", "bankgate baseline file: baselines/<arch>/<model>/<suite>.json, "
-                                                    "committed in the project");
+  json schema = file_schema("baseline.schema.json",
+                            "bankgate baseline file: baselines/<arch>/<model>/<suite>.json, "
+                            "committed in the project");
   json forbidden = json::array();
   for (const SchemaField& f : schema_object(Part::kernel).fields) {
     if (!f.candidate_only) continue;
     forbidden.push_back({{"required", {f.key}}});
-    forbidden.push_back({{"required", {"kernels"}}, {"properties", {{"kernels", {{"contains", {{"required", {f.key}}}}}}}}});
+    forbidden.push_back(
+        {{"required", {"kernels"}}, {"properties", {{"kernels", {{"contains", {{"required", {f.key}}}}}}}}});
   }
   schema["properties"]["tests"]["additionalProperties"] = {{"not", {{"anyOf", forbidden}}},
                                                            {"description", "baselines hold no candidates-only field"}};
@@ -121,8 +140,9 @@ json baseline_schema() {
 }
 
 json candidate_schema() {
-  json schema = file_schema("candidate.schema.json", "bankgate candidate file: what one run measured, "
-                                                     "<candidates>/<arch>/<model>/<suite>/<test>.json");
+  json schema = file_schema("candidate.schema.json",
+                            "bankgate candidate file: what one run measured, "
+                            "<candidates>/<arch>/<model>/<suite>/<test>.json");
   schema["properties"] = json::object();
   for (const SchemaField& f : schema_object(Part::suite_file).fields)
     if (f.candidate_only) schema["properties"][std::string(f.key)] = field_schema(f);

@@ -51,12 +51,16 @@ template <class Value>
 json map_of(const std::map<std::string, Value>& values, Samples samples) {
   json object = json::object();
   for (const auto& [name, value] : values) {
-    if constexpr (std::is_same_v<Value, double>) object[name] = json_number(value);
-    else object[name] = written(value, samples);
+    if constexpr (std::is_same_v<Value, double>)
+      object[name] = json_number(value);
+    else
+      object[name] = written(value, samples);
   }
   return object;
 }
 
+// The tables keep one row per line, as they are read.
+// clang-format off
 constexpr Column<SuiteFile> suite_file_columns[] = {
     {{.key = "schema_version", .type = T::integer, .minimum = current_schema_version, .maximum = current_schema_version,
       .description = "the schema this file follows; a file of an older one is recorded again (bankgate refresh)"},
@@ -255,6 +259,7 @@ constexpr Column<ExpectedRatios> expected_columns[] = {
     {{.key = "why", .type = T::text, .description = "why the kernel should show them"},
      [](const ExpectedRatios& e, Samples) -> json { return e.why; }},
 };
+// clang-format on
 
 template <class Record, std::size_t N>
 void write_columns(json& into, const Record& record, const Column<Record> (&columns)[N], Samples samples) {
@@ -273,14 +278,20 @@ json write_object(const Record& record, const Column<Record> (&columns)[N], Samp
 }
 
 json written(const GpuKey& gpu, Samples samples) { return write_object(gpu, gpu_columns, samples); }
-json written(const Provenance& provenance, Samples samples) { return write_object(provenance, provenance_columns, samples); }
+json written(const Provenance& provenance, Samples samples) {
+  return write_object(provenance, provenance_columns, samples);
+}
 json written(const KernelRecord& kernel, Samples samples) { return write_object(kernel, kernel_columns, samples); }
 json written(const CounterValue& counter, Samples samples) { return write_object(counter, counter_columns, samples); }
-json written(const Tolerance& tolerance, Samples samples) { return write_object(tolerance, tolerance_columns, samples); }
+json written(const Tolerance& tolerance, Samples samples) {
+  return write_object(tolerance, tolerance_columns, samples);
+}
 json written(const TimingSummary& timing, Samples samples) { return write_object(timing, timing_columns, samples); }
 json written(const TimingTolerance& t, Samples samples) { return write_object(t, timing_tolerance_columns, samples); }
 json written(const SourceLineFigures& line, Samples samples) { return write_object(line, line_columns, samples); }
-json written(const ExpectedRatios& expected, Samples samples) { return write_object(expected, expected_columns, samples); }
+json written(const ExpectedRatios& expected, Samples samples) {
+  return write_object(expected, expected_columns, samples);
+}
 
 json written(const TestRecord& test, Samples samples) {
   if (!test.later_kernels.empty()) return write_object(test, test_of_kernels_columns, samples);
@@ -339,6 +350,8 @@ json json_number(double v) {
   return v;
 }
 
-json suite_file_document(const SuiteFile& file, Samples samples) { return write_object(file, suite_file_columns, samples); }
+json suite_file_document(const SuiteFile& file, Samples samples) {
+  return write_object(file, suite_file_columns, samples);
+}
 
 }  // namespace bankgate::gate

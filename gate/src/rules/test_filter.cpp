@@ -17,8 +17,8 @@ namespace {
 bool glob(std::string_view pattern, std::string_view name) {
   constexpr std::size_t none = std::string_view::npos;
   std::size_t p = 0, n = 0;
-  std::size_t star = none;     // position of the last '*' in the pattern
-  std::size_t star_name = 0;   // where in the name that '*' currently stops
+  std::size_t star = none;    // position of the last '*' in the pattern
+  std::size_t star_name = 0;  // where in the name that '*' currently stops
   while (n < name.size()) {
     if (p < pattern.size() && pattern[p] == '*') {
       star = p++;
@@ -63,10 +63,14 @@ std::pair<std::string, std::string> positive_and_negative(const std::string& fil
 std::string pattern_regex(const std::string& pattern) {
   std::string out;
   for (char c : pattern) {
-    if (c == '*') out += ".*";
-    else if (c == '?') out += '.';
-    else if (std::string_view("\\^$.|+()[]{}").find(c) != std::string_view::npos) out += std::string("\\") + c;
-    else out += c;
+    if (c == '*')
+      out += ".*";
+    else if (c == '?')
+      out += '.';
+    else if (std::string_view("\\^$.|+()[]{}").find(c) != std::string_view::npos)
+      out += std::string("\\") + c;
+    else
+      out += c;
   }
   return out;
 }
@@ -88,7 +92,8 @@ bool matches_filter(const std::string& name, const std::string& filter) {
 
 CtestSelection ctest_selection(const std::string& filter) {
   const auto [positive, negative] = positive_and_negative(filter);
-  return {anchored_alternatives(positive.empty() ? "*" : positive), negative.empty() ? "" : anchored_alternatives(negative)};
+  return {anchored_alternatives(positive.empty() ? "*" : positive),
+          negative.empty() ? "" : anchored_alternatives(negative)};
 }
 
 }  // namespace bankgate::gate

@@ -14,7 +14,9 @@ namespace bankgate::gate {
 
 namespace fs = std::filesystem;
 
-fs::path suite_file_relative(const GpuKey& gpu, const std::string& suite) { return gpu.relative_dir() / (suite + ".json"); }
+fs::path suite_file_relative(const GpuKey& gpu, const std::string& suite) {
+  return gpu.relative_dir() / (suite + ".json");
+}
 
 bool lies_inside(const fs::path& folder, const fs::path& project) {
   std::error_code ec;
@@ -26,21 +28,25 @@ bool lies_inside(const fs::path& folder, const fs::path& project) {
 
 fs::path candidate_baselines_folder(const fs::path& named, const fs::path& project, const std::string& suite) {
   if (named.empty())
-    throw BaselineError("the candidates of suite " + suite + " do not say which baselines folder they belong to "
+    throw BaselineError("the candidates of suite " + suite +
+                        " do not say which baselines folder they belong to "
                         "(written by an older bankgate); pass --baselines DIR");
   if (project.empty())
-    throw BaselineError("the candidates of suite " + suite + " name the baselines folder " + named.string() +
-                        ", but without the build folder that recorded them bankgate cannot check that it belongs to the "
-                        "project: pass --build DIR, or --baselines DIR");
+    throw BaselineError(
+        "the candidates of suite " + suite + " name the baselines folder " + named.string() +
+        ", but without the build folder that recorded them bankgate cannot check that it belongs to the "
+        "project: pass --build DIR, or --baselines DIR");
   if (!named.is_absolute() || !lies_inside(named, project))
-    throw BaselineError("the candidates of suite " + suite + " name the baselines folder '" + named.string() +
-                        "', which is not inside the project " + project.string() +
-                        " (a candidate cannot choose which baselines are read or written); pass --baselines DIR to name the "
-                        "folder yourself");
+    throw BaselineError(
+        "the candidates of suite " + suite + " name the baselines folder '" + named.string() +
+        "', which is not inside the project " + project.string() +
+        " (a candidate cannot choose which baselines are read or written); pass --baselines DIR to name the "
+        "folder yourself");
   return named;
 }
 
-SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative, const std::set<std::string>* known_metrics) {
+SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative,
+                          const std::set<std::string>* known_metrics) {
   std::string text;
   try {
     text = folder.read(relative);
@@ -51,7 +57,7 @@ SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative
 }
 
 BaselineFolder::BaselineFolder(const fs::path& root) : root_(root) {
-  struct stat info{};
+  struct stat info {};
   if (::stat(root.c_str(), &info) != 0) {
     if (errno == ENOENT) return;  // no baselines yet
     throw BaselineError("the baselines folder " + root.string() + " cannot be read: " + std::strerror(errno));
@@ -64,7 +70,8 @@ BaselineFolder::BaselineFolder(const fs::path& root) : root_(root) {
   refuse_interrupted_promotion(*folder_);
 }
 
-std::optional<SuiteFile> BaselineFolder::read(const GpuKey& gpu, const std::string& suite, const std::set<std::string>* known_metrics) const {
+std::optional<SuiteFile> BaselineFolder::read(const GpuKey& gpu, const std::string& suite,
+                                              const std::set<std::string>* known_metrics) const {
   if (!folder_) return std::nullopt;
   const fs::path relative = suite_file_relative(gpu, suite);
   try {
@@ -76,8 +83,9 @@ std::optional<SuiteFile> BaselineFolder::read(const GpuKey& gpu, const std::stri
   // A baseline reached through a link must still be this suite's: a link from A.json to B.json would
   // otherwise gate A's tests against B's records.
   if (file.suite != suite || !(file.gpu == gpu))
-    throw BaselineError(folder_->display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" + file.gpu.model +
-                        ", not " + suite + " for " + gpu.arch + "/" + gpu.model + " (a link to another suite's file?)");
+    throw BaselineError(folder_->display(relative).string() + ": holds " + file.suite + " for " + file.gpu.arch + "/" +
+                        file.gpu.model + ", not " + suite + " for " + gpu.arch + "/" + gpu.model +
+                        " (a link to another suite's file?)");
   return file;
 }
 

@@ -92,7 +92,7 @@ void create_file(int folder, const std::string& name, const std::string& text, m
 
 // The entry's kind without following a link; nullopt where it does not exist.
 std::optional<mode_t> entry_mode(int folder, const std::string& name) {
-  struct stat info{};
+  struct stat info {};
   if (::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;
   return info.st_mode;
 }
@@ -116,24 +116,27 @@ fs::path own_journal_folder() {
   std::error_code ec;
   fs::create_directories(folder, ec);
   ::chmod(folder.c_str(), 0700);
-  struct stat info{};
-  if (::lstat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid() || (info.st_mode & 022) != 0)
-    throw TransactionError("the journal folder " + folder.string() + " is not a folder that only this user may write (" +
-                           (ec ? ec.message() : reason()) + "): set XDG_STATE_HOME to a folder of your own");
+  struct stat info {};
+  if (::lstat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid() ||
+      (info.st_mode & 022) != 0)
+    throw TransactionError("the journal folder " + folder.string() +
+                           " is not a folder that only this user may write (" + (ec ? ec.message() : reason()) +
+                           "): set XDG_STATE_HOME to a folder of your own");
   return folder;
 }
 
 // The journal's name: the baselines folder's device and inode, so that every spelling of its path finds it.
 std::string journal_name(const ConfinedFolder& folder) {
-  struct stat info{};
-  if (::fstat(folder.fd(), &info) != 0) throw TransactionError("cannot read " + folder.root().string() + ": " + reason());
+  struct stat info {};
+  if (::fstat(folder.fd(), &info) != 0)
+    throw TransactionError("cannot read " + folder.root().string() + ": " + reason());
   return std::to_string(info.st_dev) + "-" + std::to_string(info.st_ino) + ".journal";
 }
 
 // The journal's text, read only from a regular file this user owns and nobody else may write.
 std::string read_journal(const fs::path& path) {
   const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  struct stat info{};
+  struct stat info {};
   if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode))
     throw std::runtime_error("it is not a regular file (" + reason() + ")");
   if (info.st_uid != ::getuid() || (info.st_mode & 022) != 0)
@@ -154,7 +157,7 @@ fs::path journal_folder() {
 
 std::optional<fs::path> interrupted_promotion(const ConfinedFolder& baselines) {
   const fs::path journal = journal_folder() / journal_name(baselines);
-  struct stat info{};
+  struct stat info {};
   if (::lstat(journal.c_str(), &info) != 0) return std::nullopt;
   return journal;
 }
@@ -167,8 +170,10 @@ void refuse_interrupted_promotion(const ConfinedFolder& baselines) {
     throw BaselineError(e.what());
   }
   if (!journal) return;
-  throw BaselineError(baselines.root().string() + " was left half-written by an interrupted promotion on this machine (its journal is " +
-                      journal->string() + "): restore the baselines as they were before it with `bankgate recover --baselines " +
+  throw BaselineError(baselines.root().string() +
+                      " was left half-written by an interrupted promotion on this machine (its journal is " +
+                      journal->string() +
+                      "): restore the baselines as they were before it with `bankgate recover --baselines " +
                       baselines.root().string() + "`, then try again");
 }
 
@@ -189,10 +194,12 @@ BaselineTransaction::~BaselineTransaction() {
 void BaselineTransaction::lock(std::chrono::seconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (::flock(folder_.fd(), LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) throw TransactionError("cannot lock " + root().string() + ": " + reason());
+    if (errno != EWOULDBLOCK && errno != EINTR)
+      throw TransactionError("cannot lock " + root().string() + ": " + reason());
     if (std::chrono::steady_clock::now() >= deadline)
-      throw TransactionError("another bankgate promotion is writing " + root().string() + " (it still held the folder's lock after " +
-                             std::to_string(wait.count()) + " s); nothing was written: try again when it has finished");
+      throw TransactionError("another bankgate promotion is writing " + root().string() +
+                             " (it still held the folder's lock after " + std::to_string(wait.count()) +
+                             " s); nothing was written: try again when it has finished");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }
@@ -200,7 +207,8 @@ void BaselineTransaction::lock(std::chrono::seconds wait) {
 namespace {
 
 bool is(const struct stat& info, unsigned long long device, unsigned long long inode, unsigned long long size) {
-  return S_ISREG(info.st_mode) && info.st_dev == device && info.st_ino == inode && static_cast<unsigned long long>(info.st_size) == size;
+  return S_ISREG(info.st_mode) && info.st_dev == device && info.st_ino == inode &&
+         static_cast<unsigned long long>(info.st_size) == size;
 }
 
 }  // namespace
@@ -221,10 +229,15 @@ void BaselineTransaction::write_journal(Phase phase) const {
     return nlohmann::json{{"device", f.device}, {"inode", f.inode}, {"size", f.size}, {"mtime_ns", f.mtime_ns}};
   };
   for (const Entry& e : entries_)
-    entries.push_back({{"real", e.real.string()}, {"created", e.created}, {"staged", e.staged}, {"backup", e.backup},
-                       {"staged_file", id(e.staged_id)}, {"original_file", id(e.original_id)}});
+    entries.push_back({{"real", e.real.string()},
+                       {"created", e.created},
+                       {"staged", e.staged},
+                       {"backup", e.backup},
+                       {"staged_file", id(e.staged_id)},
+                       {"original_file", id(e.original_id)}});
   const char* phases[] = {"staging", "committing", "committed"};
-  const nlohmann::json document = {{"folder", root().string()}, {"phase", phases[static_cast<int>(phase)]}, {"entries", entries}};
+  const nlohmann::json document = {
+      {"folder", root().string()}, {"phase", phases[static_cast<int>(phase)]}, {"entries", entries}};
   // Written whole, then renamed into place: a kill leaves the previous journal or this one, never half of one.
   const fs::path draft = journal_.string() + ".draft";
   const UniqueFd journals(::open(journal_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -247,7 +260,8 @@ void BaselineTransaction::remove_journal() const {
 BaselineTransaction::Undone BaselineTransaction::undo(const std::vector<Entry>& entries, Phase phase) const {
   Undone done;
   const auto same = [](const struct stat& info, const FileId& f) {
-    return is(info, f.device, f.inode, f.size) && info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec == f.mtime_ns;
+    return is(info, f.device, f.inode, f.size) &&
+           info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec == f.mtime_ns;
   };
   for (const Entry& e : entries) {
     ConfinedFolder::Place place;
@@ -259,12 +273,14 @@ BaselineTransaction::Undone BaselineTransaction::undo(const std::vector<Entry>& 
     }
     const int at = place.folder.get();
     const auto stat_of = [&](const std::string& name) {
-      struct stat info{};
-      return ::fstatat(at, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 ? std::optional<struct stat>(info) : std::nullopt;
+      struct stat info {};
+      return ::fstatat(at, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 ? std::optional<struct stat>(info)
+                                                                          : std::nullopt;
     };
     const std::string shown = folder_.display(e.real).string();
     const auto staged = stat_of(e.staged);
-    if (staged && is(*staged, e.staged_id.device, e.staged_id.inode, e.staged_id.size)) ::unlinkat(at, e.staged.c_str(), 0);
+    if (staged && is(*staged, e.staged_id.device, e.staged_id.inode, e.staged_id.size))
+      ::unlinkat(at, e.staged.c_str(), 0);
     if (phase == Phase::staging) continue;
     const auto target = stat_of(place.name);
     const auto backup = stat_of(e.backup);
@@ -280,7 +296,8 @@ BaselineTransaction::Undone BaselineTransaction::undo(const std::vector<Entry>& 
       if (::unlinkat(at, place.name.c_str(), 0) == 0) ++done.restored;
     } else if (!backup_is_original) {
       done.problems.push_back(shown + " cannot be restored: its backup " + e.backup + " is " +
-                              (backup ? "not the file this promotion kept" : "gone") + "; it was left as it is (check it with git status)");
+                              (backup ? "not the file this promotion kept" : "gone") +
+                              "; it was left as it is (check it with git status)");
     } else if (::renameat(at, e.backup.c_str(), at, place.name.c_str()) == 0) {
       ++done.restored;
     } else {
@@ -296,9 +313,10 @@ BaselineTransaction::Undone BaselineTransaction::undo(const std::vector<Entry>& 
 void BaselineTransaction::recover() {
   if (const auto mode = entry_mode(folder_.fd(), old_lock_name); mode && !S_ISDIR(*mode)) {
     if (::unlinkat(folder_.fd(), old_lock_name, 0) == 0)
-      recovered_.push_back("removed " + folder_.display(old_lock_name).string() + ", the lock file of an older bankgate");
+      recovered_.push_back("removed " + folder_.display(old_lock_name).string() +
+                           ", the lock file of an older bankgate");
   }
-  struct stat info{};
+  struct stat info {};
   if (::lstat(journal_.c_str(), &info) != 0) return;
   std::vector<Entry> entries;
   Phase phase = Phase::staging;
@@ -306,7 +324,8 @@ void BaselineTransaction::recover() {
     const nlohmann::json document = nlohmann::json::parse(read_journal(journal_));
     const std::string written = document.at("phase").get<std::string>();
     phase = written == "committing" ? Phase::committing : written == "committed" ? Phase::committed : Phase::staging;
-    if (written != "staging" && written != "committing" && written != "committed") throw std::runtime_error("unknown phase " + written);
+    if (written != "staging" && written != "committing" && written != "committed")
+      throw std::runtime_error("unknown phase " + written);
     const auto id = [](const nlohmann::json& f) {
       return FileId{f.at("device").get<unsigned long long>(), f.at("inode").get<unsigned long long>(),
                     f.at("size").get<unsigned long long>(), f.at("mtime_ns").get<long long>()};
@@ -327,7 +346,8 @@ void BaselineTransaction::recover() {
       entries.push_back(std::move(e));
     }
   } catch (const std::exception& e) {
-    throw TransactionError("the journal " + journal_.string() + " of an interrupted promotion is unusable (" + e.what() +
+    throw TransactionError("the journal " + journal_.string() + " of an interrupted promotion is unusable (" +
+                           e.what() +
                            "); nothing was touched: check the baselines with git status, then remove the journal");
   }
   const Undone done = undo(entries, phase);
@@ -335,16 +355,18 @@ void BaselineTransaction::recover() {
   if (!done.problems.empty()) {
     std::string all;
     for (const std::string& p : done.problems) all += "\n  " + p;
-    throw TransactionError("an interrupted promotion of " + root().string() + " could not be rolled back entirely:" + all +
-                           "\nthe journal " + journal_.string() + " is kept; once the baselines are as they should be (git status), remove it");
+    throw TransactionError("an interrupted promotion of " + root().string() +
+                           " could not be rolled back entirely:" + all + "\nthe journal " + journal_.string() +
+                           " is kept; once the baselines are as they should be (git status), remove it");
   }
   remove_journal();
   if (phase == Phase::committing)
-    recovered_.push_back("rolled back an interrupted promotion (" + std::to_string(done.restored) + " of " + std::to_string(entries.size()) +
-                         " files restored to their previous content)");
+    recovered_.push_back("rolled back an interrupted promotion (" + std::to_string(done.restored) + " of " +
+                         std::to_string(entries.size()) + " files restored to their previous content)");
   else
-    recovered_.push_back("removed the staging and backup files of an interrupted promotion (" + std::to_string(entries.size()) +
-                         " files; no baseline had changed " + (phase == Phase::staging ? "yet" : "from what it committed") + ")");
+    recovered_.push_back("removed the staging and backup files of an interrupted promotion (" +
+                         std::to_string(entries.size()) + " files; no baseline had changed " +
+                         (phase == Phase::staging ? "yet" : "from what it committed") + ")");
 }
 
 void BaselineTransaction::stage(const fs::path& target, const std::string& text) {
@@ -356,10 +378,11 @@ void BaselineTransaction::stage(const fs::path& target, const std::string& text)
     throw TransactionError(e.what());
   }
   const std::string suffix = random_suffix();
-  Entry e{target, place.relative, false, place.name + staged_suffix + suffix, place.name + backup_suffix + suffix, {}, {}};
+  Entry e{target, place.relative, false, place.name + staged_suffix + suffix, place.name + backup_suffix + suffix, {},
+          {}};
   const std::string shown = folder_.display(place.relative).string();
   mode_t mode = 0644;
-  struct stat info{};
+  struct stat info {};
   if (::fstatat(place.folder.get(), place.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISREG(info.st_mode))
       throw TransactionError(shown + " is not a regular file (a folder, FIFO or device); move it away first");
@@ -372,7 +395,8 @@ void BaselineTransaction::stage(const fs::path& target, const std::string& text)
   } else {
     throw TransactionError("cannot read " + shown + ": " + reason());
   }
-  create_file(place.folder.get(), e.staged, text, mode, folder_.display(place.relative.parent_path() / e.staged).string());
+  create_file(place.folder.get(), e.staged, text, mode,
+              folder_.display(place.relative.parent_path() / e.staged).string());
   if (::fstatat(place.folder.get(), e.staged.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0)
     throw TransactionError("cannot read back " + e.staged + ": " + reason());
   e.staged_id = {info.st_dev, info.st_ino, static_cast<unsigned long long>(info.st_size), 0};
@@ -386,9 +410,10 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
   for (Entry& e : entries_) {
     if (e.created) continue;
     const ConfinedFolder::Place place = folder_.locate(e.real);
-    struct stat info{};
+    struct stat info {};
     if (::fstatat(place.folder.get(), place.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode))
-      throw TransactionError(folder_.display(e.real).string() + " changed while it was being promoted; nothing was changed");
+      throw TransactionError(folder_.display(e.real).string() +
+                             " changed while it was being promoted; nothing was changed");
     e.original_id = {info.st_dev, info.st_ino, static_cast<unsigned long long>(info.st_size),
                      info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec};
   }
@@ -411,8 +436,10 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
     const Undone done = undo(entries_, Phase::committing);
     entries_.clear();  // what is left is the journal's to recover, not the destructor's to remove
     if (!done.problems.empty())
-      throw TransactionError(std::string(e.what()) + "; restoring the previous files failed too: the journal and backups "
-                             "are kept; run `bankgate recover --baselines " + root().string() + "` to restore them");
+      throw TransactionError(std::string(e.what()) +
+                             "; restoring the previous files failed too: the journal and backups "
+                             "are kept; run `bankgate recover --baselines " +
+                             root().string() + "` to restore them");
     remove_journal();
     throw TransactionError(std::string(e.what()) + "; nothing was changed (every file is as before)");
   }

@@ -32,7 +32,8 @@ std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& di
   if (!fs::is_directory(dir / gpu.relative_dir(), ec)) return suites;
   const ConfinedFolder folder(dir, "the candidates folder");
   std::vector<std::string> problems;
-  const auto files = folder.files_below(gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  const auto files = folder.files_below(
+      gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
   if (!problems.empty()) throw BaselineError(problems.front() + "; re-run the suites instead of editing candidates");
   for (const fs::path& relative : files) {
     const SuiteFile one = read_suite_file(folder, relative);
@@ -42,15 +43,17 @@ std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& di
     const bool placed = one.tests.size() == 1 && one.gpu == gpu &&
                         gpu.relative_dir() / one.suite / (one.tests.begin()->first + ".json") == relative;
     if (!placed)
-      throw BaselineError(folder.display(relative).string() + ": its suite, GPU or test (" + one.suite + ", " + one.gpu.arch + "/" +
-                          one.gpu.model + ", " + (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
+      throw BaselineError(folder.display(relative).string() + ": its suite, GPU or test (" + one.suite + ", " +
+                          one.gpu.arch + "/" + one.gpu.model + ", " +
+                          (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
                           ") disagree with where it lies; re-run the suite instead of moving candidates");
     auto [it, first] = suites.try_emplace(one.suite, one);
     if (first) continue;
     for (const auto& [name, record] : one.tests)
       if (!it->second.tests.emplace(name, record).second)
-        throw BaselineError(folder.display(relative).string() + ": " + one.suite + "." + name + " is measured twice in " +
-                            (dir / gpu.relative_dir()).string() + "; clear the candidates and run again");
+        throw BaselineError(folder.display(relative).string() + ": " + one.suite + "." + name +
+                            " is measured twice in " + (dir / gpu.relative_dir()).string() +
+                            "; clear the candidates and run again");
   }
   return suites;
 }

@@ -64,7 +64,8 @@ int UniqueFd::release() noexcept {
   return fd;
 }
 
-ConfinedFolder::ConfinedFolder(const fs::path& root, std::string what, bool create) : root_(root), what_(std::move(what)) {
+ConfinedFolder::ConfinedFolder(const fs::path& root, std::string what, bool create)
+    : root_(root), what_(std::move(what)) {
   if (root.empty()) throw ConfinementError(what_ + " is an empty path: name a folder");
   if (create) {
     std::error_code ec;
@@ -80,7 +81,8 @@ ConfinedFolder::ConfinedFolder(const fs::path& root, std::string what, bool crea
 ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing missing) const {
   const std::string shown = display(relative).string();
   if (relative.is_absolute() || relative.has_root_name())
-    throw ConfinementError(shown + ": an absolute path where a path inside " + what_ + " " + root_.string() + " is expected");
+    throw ConfinementError(shown + ": an absolute path where a path inside " + what_ + " " + root_.string() +
+                           " is expected");
   std::vector<UniqueFd> open_folders;  // the root, then each folder entered
   open_folders.emplace_back(::dup(fd_.get()));
   if (open_folders.back().get() < 0) throw ConfinementError("cannot open " + root_.string() + ": " + error_text());
@@ -100,7 +102,8 @@ ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing m
     const std::string part = todo.front();
     todo.pop_front();
     // A NUL ends the name for the system: "..\0x" would be compared here as a name and opened there as "..".
-    if (part.find('\0') != std::string::npos) throw ConfinementError(shown + ": a name holds a NUL byte; no file is named so");
+    if (part.find('\0') != std::string::npos)
+      throw ConfinementError(shown + ": a name holds a NUL byte; no file is named so");
     if (part.empty() || part == ".") continue;
     if (part == "..") {
       if (names.empty()) throw escape("through '..'");
@@ -110,14 +113,16 @@ ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing m
     }
     const int folder = open_folders.back().get();
     const bool last = todo.empty();
-    struct stat info{};
+    struct stat info {};
     if (::fstatat(folder, part.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno != ENOENT) throw ConfinementError("cannot read " + (root_ / path_so_far() / part).string() + ": " + error_text());
+      if (errno != ENOENT)
+        throw ConfinementError("cannot read " + (root_ / path_so_far() / part).string() + ": " + error_text());
       if (last && missing != Missing::refuse) return {std::move(open_folders.back()), part, path_so_far() / part};
       if (last || missing != Missing::create_folders)
         throw MissingEntryError((root_ / path_so_far() / part).string() + " does not exist");
       if (::mkdirat(folder, part.c_str(), 0777) != 0 && errno != EEXIST)
-        throw ConfinementError("cannot create the folder " + (root_ / path_so_far() / part).string() + ": " + error_text());
+        throw ConfinementError("cannot create the folder " + (root_ / path_so_far() / part).string() + ": " +
+                               error_text());
     } else if (S_ISLNK(info.st_mode)) {
       if (++links > max_links_followed) throw ConfinementError(shown + ": too many symbolic links (a loop?)");
       const std::string target = read_link(folder, part, (root_ / path_so_far() / part).string());
@@ -145,7 +150,7 @@ std::optional<ConfinedFolder::Kind> ConfinedFolder::kind(const fs::path& relativ
   } catch (const MissingEntryError&) {
     return std::nullopt;
   }
-  struct stat info{};
+  struct stat info {};
   if (::fstatat(place.folder.get(), place.name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return std::nullopt;
     throw ConfinementError("cannot read " + display(place.relative).string() + ": " + error_text());
@@ -156,7 +161,8 @@ std::optional<ConfinedFolder::Kind> ConfinedFolder::kind(const fs::path& relativ
 std::string ConfinedFolder::read(const fs::path& relative, std::size_t max_bytes) const {
   const Place place = locate(relative, Missing::refuse);
   // O_NONBLOCK: a FIFO is refused by read_input_fd instead of waited on.
-  const UniqueFd file(::openat(place.folder.get(), place.name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  const UniqueFd file(
+      ::openat(place.folder.get(), place.name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (file.get() < 0) throw ConfinementError(display(relative).string() + " cannot be opened: " + error_text());
   return read_input_fd(file.get(), display(relative).string(), max_bytes);
 }
@@ -174,25 +180,31 @@ ConfinedFolder::Listing ConfinedFolder::list(const fs::path& relative) const {
       listing.truncated = true;
       break;
     }
-    struct stat info{};
-    if (::fstatat(::dirfd(dir), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0) listing.entries.emplace_back(name, info.st_mode);
+    struct stat info {};
+    if (::fstatat(::dirfd(dir), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0)
+      listing.entries.emplace_back(name, info.st_mode);
   }
   ::closedir(dir);
   std::sort(listing.entries.begin(), listing.entries.end());
   return listing;
 }
 
-std::optional<fs::path> ConfinedFolder::file_behind_link(const fs::path& link, bool wanted, std::vector<std::string>& problems) const {
+std::optional<fs::path> ConfinedFolder::file_behind_link(const fs::path& link, bool wanted,
+                                                         std::vector<std::string>& problems) const {
   // Every link is looked at, wanted or not: one that leads outside is worth a word wherever it is.
   try {
     const Place target = locate(link, Missing::refuse);
     const std::optional<Kind> k = kind(link);
     if (k == Kind::folder)
-      problems.push_back(display(link).string() + " is a symbolic link to a folder, which bankgate does not follow "
+      problems.push_back(display(link).string() +
+                         " is a symbolic link to a folder, which bankgate does not follow "
                          "while listing: replace the link with the folder itself");
-    else if (!wanted) return std::nullopt;
-    else if (k == Kind::file) return target.relative;
-    else problems.push_back(display(link).string() + " leads to something that is not a regular file");
+    else if (!wanted)
+      return std::nullopt;
+    else if (k == Kind::file)
+      return target.relative;
+    else
+      problems.push_back(display(link).string() + " leads to something that is not a regular file");
   } catch (const ConfinementError& e) {
     problems.push_back(e.what());
   }
@@ -202,22 +214,28 @@ std::optional<fs::path> ConfinedFolder::file_behind_link(const fs::path& link, b
 UniqueFd ConfinedFolder::open_folder(const fs::path& relative) const {
   const Place place = locate(relative, Missing::refuse);
   UniqueFd folder(::openat(place.folder.get(), place.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (folder.get() < 0) throw ConfinementError("cannot open the folder " + display(relative).string() + ": " + error_text());
+  if (folder.get() < 0)
+    throw ConfinementError("cannot open the folder " + display(relative).string() + ": " + error_text());
   return folder;
 }
 
-std::vector<std::string> ConfinedFolder::folders_in(const fs::path& relative, std::vector<std::string>& problems) const {
+std::vector<std::string> ConfinedFolder::folders_in(const fs::path& relative,
+                                                    std::vector<std::string>& problems) const {
   const Listing listing = list(relative);
-  if (listing.truncated) problems.push_back(display(listing.relative).string() + ": too many entries; the rest were not read");
+  if (listing.truncated)
+    problems.push_back(display(listing.relative).string() + ": too many entries; the rest were not read");
   std::vector<std::string> folders;
   for (const auto& [name, mode] : listing.entries) {
-    if (S_ISDIR(mode)) folders.push_back(name);
-    else if (S_ISLNK(mode)) file_behind_link(listing.relative / name, false, problems);
+    if (S_ISDIR(mode))
+      folders.push_back(name);
+    else if (S_ISLNK(mode))
+      file_behind_link(listing.relative / name, false, problems);
   }
   return folders;
 }
 
-std::vector<fs::path> ConfinedFolder::files_below(const fs::path& relative, const std::function<bool(const std::string&)>& wanted,
+std::vector<fs::path> ConfinedFolder::files_below(const fs::path& relative,
+                                                  const std::function<bool(const std::string&)>& wanted,
                                                   std::vector<std::string>& problems, bool links_as_entries) const {
   std::set<fs::path> files;
   std::size_t visited = 0;
@@ -237,13 +255,17 @@ std::vector<fs::path> ConfinedFolder::files_below(const fs::path& relative, cons
       const fs::path path = listing.relative / name;
       if (S_ISDIR(mode) && wanted(name))
         problems.push_back(display(path).string() + " is not a regular file (a folder is in its place); move it away");
-      else if (S_ISDIR(mode)) walk(path, depth + 1);
-      else if (S_ISREG(mode) && wanted(name)) files.insert(path);
-      else if (S_ISLNK(mode) && links_as_entries && wanted(name)) files.insert(path);
+      else if (S_ISDIR(mode))
+        walk(path, depth + 1);
+      else if (S_ISREG(mode) && wanted(name))
+        files.insert(path);
+      else if (S_ISLNK(mode) && links_as_entries && wanted(name))
+        files.insert(path);
       else if (S_ISLNK(mode)) {
         if (auto file = file_behind_link(path, wanted(name), problems)) files.insert(*file);
       } else if (!S_ISREG(mode) && wanted(name))
-        problems.push_back(display(path).string() + " is not a regular file (a FIFO, socket or device is in its place)");
+        problems.push_back(display(path).string() +
+                           " is not a regular file (a FIFO, socket or device is in its place)");
     }
   };
   walk(relative, 0);

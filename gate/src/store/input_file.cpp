@@ -11,13 +11,14 @@
 namespace bankgate::gate {
 
 std::string read_input_fd(int fd, const std::string& name, std::size_t max_bytes) {
-  struct stat info{};
+  struct stat info {};
   if (::fstat(fd, &info) != 0) throw InputFileError(name + ": cannot be read: " + std::strerror(errno));
   if (!S_ISREG(info.st_mode))
-    throw InputFileError(name + ": is not a regular file (a folder, FIFO, socket or device is in its place); move it away");
+    throw InputFileError(name +
+                         ": is not a regular file (a folder, FIFO, socket or device is in its place); move it away");
   if (static_cast<std::uint64_t>(info.st_size) > max_bytes)
-    throw InputFileError(name + ": is " + std::to_string(info.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
-                         " bankgate reads from one input file; it cannot be a real one");
+    throw InputFileError(name + ": is " + std::to_string(info.st_size) + " bytes, more than the " +
+                         std::to_string(max_bytes) + " bankgate reads from one input file; it cannot be a real one");
   std::string text;
   char chunk[65536];
   for (;;) {
@@ -28,7 +29,8 @@ std::string read_input_fd(int fd, const std::string& name, std::size_t max_bytes
     text.append(chunk, static_cast<std::size_t>(n));
     // The size can grow while it is read (a file still being written): the cap holds for what is read too.
     if (text.size() > max_bytes)
-      throw InputFileError(name + ": grew beyond the " + std::to_string(max_bytes) + " bytes bankgate reads from one input file");
+      throw InputFileError(name + ": grew beyond the " + std::to_string(max_bytes) +
+                           " bytes bankgate reads from one input file");
   }
   return text;
 }
@@ -38,7 +40,9 @@ std::string read_input_file(const std::filesystem::path& path, std::size_t max_b
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     const int error = errno;
-    throw InputFileError(path.string() + ": " + (error == ENOENT ? std::string("does not exist") : "cannot be opened: " + std::string(std::strerror(error))));
+    throw InputFileError(
+        path.string() + ": " +
+        (error == ENOENT ? std::string("does not exist") : "cannot be opened: " + std::string(std::strerror(error))));
   }
   try {
     std::string text = read_input_fd(fd, path.string(), max_bytes);

@@ -13,12 +13,13 @@ namespace fs = std::filesystem;
 namespace h = bankgate::gate;
 
 // Rounds of one build must agree on everything but durations; otherwise pooling would hide a difference.
-void check_same_kind(const h::TestRecord& first, const h::TestRecord& next, const std::string& name, const fs::path& file) {
+void check_same_kind(const h::TestRecord& first, const h::TestRecord& next, const std::string& name,
+                     const fs::path& file) {
   if (first.kernel != next.kernel || first.correct != next.correct)
     throw std::runtime_error(file.string() + ": " + name + " differs from an earlier round in kernel or correctness");
   if (first.timing.has_value() != next.timing.has_value() ||
-      (first.timing && (first.timing->l2 != next.timing->l2 ||
-                        first.timing->launches_per_sample != next.timing->launches_per_sample)))
+      (first.timing &&
+       (first.timing->l2 != next.timing->l2 || first.timing->launches_per_sample != next.timing->launches_per_sample)))
     throw std::runtime_error(file.string() + ": " + name + " was timed differently from an earlier round");
 }
 
@@ -33,7 +34,8 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
   // is the same every time.
   const h::ConfinedFolder folder(root, "the candidates folder");
   std::vector<std::string> problems;
-  const auto files = folder.files_below(".", [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  const auto files = folder.files_below(
+      ".", [](const std::string& name) { return name.ends_with(".json"); }, problems);
   if (!problems.empty()) throw std::runtime_error(problems.front());
   for (const fs::path& relative : files) {
     const fs::path file = folder.display(relative);
@@ -41,10 +43,11 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
     try {
       one = h::read_suite_file(folder, relative);
     } catch (const h::OldSchemaError& e) {
-      throw std::runtime_error(file.string() + ": a candidate of schema " + std::to_string(e.version()) +
-                               ", written by an older bankgate than this one (schema " + std::to_string(h::current_schema_version) +
-                               "): both builds of a comparison must measure with the same schema; compare against a base "
-                               "commit that already has this bankgate");
+      throw std::runtime_error(
+          file.string() + ": a candidate of schema " + std::to_string(e.version()) +
+          ", written by an older bankgate than this one (schema " + std::to_string(h::current_schema_version) +
+          "): both builds of a comparison must measure with the same schema; compare against a base "
+          "commit that already has this bankgate");
     }
     bool pooled_one = false;
     for (const auto& [test, record] : one.tests) {
@@ -67,7 +70,8 @@ PooledRuns pooled_candidates(const fs::path& root, const std::string& filter) {
   for (auto& [name, record] : pooled) {
     if (!record.timing) continue;
     if (record.samples_ns.empty())
-      throw std::runtime_error(name + ": a candidate under " + root.string() + " has a timing summary but no samples_ns");
+      throw std::runtime_error(name + ": a candidate under " + root.string() +
+                               " has a timing summary but no samples_ns");
     h::TimingSummary summary = h::summarize_durations(record.samples_ns);
     summary.tolerance = record.timing->tolerance;
     summary.l2 = record.timing->l2;

@@ -22,15 +22,18 @@ std::string lower(std::string_view text) {
 std::string character_problem(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c <= 0x20 || c >= 0x7f) return "has a space, control character or non-ASCII byte at position " + std::to_string(i + 1);
-    if (refused_characters.find(text[i]) != std::string_view::npos) return std::string("has the character ") + text[i] + ", which an address must not carry";
+    if (c <= 0x20 || c >= 0x7f)
+      return "has a space, control character or non-ASCII byte at position " + std::to_string(i + 1);
+    if (refused_characters.find(text[i]) != std::string_view::npos)
+      return std::string("has the character ") + text[i] + ", which an address must not carry";
     if (text[i] == '}') return "has a '}' without its '{'";
     if (text[i] != '{') continue;
     const std::size_t end = text.find('}', i);
     const std::string_view name = text.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i + 1);
     bool known = false;
     for (const std::string_view p : placeholders) known |= name == p;
-    if (!known) return "has the unknown placeholder " + std::string(name) + " (the placeholders are {commit}, {path} and {line})";
+    if (!known)
+      return "has the unknown placeholder " + std::string(name) + " (the placeholders are {commit}, {path} and {line})";
     i = end;
   }
   return "";
@@ -70,12 +73,15 @@ std::string source_url_problem(const std::string& text) {
   const std::string head = lower(text.substr(0, 8));
   const std::size_t scheme = head.starts_with("https://") ? 8 : head.starts_with("http://") ? 7 : 0;
   if (scheme == 0)
-    return quoted + "is not an http(s) address: a source link template begins with https:// or http:// (no other scheme, "
-                    "such as javascript: or file:), e.g. " + std::string(example);
+    return quoted +
+           "is not an http(s) address: a source link template begins with https:// or http:// (no other scheme, "
+           "such as javascript: or file:), e.g. " +
+           std::string(example);
   if (const std::string problem = character_problem(text); !problem.empty()) return quoted + problem;
   const std::string host = text.substr(scheme, text.find_first_of("/?#", scheme) - scheme);
   if (host.empty() || host.find('{') != std::string::npos)
-    return quoted + "names no fixed host after " + text.substr(0, scheme) + " (placeholders belong in the path), e.g. " + std::string(example);
+    return quoted + "names no fixed host after " + text.substr(0, scheme) +
+           " (placeholders belong in the path), e.g. " + std::string(example);
   if (text.find("{path}") == std::string::npos)
     return quoted + "has no {path}: every source line needs its own address, e.g. " + std::string(example);
   return "";

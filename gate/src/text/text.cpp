@@ -59,13 +59,17 @@ bool is_invisible(char32_t c) {
 bool is_line_separator(char32_t c) { return c == 0x2028 || c == 0x2029; }
 
 // What a one-line text cannot show as it is: anything that breaks, reorders or hides part of the line.
-bool breaks_a_line(char32_t c) { return is_control(c) || is_bidi_control(c) || is_invisible(c) || is_line_separator(c); }
+bool breaks_a_line(char32_t c) {
+  return is_control(c) || is_bidi_control(c) || is_invisible(c) || is_line_separator(c);
+}
 
 // The character as visible text: "\x1b" up to U+00FF, "\u202e" above.
 std::string escaped(char32_t c) {
   char text[12];
-  if (c < 0x100) std::snprintf(text, sizeof text, "\\x%02x", static_cast<unsigned>(c));
-  else std::snprintf(text, sizeof text, "\\u%04x", static_cast<unsigned>(c));
+  if (c < 0x100)
+    std::snprintf(text, sizeof text, "\\x%02x", static_cast<unsigned>(c));
+  else
+    std::snprintf(text, sizeof text, "\\u%04x", static_cast<unsigned>(c));
   return text;
 }
 
@@ -120,13 +124,15 @@ std::string terminal_safe(std::string_view text) {
 }
 
 std::string terminal_line(std::string_view text) {
-  return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) { out += breaks_a_line(c) ? escaped(c) : std::string(bytes); });
+  return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) {
+    out += breaks_a_line(c) ? escaped(c) : std::string(bytes);
+  });
 }
 
 std::string shell_quote(std::string_view word, bool always) {
   const auto plain = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '.' || c == '_' ||
-           c == '-' || c == '+' || c == ':' || c == '=';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '.' ||
+           c == '_' || c == '-' || c == '+' || c == ':' || c == '=';
   };
   if (!always && !word.empty() && std::all_of(word.begin(), word.end(), plain)) return std::string(word);
   std::string quoted = "'";
@@ -138,26 +144,37 @@ std::string filter_literal(std::string_view name) {
   return rebuilt(
       name,
       [](std::string& out, char32_t c, std::string_view bytes) {
-        if (c == '*' || c == ':' || c == '-' || breaks_a_line(c)) out.append(bytes.size(), '?');
-        else out += bytes;
+        if (c == '*' || c == ':' || c == '-' || breaks_a_line(c))
+          out.append(bytes.size(), '?');
+        else
+          out += bytes;
       },
       "?");
 }
 
 std::string markdown_text(std::string_view text) {
   return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) {
-    if (c == '\n') out += "<br>";
-    else if ((is_control(c) && c != '\t') || is_bidi_control(c)) out += escaped(c);
-    else if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
+    if (c == '\n')
+      out += "<br>";
+    else if ((is_control(c) && c != '\t') || is_bidi_control(c))
+      out += escaped(c);
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
     // Emphasis, code, links and images, table cells, strikethrough.
-    else if (c < 0x80 && std::string_view("\\`*_[]|~").find(static_cast<char>(c)) != std::string_view::npos) out += "\\" + std::string(bytes);
+    else if (c < 0x80 && std::string_view("\\`*_[]|~").find(static_cast<char>(c)) != std::string_view::npos)
+      out += "\\" + std::string(bytes);
     // "://" and "www." start GitHub's bare links: an escape in each keeps the text and breaks the link.
-    else if ((c == '/' && out.ends_with(':')) || (c == '.' && after_www(out))) out += "\\" + std::string(bytes);
+    else if ((c == '/' && out.ends_with(':')) || (c == '.' && after_www(out)))
+      out += "\\" + std::string(bytes);
     // An address or a mention (it notifies whoever it names): a word joiner after '@' keeps either from forming.
-    else if (c == '@') out += "@\u2060";
-    else out += bytes;
+    else if (c == '@')
+      out += "@\u2060";
+    else
+      out += bytes;
   });
 }
 
@@ -185,12 +202,23 @@ std::string markdown_code_block(std::string_view text, std::string_view info) {
 std::string html_text(std::string_view text) {
   return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += bytes;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += bytes;
     }
   });
 }

@@ -28,8 +28,8 @@ struct KernelCase {
   // Instead, for a case that launches several kernels (a library call: CUB, cuBLAS, CUTLASS device-level APIs): each
   // in launch order, named as above. Each is recorded and gated as its own kernel of the test.
   std::vector<std::string> kernel_names{};
-  std::function<void()> launch;                            // launches the kernel(s) once on prepared inputs
-  std::function<void()> poison_output;                     // fills outputs with a pattern no kernel writes
+  std::function<void()> launch;                              // launches the kernel(s) once on prepared inputs
+  std::function<void()> poison_output;                       // fills outputs with a pattern no kernel writes
   std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference
   // What the source says its ratios (transactions or sectors per request, ...) should be; checked exactly when
   // given (the counters are SASS-instrumented: they count what the instructions do, whatever else the GPU is

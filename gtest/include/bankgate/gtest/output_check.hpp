@@ -14,11 +14,13 @@ namespace bankgate::gtest {
 template <typename T>
 ::testing::AssertionResult equal_elements(const std::vector<T>& actual, const std::vector<T>& expected) {
   if (actual.size() != expected.size())
-    return ::testing::AssertionFailure() << "output has " << actual.size() << " elements, reference " << expected.size();
+    return ::testing::AssertionFailure() << "output has " << actual.size() << " elements, reference "
+                                         << expected.size();
   std::size_t wrong = 0;
   std::ostringstream first;
   for (std::size_t i = 0; i < actual.size(); ++i)
-    if (!(actual[i] == expected[i]) && wrong++ < 5) first << "\n  [" << i << "] got " << actual[i] << ", want " << expected[i];
+    if (!(actual[i] == expected[i]) && wrong++ < 5)
+      first << "\n  [" << i << "] got " << actual[i] << ", want " << expected[i];
   if (wrong == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << wrong << " of " << actual.size() << " elements differ from the CPU reference"
                                        << first.str();
@@ -26,9 +28,11 @@ template <typename T>
 
 // ||actual - expected|| / ||expected|| <= bound, for floating-point outputs; NaN never passes.
 template <typename T>
-::testing::AssertionResult relative_error_within(const std::vector<T>& actual, const std::vector<T>& expected, double bound) {
+::testing::AssertionResult relative_error_within(const std::vector<T>& actual, const std::vector<T>& expected,
+                                                 double bound) {
   if (actual.size() != expected.size())
-    return ::testing::AssertionFailure() << "output has " << actual.size() << " elements, reference " << expected.size();
+    return ::testing::AssertionFailure() << "output has " << actual.size() << " elements, reference "
+                                         << expected.size();
   double diff = 0.0, norm = 0.0;
   for (std::size_t i = 0; i < actual.size(); ++i) {
     const double d = static_cast<double>(actual[i]) - static_cast<double>(expected[i]);

@@ -22,12 +22,12 @@ struct RunManifest {
   // ---- The command's run: the same for every suite process of one ctest run ----
   std::optional<std::string> run_id;  // names the run; the shards of a suite claim its tests under it
   // Unset, a suite process follows its user's variables (a suite run by plain ctest has no command's manifest).
-  std::optional<bool> attribute;    // per-line figures too (record and refresh)
-  std::optional<bool> require_gpu;  // a test that cannot measure fails (gate)
+  std::optional<bool> attribute;                       // per-line figures too (record and refresh)
+  std::optional<bool> require_gpu;                     // a test that cannot measure fails (gate)
   std::optional<std::filesystem::path> candidate_dir;  // where the run's measurements go
   std::optional<std::filesystem::path> baseline_dir;   // compare's scratch baselines; else the suite's own
-  std::string suite_filter;  // the command's --filter: a measuring run lists only these tests
-  std::optional<int> gpus;   // the GPUs of --resource-spec: how many of a suite's shards measure
+  std::string suite_filter;                            // the command's --filter: a measuring run lists only these tests
+  std::optional<int> gpus;           // the GPUs of --resource-spec: how many of a suite's shards measure
   std::optional<SourceTree> source;  // the commit the build was made from, where known
 
   // ---- One suite process, added by run-suite ----

@@ -151,9 +151,9 @@ inline Path record_run(const Path& build) { return results_root(build) / "record
 inline Path compare_run(const Path& head_build) { return results_root(head_build) / "compare"; }
 
 // In the folder of a gate or record run.
-inline Path run_candidates(const Path& run) { return run / "candidates"; }  // BANKGATE_CANDIDATE_DIR of the run
+inline Path run_candidates(const Path& run) { return run / "candidates"; }    // BANKGATE_CANDIDATE_DIR of the run
 inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; summary reads it
-inline Path ctest_log(const Path& run) { return run / "ctest.log"; }  // ctest's output, with --quiet
+inline Path ctest_log(const Path& run) { return run / "ctest.log"; }          // ctest's output, with --quiet
 // A recording in several processes (record and refresh --processes): each process's own candidates, ctest report
 // and log in its folder (run_candidates, ctest_junit, ctest_log of it), numbered from 1; the run's candidates are
 // then their merge (process_spread.hpp).
@@ -236,8 +236,8 @@ inline constexpr char measure_test_prefix[] = "bankgate.measure.";
 // and passes them all on (summary.json's "properties"), where the bench scripts read the costs. Each derived
 // figure is recorded too, under its own name (shared_load_transactions_per_request, ...).
 namespace property {
-inline constexpr char device[] = "device";  // "0 (0000:19:00.0)": the GPU the test measured on
-inline constexpr char device_probe_ms[] = "device_probe_ms";      // the process's first CUDA call
+inline constexpr char device[] = "device";                          // "0 (0000:19:00.0)": the GPU the test measured on
+inline constexpr char device_probe_ms[] = "device_probe_ms";        // the process's first CUDA call
 inline constexpr char collector_setup_ms[] = "collector_setup_ms";  // CUPTI, once per process
 inline constexpr char collector_setup_phases_ms[] = "collector_setup_phases_ms";  // "probe 0.1, context 70.2, ..."
 inline constexpr char prepare_ms[] = "prepare_ms";            // the test's own preparation, SetUp to gate()
@@ -245,7 +245,7 @@ inline constexpr char output_check_ms[] = "output_check_ms";  // one launch, com
 inline constexpr char counter_host_ms[] = "counter_host_ms";
 inline constexpr char timing_host_ms[] = "timing_host_ms";
 inline constexpr char attribution_host_ms[] = "attribution_host_ms";  // per-line figures, where collected
-inline constexpr char gate_rules_ms[] = "gate_rules_ms";  // candidate, baseline comparison and report
+inline constexpr char gate_rules_ms[] = "gate_rules_ms";              // candidate, baseline comparison and report
 inline constexpr char median_ns[] = "median_ns";
 inline constexpr char timing_samples[] = "timing_samples";
 inline constexpr char launches_per_sample[] = "launches_per_sample";

@@ -22,8 +22,8 @@ struct Settings {
   // BANKGATE_ATTRIBUTE: also record per-source-line figures (set by `bankgate record`/`refresh`; a gate run
   // collects them only to explain a changed counter)
   bool attribute = false;
-  bool fail_on_speedup = false;  // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
-  int device = 0;            // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
+  bool fail_on_speedup = false;         // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
+  int device = 0;                       // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
   std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/
   std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/bankgate/candidates
   // BANKGATE_LOCK_TIMEOUT: seconds a test waits for its GPU while another bankgate test holds it. It stays
@@ -32,7 +32,6 @@ struct Settings {
   int lock_timeout_s = default_lock_timeout_s;
   static constexpr int default_lock_timeout_s = 240;
 };
-
 
 // Reads the settings through `lookup` (the process environment by default); throws SettingsError.
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
@@ -87,8 +86,8 @@ std::optional<std::string> visible_devices(const EnvLookup& lookup);
 std::optional<std::filesystem::path> claims_folder(const EnvLookup& lookup);
 
 struct ResultFileSettings {
-  std::filesystem::path results_dir;   // a one-test report per test goes here
-  std::filesystem::path running_file;  // names the test in progress; else <results_dir>/.running
+  std::filesystem::path results_dir;                // a one-test report per test goes here
+  std::filesystem::path running_file;               // names the test in progress; else <results_dir>/.running
   std::optional<std::filesystem::path> claims_dir;  // claims_folder()
   int shard = 0;                                    // which shard of the suite this process is
 };

@@ -16,7 +16,7 @@ struct TestReportEntry {
   enum class Status { passed, failed, skipped };
   std::string suite, test;
   Status status = Status::passed;
-  std::vector<std::string> messages;  // failure messages, or the reason for a skip
+  std::vector<std::string> messages;              // failure messages, or the reason for a skip
   std::map<std::string, std::string> properties;  // what the test recorded (RecordProperty)
   double seconds = 0.0;
 };
@@ -26,7 +26,8 @@ std::string render_test_report(const TestReportEntry& entry);
 // each test is one file, not a folder).
 std::string test_file_name(const std::string& suite_dot_test);
 // <dir>/<Suite.test>.xml
-std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite, const std::string& test);
+std::filesystem::path test_report_path(const std::filesystem::path& dir, const std::string& suite,
+                                       const std::string& test);
 // Written through a temporary file and a rename: a reader sees a whole report or none.
 void write_test_report(const std::filesystem::path& dir, const TestReportEntry& entry);
 struct XmlElement;

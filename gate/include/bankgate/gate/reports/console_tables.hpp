@@ -17,6 +17,7 @@ std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const 
 
 // test, base, head, change, verdict: one line per test (its duration), then one per counter that changed;
 // within the console's width, each verdict coloured by `palette` (off by default) as it counts in the exit code.
-std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup, const Palette& palette = {});
+std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup,
+                              const Palette& palette = {});
 
 }  // namespace bankgate::gate

@@ -35,7 +35,7 @@ struct GateInputs {
   std::filesystem::path junit;          // ctest --output-junit
   std::filesystem::path gtest_results;  // GoogleTest reports, <build>/bankgate/gtest-results (may be absent)
   std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
-  std::filesystem::path baselines;  // empty: each candidate's own baselines folder (from its suite)
+  std::filesystem::path baselines;      // empty: each candidate's own baselines folder (from its suite)
   // The source folder the build was configured from: a candidate's own baselines folder is read only where it
   // lies inside (candidate_baselines_folder). Empty: unknown, so only `baselines` is read.
   std::filesystem::path project;
@@ -43,9 +43,10 @@ struct GateInputs {
   // known; nullopt where the base has no such file. Unset: what the change did to its baselines is not looked at.
   // Each baseline a test is gated against is compared with it (baseline_changes.hpp): a loosening fails the test
   // unless `accept_loosened`; every change is named in its result.
-  std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)> base_baseline;
+  std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)>
+      base_baseline;
   bool accept_loosened = false;
-  RefreshContext refresh;           // for the refresh command each result names
+  RefreshContext refresh;  // for the refresh command each result names
   // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
   // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
   std::string source_commit;
@@ -66,10 +67,10 @@ struct TestResult {
   std::string name;  // Suite.test, as ctest names it
   std::string suite, test;
   Outcome outcome = Outcome::not_measured;
-  std::string device;        // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
-  std::string gpu;           // the GPU model of its candidate, e.g. "NVIDIA H200"
+  std::string device;             // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
+  std::string gpu;                // the GPU model of its candidate, e.g. "NVIDIA H200"
   std::optional<double> seconds;  // ctest's wall time for the test; none where ctest gave no duration
-  std::string reason;        // GoogleTest's failure or skip messages (or why there are none)
+  std::string reason;             // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
   std::optional<double> median_ns;  // of the measured durations, where measured
   std::string baseline_file;        // where the test's baseline is (or would be)
@@ -93,7 +94,7 @@ struct ShardRecord {
 };
 
 struct GateSummary {
-  std::vector<TestResult> tests;   // in ctest's order
+  std::vector<TestResult> tests;      // in ctest's order
   std::vector<std::string> problems;  // about the inputs as a whole: no test ran, an unreadable file
   RunProvenance provenance;           // what was measured and judged against what, by which bankgate
   std::optional<ShardRecord> shard;   // the part of a split gate this is; none for a whole gate
@@ -118,7 +119,7 @@ std::string render_markdown(const GateSummary& summary, const std::string& title
 // written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws
 // std::runtime_error naming the file and what is wrong.
 void append_markdown(const std::filesystem::path& file, const std::string& markdown);
-std::string to_string(Outcome outcome);  // as the tables show it: "passed", "REGRESSED", "NOT MEASURED", "SKIPPED"
+std::string to_string(Outcome outcome);   // as the tables show it: "passed", "REGRESSED", "NOT MEASURED", "SKIPPED"
 std::string outcome_id(Outcome outcome);  // as the JSON models write it, never to change: "not_measured", ...
 
 // The same summary for tools (output_json.hpp; schemas/summary.schema.json): the head, then "exit_code",

@@ -42,8 +42,9 @@ nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey&
                                int exit_code);
 // What `bankgate compare --json` writes: each test's findings and rounds a side, head against base, the verdict,
 // and what the extra time did where there was any.
-nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance, int exit_code,
-                                   bool fail_on_speedup, const std::optional<ExtraRounds>& extra = std::nullopt);
+nlohmann::json comparison_document(const std::vector<ComparisonRow>& rows, const RunProvenance& provenance,
+                                   int exit_code, bool fail_on_speedup,
+                                   const std::optional<ExtraRounds>& extra = std::nullopt);
 
 // The verdict of an exit code, as an identifier: passed, regressed, not_measured, inconclusive, setup_failed, ...
 std::string exit_verdict_id(int exit_code);

@@ -54,14 +54,14 @@ struct TimingTolerance {
 // The tolerances' bounds (docs/baselines.md#bounds) keep every gate able to fail: no tolerance lets a counter
 // double or a kernel take 1.5x its time, and no stated noise hides a slowdown beyond that.
 namespace limits {
-inline constexpr double max_counter = 1e15;               // shared-memory events of one kernel launch
+inline constexpr double max_counter = 1e15;  // shared-memory events of one kernel launch
 // A counter may move by at most half its value (relative), or by that much or 1024 events, whichever is more
 // (absolute: for counters near zero that vary by a few warps' events).
 inline constexpr double max_counter_relative_tolerance = 0.5;
 inline constexpr double min_counter_absolute_bound = 1024;
-inline constexpr double max_duration_ns = 1e12;           // 1000 s for one kernel
+inline constexpr double max_duration_ns = 1e12;  // 1000 s for one kernel
 inline constexpr double max_timing_relative_tolerance = 0.5;
-inline constexpr double max_timing_absolute_ns = 1e6;     // 1 ms
+inline constexpr double max_timing_absolute_ns = 1e6;  // 1 ms
 // Together, relative x median + absolute_ns may reach at most half the median plus the default 64 ns.
 inline constexpr double max_timing_threshold_of_median = 0.5;
 // The median's standard error may be at most 10% of the median (the committed baselines stay under 3%): a
@@ -104,8 +104,8 @@ struct TimingSummary {
 // per-instruction attribution. Excess wavefronts (above the ideal) are the line's bank conflicts; excess
 // sectors, its uncoalesced global accesses.
 struct SourceLineFigures {
-  std::string file;    // relative to the project's source folder where the file lies inside it
-  std::uint32_t line = 0;     // 0: unknown (kernel built without -lineinfo)
+  std::string file;        // relative to the project's source folder where the file lies inside it
+  std::uint32_t line = 0;  // 0: unknown (kernel built without -lineinfo)
   // For instructions of an inlined function (a library's copy helper, a __device__ function): `file:line` is
   // the kernel's own line that called it, and this the helper's line, e.g. "cuda_pipeline_helpers.h:292".
   std::string inlined;
@@ -114,12 +114,16 @@ struct SourceLineFigures {
   std::uint64_t executions = 0;  // warp-level instructions executed (requests)
   std::uint64_t wavefronts = 0;  // shared memory
   std::uint64_t ideal_wavefronts = 0;
-  std::uint64_t sectors = 0;     // global or local memory
+  std::uint64_t sectors = 0;  // global or local memory
   std::uint64_t ideal_sectors = 0;
   std::uint64_t excess() const { return wavefronts > ideal_wavefronts ? wavefronts - ideal_wavefronts : 0; }
   std::uint64_t excess_sectors() const { return sectors > ideal_sectors ? sectors - ideal_sectors : 0; }
-  double wavefronts_per_request() const { return executions == 0 ? 0.0 : static_cast<double>(wavefronts) / static_cast<double>(executions); }
-  double sectors_per_request() const { return executions == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(executions); }
+  double wavefronts_per_request() const {
+    return executions == 0 ? 0.0 : static_cast<double>(wavefronts) / static_cast<double>(executions);
+  }
+  double sectors_per_request() const {
+    return executions == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(executions);
+  }
   std::string where() const;  // "kernels/transpose.cu:52", or "<unknown line>"
 };
 
@@ -178,8 +182,8 @@ struct Provenance {
   std::uint32_t cupti_version = 0;
   std::string git_commit;
   bool git_dirty = false;
-  std::string date;     // UTC, ISO 8601
-  std::string command;  // what produced the file
+  std::string date;              // UTC, ISO 8601
+  std::string command;           // what produced the file
   std::string bankgate_version;  // the bankgate that wrote it; empty in files written before 0.4
 };
 

@@ -12,10 +12,10 @@
 namespace bankgate::gate {
 
 struct BaselineChange {
-  std::string test;        // the test's name in its suite
-  std::string figure;      // "shared load wavefronts", "duration", "the test"
+  std::string test;    // the test's name in its suite
+  std::string figure;  // "shared load wavefronts", "duration", "the test"
   std::string before, after;
-  bool loosens = false;    // the gate lets through more than before
+  bool loosens = false;      // the gate lets through more than before
   std::string text() const;  // "tolerance of shared load wavefronts widened from exact to ±50% in this change"
 };
 

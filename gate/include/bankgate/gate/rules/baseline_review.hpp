@@ -26,6 +26,6 @@ std::vector<ReviewRow> review(const std::map<std::string, gate::SuiteFile>& cand
 
 // `baseline` with the chosen candidate tests replaced or added (samples dropped), provenance from `provenance`.
 gate::SuiteFile promote(const gate::SuiteFile* baseline, const gate::SuiteFile& candidate,
-                           const std::vector<std::string>& tests, const gate::Provenance& provenance);
+                        const std::vector<std::string>& tests, const gate::Provenance& provenance);
 
 }  // namespace bankgate::gate

@@ -52,7 +52,7 @@ TimingEvidence evidence(const TimingSummary& summary);
 
 struct TimingDecision {
   Verdict verdict = Verdict::pass;
-  double ratio = 1.0;  // measured median / baseline median
+  double ratio = 1.0;                        // measured median / baseline median
   double ratio_low = 1.0, ratio_high = 1.0;  // its confidence interval
   bool significant = false;                  // the interval excludes 1
   bool beyond_tolerance = false;             // the medians differ by more than the practical threshold
@@ -65,7 +65,8 @@ struct TimingDecision {
 // standard errors combined on the log scale. A tolerance set by process modes (TimingTolerance::modes_ns,
 // process_spread.hpp) decides alone: beyond it is slower or faster, significant or not. The detail ends with the
 // tolerance's reason, where it has one.
-TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline, const TimingTolerance& tolerance);
+TimingDecision judge_timing(const TimingEvidence& measured, const TimingEvidence& baseline,
+                            const TimingTolerance& tolerance);
 
 std::string describe(const Tolerance& tolerance);
 std::string describe(const TimingTolerance& tolerance);

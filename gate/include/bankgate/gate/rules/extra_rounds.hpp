@@ -29,7 +29,8 @@ struct UndecidedTest {
 
 // The undecided tests of a comparison, with the decision of their rounds: those whose duration, judged by its
 // rounds' noise, is INCONCLUSIVE. In name order.
-std::vector<UndecidedTest> undecided_tests(const PooledRuns& base, const PooledRuns& head, const NoisePolicy& policy = {});
+std::vector<UndecidedTest> undecided_tests(const PooledRuns& base, const PooledRuns& head,
+                                           const NoisePolicy& policy = {});
 
 struct RoundBudget {
   double seconds_left = 0.0;

@@ -15,7 +15,8 @@ namespace bankgate::gate {
 // `source_dir`: the project's source folder; files inside it are named relative to it, others by their name
 // alone, so that baselines read the same on every machine. Every instruction also counts in its line's
 // "instructions" entry, so a change in instruction counts has a place.
-std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigures>& instructions, const std::string& source_dir);
+std::vector<SourceLineFigures> figures_by_line(const std::vector<InstructionFigures>& instructions,
+                                               const std::string& source_dir);
 
 // Whether per-line figures came without a line table: instructions were attributed, but not one of them to a
 // source line. The kernel was built without -lineinfo, as a project's own library is unless it asks for it.

@@ -26,7 +26,8 @@ struct LineChange {
   std::int64_t change() const;
 };
 
-std::vector<LineChange> compare_lines(const std::vector<SourceLineFigures>& baseline, const std::vector<SourceLineFigures>& measured);
+std::vector<LineChange> compare_lines(const std::vector<SourceLineFigures>& baseline,
+                                      const std::vector<SourceLineFigures>& measured);
 
 // "kernels/transpose.cu:52  LDS  1.00 -> 32.00 wavefronts per request (+126976 wavefronts)"
 // "kernels/transpose.cu:71  STG.E  4.00 -> 32.00 sectors per request (ideal 4.00; +28 sectors)"

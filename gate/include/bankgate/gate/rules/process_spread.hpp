@@ -70,7 +70,8 @@ ProcessMerge merge_processes(const std::vector<ProcessRecording>& processes, con
 // The tests (Suite.test, sorted) to measure in one more process: those of which a kernel's processes disagree, while
 // fewer than `processes_wanted` processes have measured them. A test whose processes agree needs no more.
 std::vector<std::string> tests_needing_another_process(const std::vector<ProcessRecording>& processes,
-                                                       std::size_t processes_wanted, const ProcessSpreadPolicy& policy = {});
+                                                       std::size_t processes_wanted,
+                                                       const ProcessSpreadPolicy& policy = {});
 
 // A test filter (test_filter.hpp) selecting exactly `tests` (Suite.test names): the selection of another process.
 std::string filter_selecting(const std::vector<std::string>& tests);

@@ -38,9 +38,9 @@ struct RoundEvidence {
 };
 
 struct NoisePolicy {
-  double long_floor = 0.005;         // relative, for kernels of long_kernel_ns or more
+  double long_floor = 0.005;  // relative, for kernels of long_kernel_ns or more
   double long_kernel_ns = 20000.0;
-  double short_floor = 0.01;         // relative, for kernels of short_kernel_ns or less
+  double short_floor = 0.01;  // relative, for kernels of short_kernel_ns or less
   double short_kernel_ns = 1000.0;
   double tick_ns = 32.0;
   double tick_fraction = 0.25;
@@ -53,16 +53,16 @@ double practical_floor(double median_ns, int launches_per_sample, const NoisePol
 
 struct RoundDecision {
   Verdict verdict = Verdict::pass;
-  double change = 0.0;            // head over base, minus 1
-  double low = 0.0, high = 0.0;   // its interval at the policy's change_confidence, likewise
-  double floor = 0.0;             // the practical floor, relative
-  double noise = 0.0;             // the between-round spread of one round's median, relative (at least quantization's)
-  std::size_t rounds = 0;         // per side (the fewer)
+  double change = 0.0;           // head over base, minus 1
+  double low = 0.0, high = 0.0;  // its interval at the policy's change_confidence, likewise
+  double floor = 0.0;            // the practical floor, relative
+  double noise = 0.0;            // the between-round spread of one round's median, relative (at least quantization's)
+  std::size_t rounds = 0;        // per side (the fewer)
   // The smallest slowdown these rounds could have called slower at their noise: the floor, or the interval's
   // half-width where the noise makes that wider. Every verdict states it, ok included: an ok says "no change of
   // this size or more", never "no change".
   double detectable = 0.0;
-  std::string detail;             // the figures behind the verdict, in words
+  std::string detail;  // the figures behind the verdict, in words
 };
 
 // At least two rounds per side; fewer is an error the caller avoids (one round is judged by judge_timing).

@@ -10,8 +10,8 @@
 
 namespace bankgate::gate {
 
-std::string tool_version();  // this bankgate's version, as CMake's project() gives it: "0.4.0"
-std::string host_name();     // this machine's name; empty where the system does not say
+std::string tool_version();     // this bankgate's version, as CMake's project() gives it: "0.4.0"
+std::string host_name();        // this machine's name; empty where the system does not say
 std::string utc_now_iso8601();  // "2026-11-21T23:59:00Z"
 
 // One GPU the measurements were taken on, as its candidates recorded it.
@@ -33,7 +33,8 @@ struct RunProvenance {
   bool dirty = false;
   std::string measured;  // the earliest candidate's date
   std::vector<MeasuredGpu> gpus;
-  std::vector<std::string> baseline_commits;  // of every baseline file read, each once, sorted; base build's for a compare
+  std::vector<std::string>
+      baseline_commits;  // of every baseline file read, each once, sorted; base build's for a compare
 };
 
 // A provenance stamped now, on this host, by this bankgate; the rest is filled by the notes below.

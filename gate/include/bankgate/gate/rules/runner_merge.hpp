@@ -21,7 +21,7 @@
 namespace bankgate::gate {
 
 struct RunnerRecording {
-  std::string label;                      // where it came from (its folder), for messages and reasons
+  std::string label;                        // where it came from (its folder), for messages and reasons
   std::map<std::string, SuiteFile> suites;  // as read_candidates gives them
 };
 
@@ -52,20 +52,23 @@ TimingSummary pool_timings(const std::vector<LabelledRecord>& records, std::vect
 // The largest distance of a record's median from `timing`'s (pooled) median; its tolerance's absolute part grows by
 // policy.margin times that. Beyond policy.max_spread of the median, RunnerMergeError names `name`, the extremes and
 // `sources` ("runners"), ending with `advice`: what so wide a spread means and what to do.
-double widen_by_spread(const std::string& name, const std::vector<LabelledRecord>& records, const RunnerMergePolicy& policy,
-                       const std::string& sources, const std::string& advice, TimingSummary& timing);
+double widen_by_spread(const std::string& name, const std::vector<LabelledRecord>& records,
+                       const RunnerMergePolicy& policy, const std::string& sources, const std::string& advice,
+                       TimingSummary& timing);
 
 // One test's records (the first's figures first), merged kernel by kernel: every record must launch the same
 // kernels (else RunnerMergeError ending with `other_kernels_advice`), the output is correct only where every record's
 // was, and `merge_kernel` merges each kernel's records (named "<name> (kernel <label>)" where the test launches
 // several) into the returned copy of the first's. `labels` name the records, in their order.
-using KernelMerge = std::function<void(const std::string& name, const std::vector<LabelledRecord>& records, KernelRecord& merged)>;
+using KernelMerge =
+    std::function<void(const std::string& name, const std::vector<LabelledRecord>& records, KernelRecord& merged)>;
 TestRecord merge_test_records(const std::string& name, const std::vector<std::string>& labels,
                               const std::vector<const TestRecord*>& records, const std::string& other_kernels_advice,
                               const KernelMerge& merge_kernel);
 
 // Every runner must hold the same suites and tests, with equal counters and the same timing method; otherwise
 // RunnerMergeError names the test, the runners and what differs. One runner is returned as it is.
-std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording>& runners, const RunnerMergePolicy& policy = {});
+std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording>& runners,
+                                               const RunnerMergePolicy& policy = {});
 
 }  // namespace bankgate::gate

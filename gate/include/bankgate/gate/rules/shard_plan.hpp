@@ -45,8 +45,8 @@ struct ListedTest {
 // What one part receives whole: a suite and its tests.
 struct ShardUnit {
   std::string suite;
-  std::vector<std::string> tests;   // sorted
-  std::set<std::string> programs;   // the suite programs its tests run in
+  std::vector<std::string> tests;  // sorted
+  std::set<std::string> programs;  // the suite programs its tests run in
 };
 // The listed tests grouped by suite, sorted by suite name.
 std::vector<ShardUnit> shard_units(const std::vector<ListedTest>& tests);
@@ -77,8 +77,8 @@ ShardPlan plan_shards(const std::vector<ShardUnit>& units, const TestSeconds& kn
 
 // The run filter of part `index` (from 1): `filter` (GoogleTest's syntax) with every other part's suites left
 // out, and the ctest tests named in `also_out` (measuring runs of programs with nothing to do in this part).
-std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan, int index,
-                         const std::vector<std::string>& also_out = {});
+std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan,
+                         int index, const std::vector<std::string>& also_out = {});
 
 // Why part `index` of `count` has nothing to run, for its own reports and the merge's: a runner matrix wider than
 // the catalogue of `suites` suites (after --filter) is a configuration mistake, and such a part exits 2 rather

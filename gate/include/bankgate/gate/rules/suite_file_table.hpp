@@ -21,7 +21,7 @@ namespace bankgate::gate {
 
 enum class JsonType {
   string,
-  text,          // a string that says something: neither empty nor blank (reasons)
+  text,  // a string that says something: neither empty nor blank (reasons)
   boolean,
   integer,       // a whole number
   count,         // a whole number >= 0
@@ -55,8 +55,18 @@ struct SchemaObject {
 // The objects of a suite file. A test of one kernel is that kernel's record with "correct"; a test of several
 // is "correct" and their records under "kernels".
 enum class Part {
-  suite_file, gpu, provenance, test_of_one_kernel, test_of_kernels, kernel, counter, tolerance, timing,
-  timing_tolerance, line, expected
+  suite_file,
+  gpu,
+  provenance,
+  test_of_one_kernel,
+  test_of_kernels,
+  kernel,
+  counter,
+  tolerance,
+  timing,
+  timing_tolerance,
+  line,
+  expected
 };
 const SchemaObject& schema_object(Part part);
 std::span<const SchemaObject> schema_objects();  // in Part's order

@@ -24,8 +24,8 @@ bool lies_inside(const std::filesystem::path& path, const std::filesystem::path&
 // `project`, the source folder its build was configured from, once every link of both is resolved. A candidate
 // is a file in a build folder that anything may have written: it cannot send a reader or a promotion to any other
 // folder. Throws BaselineError saying why the folder is not taken and what to pass instead.
-std::filesystem::path candidate_baselines_folder(const std::filesystem::path& named, const std::filesystem::path& project,
-                                                 const std::string& suite);
+std::filesystem::path candidate_baselines_folder(const std::filesystem::path& named,
+                                                 const std::filesystem::path& project, const std::string& suite);
 
 // Reads and validates the suite file at `relative` inside `folder`; every error is a BaselineError naming it.
 SuiteFile read_suite_file(const ConfinedFolder& folder, const std::filesystem::path& relative,
@@ -38,11 +38,14 @@ class BaselineFolder {
   explicit BaselineFolder(const std::filesystem::path& root);
 
   const std::filesystem::path& root() const { return root_; }
-  std::filesystem::path file_of(const GpuKey& gpu, const std::string& suite) const { return root_ / suite_file_relative(gpu, suite); }
+  std::filesystem::path file_of(const GpuKey& gpu, const std::string& suite) const {
+    return root_ / suite_file_relative(gpu, suite);
+  }
 
   // The suite's baseline for `gpu`; nullopt where the folder has none. Throws BaselineError for one that is
   // unreadable, invalid, or reached through a link that leads outside the folder.
-  std::optional<SuiteFile> read(const GpuKey& gpu, const std::string& suite, const std::set<std::string>* known_metrics = nullptr) const;
+  std::optional<SuiteFile> read(const GpuKey& gpu, const std::string& suite,
+                                const std::set<std::string>* known_metrics = nullptr) const;
 
   // The GPU folders (<arch>/<model>, real folders only), sorted; links and odd entries go to `problems`.
   std::vector<GpuKey> gpus(std::vector<std::string>& problems) const;

@@ -90,7 +90,7 @@ class BaselineTransaction {
     std::filesystem::path target;  // as given
     std::filesystem::path real;    // where the bytes go, without links, relative to the root
     bool created = false;
-    std::string staged, backup;    // their names in the folder of `real`
+    std::string staged, backup;     // their names in the folder of `real`
     FileId staged_id, original_id;  // what this promotion wrote; the baseline it replaced (kept as the backup)
   };
   enum class Phase { staging, committing, committed };

@@ -17,7 +17,6 @@ void write_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const 
                      const std::string& suite, const std::string& test, const TestRecord& record,
                      const std::filesystem::path& baseline_dir = {});
 
-
 // Every candidate under <dir>/<arch>/<model>/, merged per suite. Throws BaselineError on an unreadable one.
 std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu);
 

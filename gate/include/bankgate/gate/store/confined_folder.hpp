@@ -85,7 +85,8 @@ class ConfinedFolder {
   // it run long.
   std::vector<std::filesystem::path> files_below(const std::filesystem::path& relative,
                                                  const std::function<bool(const std::string&)>& wanted,
-                                                 std::vector<std::string>& problems, bool links_as_entries = false) const;
+                                                 std::vector<std::string>& problems,
+                                                 bool links_as_entries = false) const;
 
   // The folder `relative` itself, opened (for operations on the entries in it, links included).
   UniqueFd open_folder(const std::filesystem::path& relative) const;
@@ -96,7 +97,7 @@ class ConfinedFolder {
 
  private:
   struct Listing {
-    std::filesystem::path relative;  // of the folder listed, without links
+    std::filesystem::path relative;                         // of the folder listed, without links
     std::vector<std::pair<std::string, unsigned>> entries;  // name and st_mode (links not followed), by name
     bool truncated = false;
   };
