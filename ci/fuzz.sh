@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of outside input with libFuzzer, each for SECONDS (default 60) or for RUNS inputs:
-# baselines and candidates (baseline_reader_fuzz), JUnit and GoogleTest reports (report_reader_fuzz), the
+# baselines and candidates (baseline_reader_fuzz), JUnit reports and test result records (report_reader_fuzz), the
 # environment's settings (settings_fuzz) and the command line (command_line_fuzz).
 #
 #   ci/fuzz.sh [SECONDS]        ci/fuzz.sh --runs RUNS      (e.g. --runs 1000000 for the long run)

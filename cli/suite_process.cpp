@@ -19,9 +19,8 @@
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gate/protocol/test_claims.hpp>
-#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/text/text.hpp>
-#include <bankgate/gate/protocol/xml_reader.hpp>
 
 #include "commands.hpp"
 #include "driver_stub.hpp"
@@ -51,12 +50,12 @@ std::string describe_exit(int status) {
 
 void write_failure(const fs::path& results, const std::string& name, const std::string& message) {
   const auto [suite, test] = split_name(name);
-  g::TestReportEntry entry;
+  g::TestResultRecord entry;
   entry.suite = suite;
   entry.test = test;
-  entry.status = g::TestReportEntry::Status::failed;
+  entry.outcome = g::Outcome::not_measured;
   entry.messages.push_back(message);
-  g::write_test_report(results, entry);
+  g::write_result_record(results, entry);
 }
 
 // The suite's tests. A program that cannot list them (missing, not starting, failing) is a set-up error: its
@@ -168,7 +167,7 @@ SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::s
     for (const std::string& name : tests) {
       const auto [suite, test] = split_name(name);
       std::error_code ec;
-      fs::remove(g::test_report_path(o.results, suite, test), ec);  // no earlier run may answer for this one
+      fs::remove(g::test_result_path(o.results, suite, test), ec);  // no earlier run may answer for this one
     }
   } else {  // a shard removes a test's old result as it claims the test
     manifest.claims_dir = fs::absolute(*claims);
@@ -271,7 +270,7 @@ bool SuiteRunner::finished(const std::string& name) const {
   const auto holder = held_by(name);
   if (holder && *holder != o_.shard) return true;  // another shard's test: its verdict is that shard's concern
   const auto [suite, test] = split_name(name);
-  return holder && fs::exists(g::test_report_path(o_.results, suite, test));
+  return holder && fs::exists(g::test_result_path(o_.results, suite, test));
 }
 
 // Writes a failure as `name`'s result; where shards claim tests, only for a test this shard holds or can take.
@@ -331,10 +330,10 @@ int verdict(const VerdictOptions& o) {
   const auto [suite, test] = split_name(o.test);
   // ctest's log shows what this prints: the name on one line, the messages with their controls escaped.
   const std::string name = g::terminal_line(o.test);
-  std::optional<g::TestReportEntry> entry;
+  std::optional<g::TestResultRecord> entry;
   try {
-    entry = g::read_test_report(g::test_report_path(o.results, suite, test));
-  } catch (const g::XmlError& e) {
+    entry = g::read_result_record(g::test_result_path(o.results, suite, test));
+  } catch (const g::ResultRecordError& e) {
     std::cout << name << ": unreadable result: " << g::terminal_safe(e.what()) << "\n";
     return exit_regression;
   }
@@ -344,14 +343,15 @@ int verdict(const VerdictOptions& o) {
     return exit_regression;
   }
   for (const std::string& m : entry->messages) std::cout << g::terminal_safe(m) << "\n";
-  switch (entry->status) {
-    case g::TestReportEntry::Status::passed:
+  switch (entry->outcome) {
+    case g::Outcome::passed:
       std::cout << "[       OK ] " << name << "\n";
       return exit_ok;
-    case g::TestReportEntry::Status::skipped:
+    case g::Outcome::skipped:
       std::cout << "[  SKIPPED ] " << name << "\n";
       return exit_ok;
-    case g::TestReportEntry::Status::failed:
+    case g::Outcome::regressed:
+    case g::Outcome::not_measured:
       break;
   }
   std::cout << "[  FAILED  ] " << name << "\n";

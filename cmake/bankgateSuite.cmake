@@ -34,13 +34,13 @@
 # start-ups on different GPUs of one host do not overlap, so a shard is worth it when it carries several
 # seconds of measuring.
 #
-# Each test's result is a one-test GoogleTest XML report in <build>/bankgate/gtest-results/, which
-# `bankgate gate` reads for failure messages.
+# Each test's result is a result record in <build>/bankgate/gtest-results/ (its outcome, messages and findings),
+# which the test's ctest entry and `bankgate gate` read.
 include_guard(GLOBAL)
 
 # The names this function shares with the `bankgate` command and the suites, which
 # gate/include/bankgate/gate/protocol/run_protocol.hpp names for them: the folder of the results under the build
-# folder (results_root), in it the per-test reports (gtest_results) and the suites' own measurements
+# folder (results_root), in it the per-test result records (gtest_results) and the suites' own measurements
 # (suite_candidates), and the measuring tests' names (measure_test_prefix). CMake cannot read the header, so
 # these are copies; tests/unit/suite_protocol_test.sh runs this macro and fails when they differ from what the
 # command says (`bankgate protocol`), and when a name is spelt out anywhere else in this file.

@@ -357,17 +357,14 @@ step_record() {
   [ -d "$out/records/refresh" ] && dirs+=("$out/records/refresh")
   python3 bench/counter_determinism.py "${dirs[@]}" | tee "$out/determinism.txt" | tail -n 60
   note "counters identical in every run" "exit ${PIPESTATUS[0]} (want 0)"
-  # The attribution's cost, as each test recorded it in its GoogleTest report (the last recording's): an
-  # attribute attribution_host_ms="x" in older GoogleTest, <property name="attribution_host_ms" value="x"/> in newer.
+  # The attribution's cost, as each test recorded it in its result record (the last recording's).
   python3 - "$(result gtest_results)" <<'PY' | tee -a "$out/determinism.txt"
-import pathlib, statistics, sys, xml.etree.ElementTree as ET
+import json, pathlib, statistics, sys
 values = []
-for report in pathlib.Path(sys.argv[1]).glob("*.xml"):
-    for e in ET.parse(report).iter():
-        if "attribution_host_ms" in e.attrib:
-            values.append(float(e.attrib["attribution_host_ms"]))
-        elif e.tag == "property" and e.get("name") == "attribution_host_ms":
-            values.append(float(e.get("value")))
+for record in pathlib.Path(sys.argv[1]).glob("*.result.json"):
+    properties = json.loads(record.read_text(encoding="utf-8"))["properties"]
+    if "attribution_host_ms" in properties:
+        values.append(float(properties["attribution_host_ms"]))
 if values:
     values.sort()
     print(f"attribution host ms per test: n={len(values)} min={values[0]} median={statistics.median(values)} max={values[-1]}")

@@ -32,23 +32,23 @@ struct GateOptions {
   std::string source_url;             // the HTML report's source link template (default: the setting)
 };
 
-// Copies the run's GoogleTest reports into the gate's folder (protocol::run_gtest_results), so that the folder
+// Copies the run's test result records into the gate's folder (protocol::run_gtest_results), so that the folder
 // alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
 // copy, or the originals where it could not be made.
-fs::path keep_gtest_reports(const fs::path& build, const fs::path& results) {
+fs::path keep_result_records(const fs::path& build, const fs::path& results) {
   const fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
   std::error_code ec;
   fs::create_directories(to, ec);
   for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    // One report per test; the claims and running files of the suites' processes (dot names) are no report.
+    // One record per test; the claims and running files of the suites' processes (dot names) are none.
     std::error_code kind;
-    if (name.starts_with(".") || it->path().extension() != ".xml" || !it->is_regular_file(kind)) continue;
+    if (name.starts_with(".") || !name.ends_with(g::test_result_suffix) || !it->is_regular_file(kind)) continue;
     fs::copy_file(it->path(), to / name, fs::copy_options::overwrite_existing, ec);
     if (ec) break;
   }
   if (!ec || ec == std::errc::no_such_file_or_directory) return to;
-  std::cerr << "bankgate: the GoogleTest reports were not copied into " << to.string() << " (" << ec.message()
+  std::cerr << "bankgate: the test result records were not copied into " << to.string() << " (" << ec.message()
             << "); the reports read them from " << from.string() << "\n";
   return from;
 }
@@ -74,7 +74,7 @@ int gate(const GateOptions& o) {
   progress("");  // apart from ctest's output
   s.junit = protocol::ctest_junit(results);
   const bool ran = !s.shard || !s.shard->suites.empty();  // an empty part runs nothing, and its summary reads nothing
-  s.gtest_results = ran ? keep_gtest_reports(build, results) : fs::path();
+  s.gtest_results = ran ? keep_result_records(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);
   s.baselines = o.baselines;
   s.base = o.base;

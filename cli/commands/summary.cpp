@@ -152,8 +152,8 @@ Runner define_summary(CLI::App& command) {
   const auto o = std::make_shared<SummaryOptions>();
   command.alias("gate-summary");
   CLI::Option* junit = command.add_option("--junit", o->junit, "ctest's JUnit report (ctest --output-junit)");
-  CLI::Option* gtest_results =
-      command.add_option("--gtest-results", o->gtest_results, "GoogleTest's per-test XML reports");
+  CLI::Option* gtest_results = command.add_option("--gtest-results", o->gtest_results,
+                                                  "the tests' result records (<build>/bankgate/gtest-results)");
   CLI::Option* candidates = command.add_option("--candidates", o->candidates, "what the run measured");
   command
       .add_option("--shards", o->shards,

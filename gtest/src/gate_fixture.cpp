@@ -27,6 +27,7 @@
 
 #include "case_check.hpp"
 #include "case_record.hpp"
+#include "case_verdict.hpp"
 #include "fixture_console.hpp"
 
 namespace bankgate::gtest {
@@ -393,6 +394,9 @@ void MeasuredCase::find_baseline(std::optional<TestRecord>& baseline) const {
 void MeasuredCase::compare_with(const TestRecord& baseline) {
   const TestLocation where{name_.suite, name_.test, baseline_file(), how_to_refresh()};
   std::vector<Finding> findings = compare(baseline, measured_);
+  CaseVerdict& verdict = running_case_verdict();
+  verdict.compared = true;
+  verdict.findings = findings;
   const bool counter_changed = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
     return !f.timing && is_failure(f.verdict, config_.fail_on_speedup);
   });
@@ -414,6 +418,11 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
 }  // namespace
 
 const char* fixture_source_file() { return __FILE__; }
+
+CaseVerdict& running_case_verdict() {
+  static CaseVerdict verdict;
+  return verdict;
+}
 
 const Settings& GateTest::settings() const { return *session().settings; }
 
@@ -508,6 +517,8 @@ void GateTest::gate(const KernelCase& kc) {
 
   MeasuredCase measured(kc, name, config, collector, *measurement, static_cast<bool>(output_ok));
   measured.record();
+  running_case_verdict().measured = true;
+  running_case_verdict().wrong_output = !output_ok;
   measured.report(*measurement);
   measured.check_expectation();
   std::optional<TestRecord> baseline;

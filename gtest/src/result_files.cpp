@@ -7,7 +7,9 @@
 #include <iostream>
 
 #include <bankgate/gate/protocol/test_claims.hpp>
-#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
+
+#include "case_verdict.hpp"
 
 namespace bankgate::gtest {
 namespace {
@@ -42,6 +44,7 @@ void ResultFiles::OnTestIterationStart(const ::testing::UnitTest&, int iteration
 void ResultFiles::OnTestStart(const ::testing::TestInfo& info) {
   const std::string name = std::string(info.test_suite_name()) + "." + info.name();
   held_elsewhere_ = false;
+  running_case_verdict() = {};
   if (claims_) {
     const std::string claim = iteration_ == 0 ? name : name + "#" + std::to_string(iteration_);
     try {
@@ -53,7 +56,7 @@ void ResultFiles::OnTestStart(const ::testing::TestInfo& info) {
     // A skip recorded before the fixture is made keeps the test's body, SetUp included, from running.
     if (held_elsewhere_) GTEST_SKIP() << "measured by another shard of this suite";
     std::error_code ec;
-    std::filesystem::remove(gate::test_report_path(results_dir_, info.test_suite_name(), info.name()), ec);
+    std::filesystem::remove(gate::test_result_path(results_dir_, info.test_suite_name(), info.name()), ec);
   }
   std::ofstream(running_file_, std::ios::trunc) << name << "\n";
 }
@@ -61,20 +64,24 @@ void ResultFiles::OnTestStart(const ::testing::TestInfo& info) {
 void ResultFiles::OnTestEnd(const ::testing::TestInfo& info) {
   if (held_elsewhere_) return;  // its own shard writes its result
   const ::testing::TestResult& result = *info.result();
-  gate::TestReportEntry entry;
+  const CaseVerdict& verdict = running_case_verdict();
+  gate::TestResultRecord entry;
   entry.suite = info.test_suite_name();
   entry.test = info.name();
   entry.seconds = static_cast<double>(result.elapsed_time()) / 1000.0;
-  entry.status = result.Failed()    ? gate::TestReportEntry::Status::failed
-                 : result.Skipped() ? gate::TestReportEntry::Status::skipped
-                                    : gate::TestReportEntry::Status::passed;
+  const gate::TestEnd end = result.Failed()    ? gate::TestEnd::failed
+                            : result.Skipped() ? gate::TestEnd::skipped
+                                               : gate::TestEnd::passed;
+  entry.outcome = gate::outcome_of(end, verdict.measured, verdict.compared);
+  entry.wrong_output = verdict.wrong_output;
+  entry.findings = verdict.findings;
   for (int i = 0; i < result.total_part_count(); ++i) {
     const ::testing::TestPartResult& part = result.GetTestPartResult(i);
     if (part.failed() || part.skipped()) entry.messages.emplace_back(part.message());
   }
   for (int i = 0; i < result.test_property_count(); ++i)
     entry.properties[result.GetTestProperty(i).key()] = result.GetTestProperty(i).value();
-  gate::write_test_report(results_dir_, entry);
+  gate::write_result_record(results_dir_, entry);
   std::error_code ec;
   std::filesystem::remove(running_file_, ec);
 

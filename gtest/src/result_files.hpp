@@ -1,7 +1,8 @@
 #pragma once
 // Per-test result files for suites run as one process (bankgate run-suite): as each test starts, its name goes
-// into the running file (so a crash can be charged to it); as it ends, its result is written as a one-test
-// GoogleTest report. A test that leaves the CUDA context unusable (an illegal address, a kernel assert) ends
+// into the running file (so a crash can be charged to it); as it ends, its result record is written
+// (gate/protocol/test_result.hpp): its outcome, from how GoogleTest ended it and what gate() found (case_verdict.hpp).
+// A test that leaves the CUDA context unusable (an illegal address, a kernel assert) ends
 // the process right after its report is written: every later test would fail on the same dead context, so
 // the runner continues them in a fresh process instead.
 //

@@ -1,17 +1,25 @@
-// libFuzzer target for the reader of JUnit and GoogleTest XML reports: any bytes give an element tree or an
-// XmlError. Walking the tree as the gate summary does must not crash either.
+// libFuzzer target for the readers of a run's reports: ctest's JUnit XML (any bytes give an element tree or an
+// XmlError, and walking the tree as the gate summary does must not crash either) and a test's result record (any
+// bytes give a record or a ResultRecordError).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/protocol/xml_reader.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto root =
-        bankgate::gate::parse_xml(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz input");
+    const auto record = bankgate::gate::parse_result_record(std::string(text), "fuzz input");
+    volatile std::size_t sink = record.messages.size() + record.findings.size() + record.properties.size();
+    (void)sink;
+  } catch (const bankgate::gate::ResultRecordError&) {
+  }
+  try {
+    const auto root = bankgate::gate::parse_xml(text, "fuzz input");
     std::size_t seen = 0;
     for (const auto* testcase : root.descendants("testcase")) {
       seen += testcase->attribute("name").size() + testcase->attribute("classname", "-").size();

@@ -232,11 +232,12 @@ summary_of_fixtures=("$tool" summary --junit "$fixtures/gate_summary/gate-junit.
 run "${summary_of_fixtures[@]}"
 expect_not_in "a pipe gets no colour" "$esc" "$out"
 tty_run "${summary_of_fixtures[@]}"
-expect_rc "on a terminal: the same verdict (exit 2)" 2
+expect_rc "on a terminal: the same verdict (exit 1)" 1
 expect_in "on a terminal: a test that could not measure in red" "${esc}1;31mNOT MEASURED${esc}0m" "$out"
 expect_in "on a terminal: a pass in green" "${esc}32mpassed${esc}0m" "$out"
 expect_in "on a terminal: a skip in yellow" "${esc}33mSKIPPED${esc}0m" "$out"
-expect_in "on a terminal: the headline in red" "${esc}1;31mFAILED: could not measure 5 of 6 GPU tests" "$out"
+expect_in "on a terminal: a regression in red" "${esc}1;31mREGRESSED${esc}0m" "$out"
+expect_in "on a terminal: the headline in red" "${esc}1;31mFAILED: 5 of 6 GPU tests failed, 1 of them regressed" "$out"
 tty_run env NO_COLOR=1 "${summary_of_fixtures[@]}"
 expect_not_in "NO_COLOR=1 on a terminal: no colour" "$esc" "$out"
 tty_run env NO_COLOR= "${summary_of_fixtures[@]}"

@@ -1,9 +1,10 @@
-// A failed test's changes lead with what explains them, in every report. Two recorded runs:
-// tests/unit/fixtures/explain_order holds the planted counter regression (tools/gpu-round.sh planted) as an H200
-// measures it (SquareTile.setRowReadColIpad without its padding column: the committed records of setRowReadColIpad, as the
-// baseline, and of setRowReadCol, which is that kernel without the padding), where the loads turned 32-way while the
-// static shared memory fell by one column and the kernel slowed down; tests/unit/fixtures/report/planted-run holds
-// transposes whose loads of one warp conflict, where 4 more requests came with 128 more transactions.
+// A failed test's changes lead with what explains them, in every report. Two recorded runs, each with the result
+// records whose findings the suite process wrote: tests/unit/fixtures/explain_order holds the planted counter
+// regression (tools/gpu-round.sh planted) as an H200 measures it (SquareTile.setRowReadColIpad without its padding
+// column: the committed records of setRowReadColIpad, as the baseline, and of setRowReadCol, which is that kernel
+// without the padding), where the loads turned 32-way while the static shared memory fell by one column and the
+// kernel slowed down; tests/unit/fixtures/report/planted-run holds transposes whose loads of one warp conflict, where
+// 4 more requests came with 128 more transactions.
 
 #include <gtest/gtest.h>
 

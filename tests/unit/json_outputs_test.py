@@ -14,6 +14,7 @@ import copy
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,21 @@ def counter_test(kernel, value, median=None, correct=True):
     return test
 
 
+def result_record(folder, suite, test, outcome, findings=(), wrong_output=False, messages=("failed",)):
+    """A test's result record, as the suite process writes it (gate/protocol/test_result.hpp)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"schema": "bankgate-test-result", "schema_version": 1, "suite": suite, "test": test, "outcome": outcome,
+              "seconds": 0.5, "messages": list(messages), "properties": {}, "wrong_output": wrong_output,
+              "findings": list(findings)}
+    (folder / f"{suite}.{test}.result.json").write_text(json.dumps(record))
+
+
+def counter_finding(measured, baseline, kernel=None):
+    finding = {"metric": LOAD, "timing": False, "measured": measured, "baseline": baseline, "change": None,
+               "tolerance": "exact", "verdict": "counter_changed", "detail": ""}
+    return {**finding, "kernel": kernel} if kernel else finding
+
+
 def bankgate(*args, expect=(0, 1, 2, 5)):
     done = subprocess.run([TOOL, *map(str, args)], capture_output=True, text=True)
     if done.returncode not in expect:
@@ -86,8 +102,11 @@ class Outputs(unittest.TestCase):
 
     def test_the_summary_of_a_regression_validates_with_numbers_and_ids(self):
         cand, base = self.gate_run()
+        records = self.dir / "records"
+        shutil.copytree(FIXTURES / "gtest-results", records)
+        result_record(records, "Transpose", "unrecorded", "regressed", wrong_output=True)
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", FIXTURES / "gate-junit.xml", "--gtest-results", FIXTURES / "gtest-results",
+        done = bankgate("summary", "--junit", FIXTURES / "gate-junit.xml", "--gtest-results", records,
                         "--candidates", cand, "--baselines", base, "--json", out)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         summary = self.assertValid("summary.schema.json", out)
@@ -237,8 +256,11 @@ class Outputs(unittest.TestCase):
         junit = self.dir / "junit.xml"
         junit.write_text('<testsuite tests="1"><testcase name="Reduce.twoPass" classname="Reduce.twoPass" time="1" '
                          'status="fail"><failure message="Failed"/></testcase></testsuite>')
+        records = self.dir / "records"
+        result_record(records, "Reduce", "twoPass", "regressed", [counter_finding(1024, 32, kernel="reduceFinal")])
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", junit, "--candidates", cand, "--baselines", base, "--json", out)
+        done = bankgate("summary", "--junit", junit, "--gtest-results", records, "--candidates", cand, "--baselines", base,
+                        "--json", out)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         summary = self.assertValid("summary.schema.json", out)
         change = summary["tests"][0]["changes"][0]

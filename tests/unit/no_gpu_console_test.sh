@@ -19,7 +19,7 @@ count() { grep -o -F -- "$1" <<<"$2" | wc -l; }  # count TEXT HAYSTACK
 run "$bankgate" run-suite --binary "$suite" --results "$work/results"
 expect_rc "the measuring run passes without a GPU" 0
 measuring=$out
-tests=$(ls "$work/results"/*.xml 2>/dev/null | wc -l)
+tests=$(ls "$work/results"/*.result.json 2>/dev/null | wc -l)
 check "the measuring run ran the whole suite in one process" '[ "$tests" -gt 20 ]' "$tests result files"
 reason="no GPU on this machine (no NVIDIA driver is installed: libcuda.so.1 cannot be loaded); GPU tests are skipped"
 check "its reason is printed once for all $tests tests" '[ "$(count "$reason" "$measuring")" -eq 1 ]' "$measuring"

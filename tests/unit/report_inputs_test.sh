@@ -2,7 +2,7 @@
 # Reports and names come from whoever wrote the pull request under test: bankgate summary and verdict must
 # survive hostile input files, and the command line must say plainly what is wrong with it. Each check performs
 # the attack against the built command:
-#   - invalid UTF-8 in a GoogleTest failure message and in ctest's JUnit file: every report is still written;
+#   - invalid UTF-8 in a test's result record and in ctest's JUnit file: every report is still written;
 #   - a FIFO or /dev/zero in a report's place (--junit, --gtest-results, verdict's result, --markdown): refused
 #     at once, never waited on or read until memory runs out (each run under `timeout`, so a hang fails);
 #   - terminal control characters in a test's name or message: shown escaped, never sent raw to the terminal;
@@ -26,17 +26,6 @@ run_timeout=20
 # has_bytes FILE "HEX HEX...": whether FILE holds that byte sequence (grep -P would depend on the locale).
 has_bytes() { case " $(od -An -v -tx1 "$1" | tr -s ' \n' '  ') " in *" $2 "*) return 0 ;; *) return 1 ;; esac; }
 
-# gtest_report FILE SUITE TEST MESSAGE: a GoogleTest report of one failed test; MESSAGE goes in as raw bytes.
-gtest_report() {
-  mkdir -p "$(dirname "$1")"
-  {
-    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="%s">\n' "$2"
-    printf '<testcase name="%s" classname="%s" status="run" time="0.7"><failure message="' "$3" "$2"
-    printf '%s' "$4"
-    printf '"/></testcase>\n</testsuite></testsuites>\n'
-  } >"$1"
-}
-
 # ctest_junit FILE NAME STATUS: ctest's JUnit file with one testcase; NAME goes in as raw bytes.
 ctest_junit() {
   {
@@ -55,23 +44,25 @@ suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. Invalid UTF-8 in a failure message: the JSON dump threw, the JSON, JUnit and HTML reports were lost, the
-#    run exited 2 claiming "nothing was written". Now every report is written, the bytes shown as U+FFFD.
+#    run exited 2 claiming "nothing was written". The suite process now writes a message's bad bytes as U+FFFD
+#    (test_result_test.cpp); a record that still holds some is no JSON, and is named as a problem of the run,
+#    while every report is written.
 reports="$root/utf8-reports"
 cp -r "$fixtures/gtest-results" "$reports"
-gtest_report "$reports/SquareTile.setRowReadColIpad.xml" SquareTile setRowReadColIpad \
+result_record "$reports/SquareTile.setRowReadColIpad.result.json" SquareTile setRowReadColIpad regressed \
   $'shared load transactions CHANGED \xff\xfe and cut short \xe2\x82'
 out_dir="$root/utf8-out"
 mkdir -p "$out_dir"
 run "$tool" summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" \
   --markdown "$out_dir/summary.md" --json "$out_dir/summary.json" --junit-out "$out_dir/junit.xml" --html "$out_dir/report.html"
-expect_rc "invalid UTF-8 in a failure message: still a regression (exit 1), not an unreadable run" 1
+expect_rc "invalid UTF-8 in a result record: the record is refused, the run could not measure (exit 2)" 2
 expect_not_in "invalid UTF-8: no claim that nothing was written" "nothing was written" "$out"
 for f in summary.md summary.json junit.xml report.html; do
   [ -s "$out_dir/$f" ] && pass "invalid UTF-8: $f is written" || fail "invalid UTF-8: $f is written" "$(ls -l "$out_dir")"
 done
-message=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(d["exit_code"], [t["reason"] for t in d["tests"] if t["name"]=="SquareTile.setRowReadColIpad"][0])' \
+message=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(d["exit_code"], d["problems"])' \
   "$out_dir/summary.json" 2>&1)
-expect_in "invalid UTF-8: the JSON is UTF-8 and keeps the message, bad bytes as U+FFFD" "1 shared load transactions CHANGED �� and cut short �" "$message"
+expect_in "invalid UTF-8: the JSON names the record that was not read" "SquareTile.setRowReadColIpad.result.json is not a JSON object" "$message"
 xml_ok=$(python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1]); print("parsed")' "$out_dir/junit.xml" 2>&1)
 expect_in "invalid UTF-8: the JUnit report is well-formed XML" "parsed" "$xml_ok"
 html_ok=$(python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read(); print("decoded")' "$out_dir/report.html" 2>&1)
@@ -100,25 +91,26 @@ run "$tool" summary --junit /dev/zero
 expect_rc "--junit /dev/zero: refused at once (exit 2)" 2
 expect_in "--junit /dev/zero: the message names it as no regular file" "/dev/zero: is not a regular file" "$out"
 
-# GoogleTest reports: a FIFO, a link to a FIFO and a link to /dev/zero among them are passed over.
+# Result records: a FIFO, a link to a FIFO and a link to /dev/zero among them are named, never waited on.
 hostile="$root/hostile-reports"
 cp -r "$fixtures/gtest-results" "$hostile"
-mkfifo "$hostile/SquareTile.setRowReadRow.xml.fifo"
-rm "$hostile/Reverse.reverseShared.xml" && mkfifo "$hostile/Reverse.reverseShared.xml"
-ln -s "$root/fifo.xml" "$hostile/Linked.fifo.xml"
-ln -s /dev/zero "$hostile/Linked.zero.xml"
+mkfifo "$hostile/SquareTile.setRowReadRow.result.json.fifo"
+rm "$hostile/Reverse.reverseShared.result.json" && mkfifo "$hostile/Reverse.reverseShared.result.json"
+ln -s "$root/fifo.xml" "$hostile/Linked.fifo.result.json"
+ln -s /dev/zero "$hostile/Linked.zero.result.json"
 run "$tool" summary --junit "$junit" --gtest-results "$hostile"
-expect_rc "--gtest-results with FIFOs and devices: the summary ends, could not measure (exit 2)" 2
-expect_in "--gtest-results with FIFOs and devices: the other reports are still read" "1 (0000:3B:00.0)" "$out"
+expect_rc "--gtest-results with FIFOs and devices: the summary ends with the regression a record holds (exit 1)" 1
+expect_in "--gtest-results with FIFOs and devices: the other records are still read" "1 (0000:3B:00.0)" "$out"
+expect_in "--gtest-results with FIFOs and devices: the FIFO is named" "Reverse.reverseShared.result.json is not a regular file" "$out"
 
-# verdict reads one test's result file: a FIFO or a link to /dev/zero there is an unreadable result.
+# verdict reads one test's result record: a FIFO or a link to /dev/zero there is an unreadable result.
 results="$root/results"
 mkdir -p "$results"
-mkfifo "$results/Fifo.test.xml"
-ln -s /dev/zero "$results/Zero.test.xml"
+mkfifo "$results/Fifo.test.result.json"
+ln -s /dev/zero "$results/Zero.test.result.json"
 run "$tool" verdict --results "$results" --test Fifo.test
 expect_rc "verdict on a FIFO result: fails at once (exit 1)" 1
-expect_in "verdict on a FIFO result: says it is no regular file" "unreadable result: $results/Fifo.test.xml: is not a regular file" "$out"
+expect_in "verdict on a FIFO result: says it is no regular file" "unreadable result: $results/Fifo.test.result.json: is not a regular file" "$out"
 run "$tool" verdict --results "$results" --test Zero.test
 expect_rc "verdict on a link to /dev/zero: fails at once (exit 1)" 1
 expect_in "verdict on a link to /dev/zero: says it leads out of the results folder, unread" "leads outside the results folder" "$out"
@@ -127,7 +119,7 @@ expect_in "verdict on a link to /dev/zero: says it leads out of the results fold
 mkfifo "$root/summary-fifo.md"
 run "$tool" summary --junit "$junit" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md" \
   --json "$root/fifo-run.json"
-expect_rc "--markdown FIFO: refused at once (exit 2, as the run could not measure anyway)" 2
+expect_rc "--markdown FIFO: refused at once (exit 1, the run's regression)" 1
 expect_in "--markdown FIFO: the message says the markdown was not written and why" \
   "the markdown summary was not written: $root/summary-fifo.md: is not a regular file" "$out"
 [ -s "$root/fifo-run.json" ] && pass "--markdown FIFO: the JSON summary is still written" ||
@@ -152,9 +144,10 @@ expect_in "the markdown is written" "bankgate gate passed" "$(cat "$root/passed.
 # ---------------------------------------------------------------------------------------------------------
 # 3. Control characters in a name or message reached the terminal raw (ESC [2J clears it; CR overwrites a
 #    line; U+009B is a one-character CSI). Now they are shown escaped, in the console and in the markdown.
-# Raw bytes and character references alike (a raw CR in an attribute is read as a space, hence &#13;).
+# Raw bytes where JSON allows them (U+009B, DEL) and escapes where it does not (ESC, BEL, CR).
 control="$root/control-reports"
-gtest_report "$control/Evil.test.xml" Evil $'test\x1b]0;title\x07' $'&#x1b;[2Jwiped\xc2\x9b31mred&#13;over\x7fdel'
+result_record "$control/Evil.test.result.json" Evil 'test\u001b]0;title\u0007' not_measured \
+  $'\\u001b[2Jwiped\xc2\x9b31mred\\rover\x7fdel'
 ctest_junit "$root/control-junit.xml" $'Evil.test\x1b]0;title\x07' fail
 timeout 20 "$tool" summary --junit "$root/control-junit.xml" --gtest-results "$control" --markdown "$root/control.md" \
   >"$root/control.out" 2>&1

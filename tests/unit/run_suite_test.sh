@@ -25,11 +25,11 @@ check "the crashing test failed, with the signal" "[ \$(verdict Crashing.Crashes
 check "a plain failure after it is its own" "[ \$(verdict Crashing.Fails) -eq 1 ] && grep -q 'a plain failure' '$work/Crashing.Fails.out'"
 check "a skip says SKIPPED with its reason" "[ \$(verdict Crashing.Skips) -eq 0 ] && grep -q 'SKIPPED ] Crashing.Skips' '$work/Crashing.Skips.out' && grep -q 'no GPU: a reason' '$work/Crashing.Skips.out'"
 check "the last test ran in the fresh process and passed" "[ \$(verdict Crashing.Last) -eq 0 ]"
-check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.xml'"
+check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.result.json'"
 check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) -eq 1 ] && grep -q 'no result' '$work/Crashing.Missing.out'"
 
 BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
-check "the command's filter runs only the selection" "[ -f '$work/filtered/Crashing.Last.xml' ] && [ ! -f '$work/filtered/Crashing.First.xml' ]"
+check "the command's filter runs only the selection" "[ -f '$work/filtered/Crashing.Last.result.json' ] && [ ! -f '$work/filtered/Crashing.First.result.json' ]"
 BANKGATE_RUN_MANIFEST=$work/none.json "$bankgate" run-suite --binary "$suite" --results "$work/nomanifest" >"$work/nomanifest.log" 2>&1
 check "a manifest that cannot be read is refused (exit 3), naming it" \
   "[ $? -eq 3 ] && grep -q 'BANKGATE_RUN_MANIFEST names a run manifest that cannot be read' '$work/nomanifest.log' && [ ! -d '$work/nomanifest' ]"
@@ -39,15 +39,15 @@ check "a manifest that cannot be read is refused (exit 3), naming it" \
 env -u CUDA_DEVICE_MAX_CONNECTIONS CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:1,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
   BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/allotted" >/dev/null 2>&1
 check "the suite process sees only the GPU CTest allotted, as device 0" \
-  "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.xml' && grep -q 'settings_device.*\"0\"' '$work/allotted/Crashing.Last.xml'"
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"7\"' '$work/allotted/Crashing.Last.result.json' && grep -q 'settings_device.*\"0\"' '$work/allotted/Crashing.Last.result.json'"
 check "the suite process's manifest says device 0 and carries the command's filter" \
   "grep -q '\"device\": 0' '$work/allotted/.crashing_suite.0.manifest.json' && grep -q 'Crashing.Last' '$work/allotted/.crashing_suite.0.manifest.json'"
 BANKGATE_DEVICE=1 CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS=id:0,slots:1 CUDA_VISIBLE_DEVICES=4,7 \
   CUDA_DEVICE_MAX_CONNECTIONS=8 BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/chosen" >/dev/null 2>&1
 check "a device the user chose (BANKGATE_DEVICE) is left as it is" \
-  "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.xml' && grep -q 'settings_device.*\"1\"' '$work/chosen/Crashing.Last.xml'"
+  "grep -q 'CUDA_VISIBLE_DEVICES.*\"4,7\"' '$work/chosen/Crashing.Last.result.json' && grep -q 'settings_device.*\"1\"' '$work/chosen/Crashing.Last.result.json'"
 check "a suite process makes one hardware queue per context unless the user chose a number" \
-  "grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"1\"' '$work/allotted/Crashing.Last.xml' && grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"8\"' '$work/chosen/Crashing.Last.xml'"
+  "grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"1\"' '$work/allotted/Crashing.Last.result.json' && grep -q 'CUDA_DEVICE_MAX_CONNECTIONS.*\"8\"' '$work/chosen/Crashing.Last.result.json'"
 
 "$bankgate" discover --binary "$suite" --results "$work/results" --out "$work/tests.cmake" --fixture bankgate.crashing --labels gpu --labels nightly >/dev/null 2>&1
 check "discover writes one ctest entry per test, requiring the fixture, with every label" \
@@ -62,9 +62,9 @@ BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards"
 BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards" --shards 3 --shard 1 >"$work/shard1.log" 2>&1
 BANKGATE_GPUS=2 "$bankgate" run-suite --binary "$suite" --results "$work/shards" --shards 3 --shard 2 >"$work/shard2.log" 2>&1
 check "with 2 GPUs, shard 0 of 3 runs the 1st, 3rd and 5th tests" \
-  "grep -q '3 tests of crashing_suite (shard 0) in 1 process' '$work/shard0.log' && [ -f '$work/shards/Crashing.First.xml' ] && [ -f '$work/shards/Crashing.Fails.xml' ] && [ -f '$work/shards/Crashing.Last.xml' ]"
+  "grep -q '3 tests of crashing_suite (shard 0) in 1 process' '$work/shard0.log' && [ -f '$work/shards/Crashing.First.result.json' ] && [ -f '$work/shards/Crashing.Fails.result.json' ] && [ -f '$work/shards/Crashing.Last.result.json' ]"
 check "shard 1 runs the 2nd and 4th" \
-  "grep -q '2 tests of crashing_suite (shard 1)' '$work/shard1.log' && [ -f '$work/shards/Crashing.Crashes.xml' ] && [ -f '$work/shards/Crashing.Skips.xml' ]"
+  "grep -q '2 tests of crashing_suite (shard 1)' '$work/shard1.log' && [ -f '$work/shards/Crashing.Crashes.result.json' ] && [ -f '$work/shards/Crashing.Skips.result.json' ]"
 check "shard 2 has nothing to do with 2 GPUs" "grep -q 'shard 2 of crashing_suite has nothing to do: 2 GPU(s)' '$work/shard2.log'"
 "$bankgate" run-suite --binary "$suite" --results "$work/one-gpu" --shards 2 --shard 1 >"$work/one-gpu.log" 2>&1
 check "without BANKGATE_GPUS only shard 0 measures" "grep -q 'nothing to do: 1 GPU' '$work/one-gpu.log' && [ ! -d '$work/one-gpu' ]"
@@ -79,10 +79,10 @@ run1=$(manifest run1 '"run_id": "run1", "gpus": 2')
 BANKGATE_RUN_MANIFEST=$run1 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" \
   --shards 2 --shard 0 >"$work/claim0.log" 2>&1
 check "shard 0 takes every test but the one shard 1 holds, and charges the crash to its test" \
-  "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.xml' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.xml' && [ -f '$work/claimed/Crashing.Last.xml' ]"
+  "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.result.json' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.result.json' && [ -f '$work/claimed/Crashing.Last.result.json' ]"
 BANKGATE_RUN_MANIFEST=$run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
 check "shard 1 then runs only the test it holds" \
-  "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.xml'"
+  "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.result.json'"
 run2=$(manifest run2 '"run_id": "run2", "gpus": 2')
 for shard in 0 1; do
   CRASHING_SUITE_DELAY_MS=150 BANKGATE_RUN_MANIFEST=$run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \
@@ -92,7 +92,7 @@ wait
 taken=$(( $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 0).*/\1/p' "$work/race0.log") + \
           $(sed -n 's/.*run-suite: \([0-9]*\) tests of crashing_suite (shard 1).*/\1/p' "$work/race1.log") ))
 check "two shards started together run each test once: 5 claims, 5 results, 5 taken in all" \
-  "[ \$(ls '$work/race/.claims/crashing_suite.run2' | wc -l) -eq 5 ] && [ \$(ls '$work/race'/*.xml | wc -l) -eq 5 ] && [ '$taken' -eq 5 ]"
+  "[ \$(ls '$work/race/.claims/crashing_suite.run2' | wc -l) -eq 5 ] && [ \$(ls '$work/race'/*.result.json | wc -l) -eq 5 ] && [ '$taken' -eq 5 ]"
 BANKGATE_RUN_MANIFEST=$(manifest badrun '"run_id": "../x", "gpus": 2') "$bankgate" run-suite --binary "$suite" --results "$work/badrun" --shards 2 --shard 0 >"$work/badrun.log" 2>&1
 check "a run id that is not one is refused (exit 3), naming the manifest" "[ $? -eq 3 ] && grep -q 'badrun.manifest.json has a run_id that is not' '$work/badrun.log'"
 

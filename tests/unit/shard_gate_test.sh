@@ -5,7 +5,7 @@
 #
 #   tests/unit/shard_gate_test.sh PATH/TO/bankgate CMAKE CTEST FIXTURE_DIR
 #
-# FIXTURE_DIR is tests/unit/fixtures/gate_summary (GoogleTest reports). Checks: each part runs its own suites and
+# FIXTURE_DIR is tests/unit/fixtures/gate_summary (result records). Checks: each part runs its own suites and
 # only their programs' measuring runs; the parts cover the catalogue once; the plan is the same whatever order the
 # tests are declared in, and follows --shard-durations; an empty part exits 2 and says why; the reports say which
 # part they are; the merge gives the whole gate's verdict and reports and refuses a missing, doubled or foreign
@@ -27,7 +27,7 @@ trap 'rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
 
 # The stand-in catalogue: "program suite.test exit-code", three programs, five suites, nine tests. The one failing
-# test has a candidate that differs from its baseline: a regression.
+# test's record says it regressed (its candidate differs from its baseline).
 catalogue="A SquareTile.setRowReadColIpad 1
 A SquareTile.setRowReadRow 0
 A Reverse.a 0
@@ -47,11 +47,11 @@ standin() {
   mkdir -p "$1"
   cat >"$1/measure.sh" <<'SH'
 #!/bin/sh
-# A suite program's measuring run: marks that it ran and leaves what a suite process would (candidates, reports).
+# A suite program's measuring run: marks that it ran and leaves what a suite process would (candidates, records).
 touch "$2/bankgate.measure.$1"
 # Where candidates go, as the command's run manifest says.
 candidates=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates" && cp "$5"/*.xml "$4"
+mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates" && cp "$5"/*.result.json "$4"
 SH
   {
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
@@ -114,8 +114,8 @@ check "the parts' tests cover the catalogue once" '[ "$(tr " " "\n" <<<"$all_tes
   [ "$(tr " " "\n" <<<"$all_tests" | grep . | sort -u | wc -l)" = 9 ]' "$all_tests"
 check "the part with the regression exits 1, the others 0" '[ "$(tr " " "\n" <<<"$codes" | grep . | sort | tr "\n" " ")" = "0 0 1 " ]' "$codes"
 regressed=$(grep -l setRowReadColIpad "$root"/shards-3/*/summary.json | head -n 1)
-check "a part keeps its GoogleTest reports in its folder" \
-  '[ -f "$(dirname "$regressed")/gtest-results/SquareTile.setRowReadColIpad.xml" ]' "$(ls -R "$(dirname "$regressed")")"
+check "a part keeps its result records in its folder" \
+  '[ -f "$(dirname "$regressed")/gtest-results/SquareTile.setRowReadColIpad.result.json" ]' "$(ls -R "$(dirname "$regressed")")"
 
 # 2. The same plan whatever order ctest lists the tests in.
 for index in 1 2 3; do

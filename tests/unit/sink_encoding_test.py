@@ -30,7 +30,6 @@ import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
-from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 TOOL = None
@@ -64,8 +63,9 @@ def attribute(raw):
 
 
 def write_run(folder):
-    """ctest's JUnit file with every name failed, and GoogleTest's report of each saying it has no baseline; and a
-    suite's measuring run failed, whose name the run's problems quote."""
+    """ctest's JUnit file with every name failed, and the result record of each saying it has no baseline (as the
+    suite process writes it: UTF-8, a byte that is not as U+FFFD); and a suite's measuring run failed, whose name
+    the run's problems quote."""
     cases = b"".join(b'<testcase name=%s classname="x" time="0.5" status="fail"><failure message=""/></testcase>\n'
                      % attribute(name) for name in [*NAMES, MEASURING_RUN])
     junit = folder / "ctest-junit.xml"
@@ -74,10 +74,10 @@ def write_run(folder):
     reports.mkdir()
     for i, name in enumerate(NAMES):
         suite, _, test = name.partition(b".")
-        (reports / f"report{i}.xml").write_bytes(
-            b'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name=%s><testcase name=%s classname=%s '
-            b'status="run" time="0.5"><failure message="%s"/></testcase></testsuite></testsuites>\n'
-            % (attribute(suite), attribute(test), attribute(suite), xml_escape(MESSAGE, REFERENCES).encode()))
+        record = {"schema": "bankgate-test-result", "schema_version": 1, "suite": suite.decode("utf-8", "replace"),
+                  "test": test.decode("utf-8", "replace"), "outcome": "not_measured", "seconds": 0.5,
+                  "messages": [MESSAGE], "properties": {}, "wrong_output": False, "findings": []}
+        (reports / f"record{i}.result.json").write_text(json.dumps(record), encoding="utf-8")
     return junit, reports
 
 

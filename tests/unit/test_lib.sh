@@ -23,6 +23,19 @@ finish() {
 }
 
 # suite_file FILE TEST WAVEFRONTS: a SquareTile suite file (candidate or baseline) with one test.
+# result_record FILE SUITE TEST OUTCOME MESSAGE: a test's result record (gate/protocol/test_result.hpp) with one
+# message and no findings, as the suite process writes one; SUITE, TEST and MESSAGE go in as raw bytes between the
+# JSON strings' quotes (give JSON escapes, such as \u001b, for control characters).
+result_record() {
+  mkdir -p "$(dirname "$1")"
+  {
+    printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "%s", "test": "%s", ' "$2" "$3"
+    printf '"outcome": "%s", "seconds": 0.7, "messages": ["' "$4"
+    printf '%s' "$5"
+    printf '"], "properties": {}, "wrong_output": false, "findings": []}\n'
+  } >"$1"
+}
+
 suite_file() {
   mkdir -p "$(dirname "$1")"
   cat >"$1" <<JSON

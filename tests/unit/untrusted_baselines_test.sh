@@ -171,7 +171,9 @@ run "$tool" promote --candidates "$cand" --build "$build" --new-gpu
 check "the project's own folder is taken" '[ "$rc" -eq 0 ] && [ -f "$project/baselines/$gpu/S1.json" ]' "$out"
 
 echo "# 5. Nothing is read outside the confined folders"
-# A candidate names its baselines folder: summary (and the gate) read it only inside the project, as promote does.
+# A candidate names its baselines folder: summary (and the gate) read it only inside the project, as promote does;
+# the verdict is the result records' (the suite process judged against its own baselines), and the reports say the
+# baseline is not shown.
 work="$root/confine" && cp -r "$fixture" "$work"
 project="$work/project" && build="$work/build" && mkdir -p "$project" "$build"
 printf 'CMAKE_HOME_DIRECTORY:INTERNAL=%s\n' "$project" >"$build/CMakeCache.txt"
@@ -183,18 +185,19 @@ for flags in "--build $build" ""; do
   run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" $flags \
     --json "$work/s.json" --markdown "$work/s.md" --html "$work/s.html"
   check "summary ${flags:+with --build }does not read the baselines a candidate names outside the project" \
-    '[ "$rc" -eq 2 ] && grep -q "not inside the project\|pass --build DIR, or --baselines DIR" "$work/s.json" && ! grep -q TOKEN-outside "$work/s.json" "$work/s.md" "$work/s.html" && [[ $out != *TOKEN-outside* ]]' \
+    '[ "$rc" -eq 1 ] && grep -q "not inside the project\|pass --build DIR, or --baselines DIR" "$work/s.json" && ! grep -q TOKEN-outside "$work/s.json" "$work/s.md" "$work/s.html" && [[ $out != *TOKEN-outside* ]]' \
     "rc $rc: $(grep -o "TOKEN-outside[^ ]*" "$work/s.json" | head -1) $out"
   rm -f "$work/s.md"
 done
-# A GoogleTest report linked out of its folder: its text reached report.html.
-printf '<testsuites><testsuite><testcase classname="Transpose" name="NaiveSquare"><failure message="TOKEN-outside-report"/></testcase></testsuite></testsuites>' >"$root/outside-report.xml"
-rm "$work/gtest-results/Transpose.NaiveSquare.xml" && ln -s "$root/outside-report.xml" "$work/gtest-results/Transpose.NaiveSquare.xml"
+# A result record linked out of its folder: its text reached report.html.
+result_record "$root/outside-record.json" Transpose NaiveSquare regressed TOKEN-outside-report
+rm "$work/gtest-results/Transpose.NaiveSquare.result.json" &&
+  ln -s "$root/outside-record.json" "$work/gtest-results/Transpose.NaiveSquare.result.json"
 run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" \
   --baselines "$work/baselines" --html "$work/r.html" --json "$work/r.json"
-check "a GoogleTest report linked outside its folder is named, not read" \
-  '[ "$rc" -ne 0 ] && [[ $out == *"GoogleTest report was not read"*"leads outside"* ]] && ! grep -q TOKEN-outside "$work/r.html" "$work/r.json"' "rc $rc: $out"
-mkdir -p "$work/results" && ln -s "$root/outside-report.xml" "$work/results/Transpose.NaiveSquare.xml"
+check "a result record linked outside its folder is named, not read" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"result record was not read"*"leads outside"* ]] && ! grep -q TOKEN-outside "$work/r.html" "$work/r.json"' "rc $rc: $out"
+mkdir -p "$work/results" && ln -s "$root/outside-record.json" "$work/results/Transpose.NaiveSquare.result.json"
 run "$tool" verdict --results "$work/results" --test Transpose.NaiveSquare
 check "verdict reads no result through a link out of its folder" '[ "$rc" -eq 1 ] && [[ $out == *"leads outside"* ]] && [[ $out != *TOKEN-outside* ]]' "$out"
 # compare-commits --work names a folder whose run/ is the user's: it was deleted before anything was checked.

@@ -1,5 +1,5 @@
 #include <bankgate/gate/protocol/test_claims.hpp>
-#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
 
 #include <unistd.h>
 

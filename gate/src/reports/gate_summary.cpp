@@ -19,7 +19,7 @@
 #include <bankgate/gate/store/confined_folder.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
-#include <bankgate/gate/protocol/test_report.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/protocol/xml_reader.hpp>
 #include <bankgate/metrics.hpp>
 
@@ -28,13 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace h = bankgate::gate;
-
-// What GoogleTest's own report says about one test.
-struct GtestReport {
-  std::vector<std::string> messages;  // failure messages, or the skip message
-  std::string device;
-  std::map<std::string, std::string> properties;  // what the test recorded (RecordProperty)
-};
 
 struct Measured {
   h::GpuKey gpu;
@@ -60,39 +53,30 @@ std::string without_location(const std::string& message) {
   return out;
 }
 
-// Reports are written by the run of a pull request's tests: they are read inside their folder, and one that
-// leads out of it (a link, absolute or through '..') is named as a problem of the run, never read.
-std::map<std::string, GtestReport> read_gtest_reports(const fs::path& dir, std::vector<std::string>& problems) {
-  std::map<std::string, GtestReport> reports;
+// Records are written by the run of a pull request's tests: they are read inside their folder, and one that leads
+// out of it (a link, absolute or through '..') or cannot be read is named as a problem of the run, never used.
+std::map<std::string, h::TestResultRecord> read_result_records(const fs::path& dir,
+                                                               std::vector<std::string>& problems) {
+  std::map<std::string, h::TestResultRecord> records;
   std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return reports;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return records;
   std::vector<std::string> refused;
-  std::vector<fs::path> files;
   try {
-    const h::ConfinedFolder folder(dir, "the GoogleTest reports folder");
-    files = folder.files_below(
-        ".", [](const std::string& name) { return name.ends_with(".xml"); }, refused);
-    for (const fs::path& relative : files) {
-      XmlElement root;
+    const h::ConfinedFolder folder(dir, "the test results folder");
+    const auto is_record = [](const std::string& name) { return name.ends_with(h::test_result_suffix); };
+    for (const fs::path& relative : folder.files_below(".", is_record, refused)) {
       try {
-        root = parse_xml(folder.read(relative), folder.display(relative).string());
-      } catch (const std::exception&) {
-        // A report cut short by a crash: the test's ctest record says how it ended.
-        continue;
-      }
-      for (const XmlElement* testcase : root.descendants("testcase")) {
-        const h::TestReportEntry test = h::read_testcase(*testcase);
-        GtestReport& r = reports[test.suite + "." + test.test];
-        for (const std::string& m : test.messages) r.messages.push_back(without_location(m));
-        r.properties = test.properties;
-        if (const auto d = r.properties.find(protocol::property::device); d != r.properties.end()) r.device = d->second;
+        h::TestResultRecord record = h::parse_result_record(folder.read(relative), folder.display(relative).string());
+        records[record.suite + "." + record.test] = std::move(record);
+      } catch (const std::exception& e) {  // ResultRecordError, InputFileError
+        refused.push_back(e.what());
       }
     }
   } catch (const h::ConfinementError& e) {
     refused.push_back(e.what());
   }
-  for (const std::string& why : refused) problems.push_back("a GoogleTest report was not read: " + why);
-  return reports;
+  for (const std::string& why : refused) problems.push_back("a test's result record was not read: " + why);
+  return records;
 }
 
 // Every candidate under <dir>/<arch>/<model>/, by "Suite.test". A machine with GPUs of two models has two.
@@ -118,10 +102,10 @@ std::map<std::string, Measured> read_measurements(const fs::path& dir, std::vect
   return measured;
 }
 
-// The findings that are not a pass, as table rows (the gate's own, or those a comparison passes in).
-std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, const h::TestRecord& measured) {
+// The findings that are not a pass, as table rows (the suite process's, or those a comparison passes in).
+std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, bool wrong_output) {
   std::vector<MetricChange> changes;
-  if (!measured.correct)
+  if (wrong_output)
     changes.push_back(
         {"output against the CPU reference", "", "differs", "matches", "", "", "wrong output", std::nullopt});
   for (const h::Finding& f : findings) {
@@ -136,10 +120,6 @@ std::vector<MetricChange> changes_of(const std::vector<h::Finding>& findings, co
                        h::to_string(f.verdict), f});
   }
   return changes;
-}
-
-std::vector<MetricChange> changes_against(const h::TestRecord& baseline, const h::TestRecord& measured) {
-  return changes_of(h::compare(baseline, measured), measured);
 }
 
 // Each baselines folder a run names, opened once; one that cannot be used (half-written by an interrupted
@@ -201,7 +181,7 @@ std::string status_of(const XmlElement& testcase) {
   return status;
 }
 
-// What the run left behind, read once: GoogleTest's reports, the candidates, and the baselines they are gated
+// What the run left behind, read once: the tests' result records, the candidates, and the baselines they are gated
 // against (each baselines folder and suite file opened once, however many of its tests the run has). A file
 // that cannot be read is a problem of the run, or the reason of the tests it concerns.
 class RunFiles {
@@ -210,7 +190,7 @@ class RunFiles {
       : in_(in),
         problems_(problems),
         provenance_(provenance),
-        reports_(read_gtest_reports(in.gtest_results, problems)),
+        records_(read_result_records(in.gtest_results, problems)),
         measured_(read_measurements(in.candidates, problems)) {
     const auto names = gated_counter_names();
     known_.insert(names.begin(), names.end());
@@ -223,15 +203,15 @@ class RunFiles {
   const h::TestRecord* add_measurement(TestResult& t, const Measured& m, fs::path& file);
   const std::optional<h::SuiteFile>& suite_file(const fs::path& root, const h::GpuKey& gpu, const std::string& suite,
                                                 const fs::path& file);
-  void classify(TestResult& t, const XmlElement& testcase, const Measured* m, const h::TestRecord* baseline,
-                const fs::path& file) const;
+  void classify(TestResult& t, const XmlElement& testcase, const h::TestResultRecord* record, const Measured* m,
+                const h::TestRecord* baseline, const fs::path& file) const;
   void note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file);
   void show_changes(TestResult& t, const fs::path& file) const;
 
   const GateInputs& in_;
   std::vector<std::string>& problems_;
   RunProvenance& provenance_;
-  std::map<std::string, GtestReport> reports_;
+  std::map<std::string, h::TestResultRecord> records_;
   std::map<std::string, Measured> measured_;
   std::set<std::string> known_;  // the metrics a baseline may hold
   BaselineFolders folders_;
@@ -247,10 +227,13 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   t.suite = t.name.substr(0, dot);
   t.test = dot == std::string::npos ? "" : t.name.substr(dot + 1);
   t.seconds = duration_of(testcase);
-  if (const auto report = reports_.find(t.name); report != reports_.end()) {
-    t.device = report->second.device;
-    t.properties = report->second.properties;
-    for (const std::string& m : report->second.messages) t.reason += (t.reason.empty() ? "" : "\n\n") + m;
+  const auto r = records_.find(t.name);
+  const h::TestResultRecord* record = r == records_.end() ? nullptr : &r->second;
+  if (record) {
+    t.seconds = record->seconds;
+    t.properties = record->properties;
+    if (const auto d = t.properties.find(protocol::property::device); d != t.properties.end()) t.device = d->second;
+    for (const std::string& m : record->messages) t.reason += (t.reason.empty() ? "" : "\n\n") + without_location(m);
   }
   const auto m = measured_.find(t.name);
   const Measured* measured = m == measured_.end() ? nullptr : &m->second;
@@ -258,7 +241,7 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   fs::path file;
   if (measured) baseline = add_measurement(t, *measured, file);
   t.refresh = h::refresh_command(in_.refresh, t.suite, t.test);
-  classify(t, testcase, measured, baseline, file);
+  classify(t, testcase, record, measured, baseline, file);
   show_changes(t, file);
   return t;
 }
@@ -348,74 +331,47 @@ const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, co
   return baselines_[file];
 }
 
-// The outcome is the one ctest recorded; the files only explain it: a failed test that was measured and has
-// a baseline regressed, one without either could not be measured.
-void RunFiles::classify(TestResult& t, const XmlElement& testcase, const Measured* m, const h::TestRecord* baseline,
-                        const fs::path& file) const {
+// The outcome is the one the suite process recorded. ctest's report decides only for a test it did not run (not
+// run, disabled) and for one without a record: its process died during it, or its suite never reached it.
+void RunFiles::classify(TestResult& t, const XmlElement& testcase, const h::TestResultRecord* record, const Measured* m,
+                        const h::TestRecord* baseline, const fs::path& file) const {
   const std::string status = status_of(testcase);
-  if (status == "run") {
-    t.outcome = Outcome::passed;
-  } else if (status != "fail") {
+  if (status != "run" && status != "fail") {
     t.outcome = Outcome::skipped;
     if (t.reason.empty()) {
       const XmlElement* skipped = testcase.child("skipped");
       const std::string why = skipped ? skipped->attribute("message") : "";
       t.reason = "ctest did not run it or it skipped itself" + (why.empty() ? "" : " (" + why + ")");
     }
-  } else if (!m) {
-    t.outcome = Outcome::not_measured;  // it failed before its measurement was written
-  } else if (baseline) {
-    // Measured, with a baseline to differ from: a regression.
-    t.outcome = Outcome::regressed;
-    t.changes = changes_against(*baseline, m->record);
+  } else if (record) {
+    t.outcome = record->outcome;
+    t.changes = changes_of(record->findings, record->wrong_output);
   } else {
-    t.outcome = Outcome::not_measured;  // measured, but nothing to gate against
-    if (const auto u = unusable_.find(file); u != unusable_.end())
-      t.reason = "unusable baseline: " + u->second + (t.reason.empty() ? "" : "\n\n" + t.reason);
+    t.outcome = status == "run" ? Outcome::passed : Outcome::not_measured;
+  }
+  const auto unusable = unusable_.find(file);
+  if (t.outcome == Outcome::not_measured && m && !baseline) {  // measured, but nothing to gate against
+    if (unusable != unusable_.end())
+      t.reason = "unusable baseline: " + unusable->second + (t.reason.empty() ? "" : "\n\n" + t.reason);
     else if (t.reason.empty())
       t.reason = "no baseline for " + t.name + " in " + file.string();
     std::error_code ec;
     if (!fs::exists(file, ec)) t.refresh += " --new-gpu";
+  } else if (m && unusable != unusable_.end()) {
+    // The suite process judged it against its own baselines; the reports cannot show the baseline that names.
+    t.reason += std::string(t.reason.empty() ? "" : "\n\n") + "its baseline is not shown: " + unusable->second;
   }
   if (t.outcome != Outcome::passed && t.reason.empty()) {
     const XmlElement* failure = testcase.child("failure");
     const std::string why = failure ? failure->attribute("message") : "";
     t.reason =
-        "GoogleTest wrote no report for this test: its process ended before the test finished (a crash, a "
+        "no result record for this test: its suite's process ended before the test finished (a crash, a "
         "timeout or a kill)" +
         (why.empty() ? "" : " [ctest: " + why + "]") + "; its output is in the JUnit file";
   }
 }
 
 }  // namespace
-
-std::string to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::passed:
-      return "passed";
-    case Outcome::regressed:
-      return "REGRESSED";
-    case Outcome::not_measured:
-      return "NOT MEASURED";
-    case Outcome::skipped:
-      return "SKIPPED";
-  }
-  return "?";
-}
-
-std::string outcome_id(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::passed:
-      return "passed";
-    case Outcome::regressed:
-      return "regressed";
-    case Outcome::not_measured:
-      return "not_measured";
-    case Outcome::skipped:
-      return "skipped";
-  }
-  return "unknown";
-}
 
 int GateSummary::exit_code() const {
   const auto regressed = [](const TestResult& t) { return t.outcome == Outcome::regressed; };
@@ -485,7 +441,7 @@ GateSummary summarize_comparison(const h::PooledRuns& base_runs, const h::Pooled
         return h::is_failure(f.verdict, fail_on_speedup);
       });
       t.outcome = failed ? Outcome::regressed : Outcome::passed;
-      t.changes = changes_of(findings, measured);
+      t.changes = changes_of(findings, !measured.correct);
       for (const MetricChange& c : t.changes)
         t.reason +=
             (t.reason.empty() ? "" : "\n") + c.metric + ": " + c.verdict + " " + c.baseline + " -> " + c.measured;

@@ -10,17 +10,6 @@
 
 namespace bankgate::gate {
 
-namespace {
-
-// Counters are whole numbers and stay so in JSON (1024, not 1024.0); durations and ratios keep their fraction.
-nlohmann::json number_or_null(bool present, double value) {
-  if (!present) return nullptr;
-  if (std::trunc(value) == value && std::fabs(value) < 9.0e15) return static_cast<std::int64_t>(value);
-  return value;
-}
-
-}  // namespace
-
 nlohmann::json to_json(const RunProvenance& p) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const MeasuredGpu& g : p.gpus)
@@ -42,23 +31,6 @@ nlohmann::json document_head(const std::string& schema, const RunProvenance& pro
           {"schema_version", output_schema_version},
           {"tool", {{"name", "bankgate"}, {"version", provenance.tool_version}}},
           {"provenance", to_json(provenance)}};
-}
-
-nlohmann::json to_json(const Finding& f) {
-  const bool has_measured = f.verdict != Verdict::not_measured;
-  const bool has_baseline = f.verdict != Verdict::not_in_baseline;
-  const bool has_change = has_measured && has_baseline && f.baseline != 0.0;
-  nlohmann::json finding = {
-      {"metric", f.metric},
-      {"timing", f.timing},
-      {"measured", number_or_null(has_measured, f.measured)},
-      {"baseline", number_or_null(has_baseline, f.baseline)},
-      {"change", number_or_null(has_change, has_change ? (f.measured - f.baseline) / f.baseline : 0.0)},
-      {"tolerance", f.tolerance},
-      {"verdict", verdict_id(f.verdict)},
-      {"detail", f.detail}};
-  if (!f.kernel.empty()) finding["kernel"] = f.kernel;  // a test of several kernels: which one
-  return finding;
 }
 
 nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey& gpu, const RunProvenance& provenance,

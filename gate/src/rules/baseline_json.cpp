@@ -430,6 +430,25 @@ std::vector<double> read_modes(const Field& tol) {
   return medians;
 }
 
+TimingTolerance read_timing_tolerance(const Field& tol) {
+  TimingTolerance tolerance;
+  tol.only(Part::timing_tolerance);
+  tolerance.relative = tol.child("relative").non_negative();
+  tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
+  if (tolerance.relative > limits::max_timing_relative_tolerance)
+    tol.child("relative").fail("is above 50%: a timing gate that loose catches nothing");
+  if (tolerance.absolute_ns > limits::max_timing_absolute_ns)
+    tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
+  if (tol.has("reason"))
+    tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
+  if (tol.has("modes_ns")) tolerance.modes_ns = read_modes(tol);
+  const TimingTolerance standard;
+  if ((tolerance.relative > standard.relative || tolerance.absolute_ns > standard.absolute_ns) &&
+      tolerance.reason.empty())
+    tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
+  return tolerance;
+}
+
 TimingSummary read_timing(const Field& f) {
   f.only(Part::timing);
   TimingSummary t;
@@ -440,21 +459,7 @@ TimingSummary read_timing(const Field& f) {
   t.min_ns = f.child("min_ns").non_negative();
   t.samples = f.child("samples").count();
   if (t.samples == 0) f.child("samples").fail("must be at least 1");
-  const Field tol = f.child("tolerance");
-  tol.only(Part::timing_tolerance);
-  t.tolerance.relative = tol.child("relative").non_negative();
-  t.tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
-  if (t.tolerance.relative > limits::max_timing_relative_tolerance)
-    tol.child("relative").fail("is above 50%: a timing gate that loose catches nothing");
-  if (t.tolerance.absolute_ns > limits::max_timing_absolute_ns)
-    tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
-  if (tol.has("reason"))
-    t.tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
-  if (tol.has("modes_ns")) t.tolerance.modes_ns = read_modes(tol);
-  const TimingTolerance standard;
-  if ((t.tolerance.relative > standard.relative || t.tolerance.absolute_ns > standard.absolute_ns) &&
-      t.tolerance.reason.empty())
-    tol.fail("loosens the timing gate beyond the default (3% + 64 ns) without a reason: add \"reason\" saying why");
+  t.tolerance = read_timing_tolerance(f.child("tolerance"));
   t.median_se_ns = f.child("median_se_ns").non_negative();
   if (t.median_ns > limits::max_duration_ns) f.child("median_ns").fail("is beyond 1000 s for one kernel");
   if (t.median_se_ns > t.median_ns)

@@ -78,6 +78,19 @@ ConfinedFolder::ConfinedFolder(const fs::path& root, std::string what, bool crea
                            (errno == ENOTDIR ? std::string(" is not a folder") : " cannot be opened: " + error_text()));
 }
 
+namespace {
+
+// The folder `part` inside `folder`; O_NOFOLLOW: a link put in its place since it was looked at is refused, not
+// followed. `shown` is its path, for the error.
+UniqueFd open_subfolder(int folder, const std::string& part, const fs::path& shown) {
+  UniqueFd next(::openat(folder, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (next.get() < 0)
+    throw ConfinementError(shown.string() + (errno == ENOTDIR ? std::string(" is not a folder") : ": " + error_text()));
+  return next;
+}
+
+}  // namespace
+
 ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing missing) const {
   const std::string shown = display(relative).string();
   if (relative.is_absolute() || relative.has_root_name())
@@ -132,12 +145,7 @@ ConfinedFolder::Place ConfinedFolder::locate(const fs::path& relative, Missing m
       continue;
     }
     if (last) return {std::move(open_folders.back()), part, path_so_far() / part};
-    // O_NOFOLLOW: a link put in its place since the fstatat is refused, not followed.
-    UniqueFd next(::openat(folder, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (next.get() < 0)
-      throw ConfinementError((root_ / path_so_far() / part).string() +
-                             (errno == ENOTDIR ? std::string(" is not a folder") : ": " + error_text()));
-    open_folders.push_back(std::move(next));
+    open_folders.push_back(open_subfolder(folder, part, root_ / path_so_far() / part));
     names.push_back(part);
   }
   return {std::move(open_folders.back()), ".", path_so_far()};

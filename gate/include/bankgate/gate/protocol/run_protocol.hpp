@@ -132,7 +132,7 @@ using Path = std::filesystem::path;
 // <build>/bankgate: all that runs leave in a build folder ("${CMAKE_BINARY_DIR}/bankgate" in bankgateSuite.cmake).
 inline Path results_root(const Path& build) { return build / "bankgate"; }
 
-// A one-test GoogleTest report per test: written by the suite processes (result_files.cpp) and by run-suite
+// A result record per test (test_result.hpp): written by the suite processes (result_files.cpp) and by run-suite
 // for a test that crashed; read by verdict and summary. bankgate_add_gpu_suite() gives it to run-suite and
 // verdict as --results; the command clears it before each of its runs.
 inline Path gtest_results(const Path& build) { return results_root(build) / "gtest-results"; }
@@ -159,7 +159,7 @@ inline Path ctest_log(const Path& run) { return run / "ctest.log"; }          //
 // then their merge (process_spread.hpp).
 inline Path record_processes(const Path& run) { return run / "processes"; }
 inline Path record_process(const Path& run, int n) { return record_processes(run) / ("process-" + std::to_string(n)); }
-// A gate's copy of the run's GoogleTest reports (gtest_results), so that its folder alone holds every file its
+// A gate's copy of the run's result records (gtest_results), so that its folder alone holds every file its
 // summary was made from: a merge of a split gate's parts reads each part's folder (shard_merge.hpp).
 inline Path run_gtest_results(const Path& run) { return run / "gtest-results"; }
 // The reports of a gate (ci/gate.sh and the CI templates keep them), and compare's.

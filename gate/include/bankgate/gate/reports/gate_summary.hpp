@@ -1,10 +1,10 @@
 #pragma once
-// The gate's verdict and its result tables, from files the run leaves behind: ctest's JUnit report (which
-// tests ran and how each ended), GoogleTest's per-test reports (failure and skip messages, the device a test
-// measured on) and the candidates (what was measured), compared with the baselines for the details of a
-// regression. Nothing is read from console output, and nothing here decides pass or fail anew: a test's
-// outcome is the one ctest recorded; the files only explain it and tell a regression from a test that could
-// not measure.
+// The gate's verdict and its result tables, from files the run leaves behind: each test's result record
+// (protocol/test_result.hpp: its outcome, messages and findings, as the suite process decided them), ctest's JUnit
+// report (which tests ran, and how a test without a record ended: a crash, a timeout, not run), the candidates
+// (what was measured) and the baselines (what it was gated against, and what this change did to them). Nothing
+// is read from console output, and nothing here compares a measurement again: the only judgement made here is
+// of the baselines themselves, against the base branch's (a loosened tolerance fails its test).
 //
 //   bankgate summary --junit FILE [--gtest-results DIR] [--candidates DIR] [--baselines DIR]
 //                                   [--markdown FILE]
@@ -25,6 +25,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/rules/run_comparison.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
@@ -33,7 +34,7 @@ namespace bankgate::gate {
 
 struct GateInputs {
   std::filesystem::path junit;          // ctest --output-junit
-  std::filesystem::path gtest_results;  // GoogleTest reports, <build>/bankgate/gtest-results (may be absent)
+  std::filesystem::path gtest_results;  // the tests' result records, <build>/bankgate/gtest-results (may be absent)
   std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
   std::filesystem::path baselines;      // empty: each candidate's own baselines folder (from its suite)
   // The source folder the build was configured from: a candidate's own baselines folder is read only where it
@@ -52,8 +53,6 @@ struct GateInputs {
   std::string source_commit;
   bool source_dirty = false;
 };
-
-enum class Outcome { passed, regressed, not_measured, skipped };
 
 // One finding that differs from the baseline, as words and numbers for the tables.
 struct MetricChange {
@@ -119,8 +118,6 @@ std::string render_markdown(const GateSummary& summary, const std::string& title
 // written to: a FIFO, device or folder in its place is refused at once, never waited on. Throws
 // std::runtime_error naming the file and what is wrong.
 void append_markdown(const std::filesystem::path& file, const std::string& markdown);
-std::string to_string(Outcome outcome);   // as the tables show it: "passed", "REGRESSED", "NOT MEASURED", "SKIPPED"
-std::string outcome_id(Outcome outcome);  // as the JSON models write it, never to change: "not_measured", ...
 
 // The same summary for tools (output_json.hpp; schemas/summary.schema.json): the head, then "exit_code",
 // "verdict", "problems", "tests": [{name, outcome, changes, ...}], and for a part of a split gate "shard":

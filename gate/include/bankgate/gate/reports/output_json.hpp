@@ -21,6 +21,7 @@
 #include <bankgate/gate/rules/baseline_review.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/extra_rounds.hpp>
+#include <bankgate/gate/rules/finding_json.hpp>  // to_json(Finding), with the models
 #include <bankgate/gate/rules/run_comparison.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
 
@@ -33,9 +34,6 @@ inline constexpr const char* compare_schema = "bankgate-compare";
 
 nlohmann::json document_head(const std::string& schema, const RunProvenance& provenance);
 nlohmann::json to_json(const RunProvenance& provenance);
-// {metric, timing, baseline, measured, change, tolerance, verdict, detail}; change is (measured - baseline) /
-// baseline, null where either side is missing or the baseline is 0.
-nlohmann::json to_json(const Finding& finding);
 
 // What `bankgate review --json` writes: every row of the review table, for one GPU.
 nlohmann::json review_document(const std::vector<ReviewRow>& rows, const GpuKey& gpu, const RunProvenance& provenance,

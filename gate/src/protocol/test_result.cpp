@@ -1,0 +1,199 @@
+#include <bankgate/gate/protocol/test_result.hpp>
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include <bankgate/gate/rules/finding_json.hpp>
+#include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
+#include <bankgate/gate/text/text.hpp>
+
+namespace bankgate::gate {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr Outcome all_outcomes[] = {Outcome::passed, Outcome::regressed, Outcome::not_measured, Outcome::skipped};
+
+class RecordReader {
+ public:
+  RecordReader(const json& doc, std::string origin) : doc_(doc), origin_(std::move(origin)) {}
+
+  const json& at(const char* key, bool (json::*is)() const noexcept, const char* type) const {
+    const auto it = doc_.find(key);
+    if (it == doc_.end()) fail(std::string("has no \"") + key + "\"");
+    if (!((*it).*is)()) fail(std::string("has \"") + key + "\" that is not " + type);
+    return *it;
+  }
+  std::string text(const char* key) const { return at(key, &json::is_string, "text").get<std::string>(); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ResultRecordError("the test result record " + origin_ + " " + what +
+                            "; the suite process writes it as each test ends: run the tests again");
+  }
+
+ private:
+  const json& doc_;
+  std::string origin_;
+};
+
+}  // namespace
+
+std::string to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::passed:
+      return "passed";
+    case Outcome::regressed:
+      return "REGRESSED";
+    case Outcome::not_measured:
+      return "NOT MEASURED";
+    case Outcome::skipped:
+      return "SKIPPED";
+  }
+  return "?";
+}
+
+std::string outcome_id(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::passed:
+      return "passed";
+    case Outcome::regressed:
+      return "regressed";
+    case Outcome::not_measured:
+      return "not_measured";
+    case Outcome::skipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+std::optional<Outcome> outcome_from_id(const std::string& id) {
+  for (const Outcome o : all_outcomes)
+    if (outcome_id(o) == id) return o;
+  return std::nullopt;
+}
+
+// A failed test regressed only where it was measured and compared with a baseline: a failure before either
+// (no GPU in strict mode, a collector error, no or an unusable baseline) leaves it not measured.
+Outcome outcome_of(TestEnd end, bool measured, bool compared) {
+  switch (end) {
+    case TestEnd::passed:
+      return Outcome::passed;
+    case TestEnd::skipped:
+      return Outcome::skipped;
+    case TestEnd::failed:
+      break;
+  }
+  return measured && compared ? Outcome::regressed : Outcome::not_measured;
+}
+
+std::string test_file_name(const std::string& suite_dot_test) {
+  std::string name = suite_dot_test;
+  for (char& c : name)
+    if (c == '/') c = '_';
+  return name;
+}
+
+fs::path test_result_path(const fs::path& dir, const std::string& suite, const std::string& test) {
+  return dir / (test_file_name(suite + "." + test) + test_result_suffix);
+}
+
+// Messages and properties are whatever a test printed: json_text writes them as valid UTF-8 whatever their bytes.
+std::string result_record_json(const TestResultRecord& r) {
+  json findings = json::array();
+  for (const Finding& f : r.findings) findings.push_back(to_json(f));
+  return json_text({{"schema", test_result_schema},
+                    {"schema_version", test_result_schema_version},
+                    {"suite", r.suite},
+                    {"test", r.test},
+                    {"outcome", outcome_id(r.outcome)},
+                    {"seconds", std::isfinite(r.seconds) && r.seconds >= 0.0 ? r.seconds : 0.0},
+                    {"messages", r.messages},
+                    {"properties", r.properties},
+                    {"wrong_output", r.wrong_output},
+                    {"findings", std::move(findings)}});
+}
+
+TestResultRecord parse_result_record(const std::string& text, const std::string& origin) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const RecordReader r(doc, origin);
+  if (!doc.is_object()) r.fail("is not a JSON object");
+  static const std::set<std::string> keys{"schema",  "schema_version", "suite",      "test",         "outcome",
+                                          "seconds", "messages",       "properties", "wrong_output", "findings"};
+  for (const auto& [key, value] : doc.items())
+    if (!keys.contains(key)) r.fail("has an unknown field \"" + key + "\"");
+  if (r.text("schema") != test_result_schema) r.fail("is no test result record (its \"schema\" is another)");
+  if (r.at("schema_version", &json::is_number_unsigned, "a version number").get<std::uint64_t>() !=
+      static_cast<std::uint64_t>(test_result_schema_version))
+    r.fail("is of another schema version (a bankgate of another release wrote it)");
+  TestResultRecord record;
+  record.suite = r.text("suite");
+  record.test = r.text("test");
+  const std::string outcome = r.text("outcome");
+  const std::optional<Outcome> o = outcome_from_id(outcome);
+  if (!o) r.fail("has an outcome \"" + outcome + "\" that is none of passed, regressed, not_measured, skipped");
+  record.outcome = *o;
+  record.seconds = r.at("seconds", &json::is_number, "a number").get<double>();
+  if (!std::isfinite(record.seconds) || record.seconds < 0.0) r.fail("has \"seconds\" that is no duration");
+  for (const json& m : r.at("messages", &json::is_array, "a list")) {
+    if (!m.is_string()) r.fail("has a message that is not text");
+    record.messages.push_back(m.get<std::string>());
+  }
+  for (const auto& [key, value] : r.at("properties", &json::is_object, "an object").items()) {
+    if (!value.is_string()) r.fail("has the property \"" + key + "\" that is not text");
+    record.properties[key] = value.get<std::string>();
+  }
+  record.wrong_output = r.at("wrong_output", &json::is_boolean, "true or false").get<bool>();
+  for (const json& f : r.at("findings", &json::is_array, "a list")) {
+    try {
+      record.findings.push_back(finding_from_json(f));
+    } catch (const std::invalid_argument& e) {
+      r.fail(std::string("has a finding it cannot use: ") + e.what());
+    }
+  }
+  return record;
+}
+
+void write_result_record(const fs::path& dir, const TestResultRecord& record) {
+  fs::create_directories(dir);
+  const std::string text = result_record_json(record);
+  write_file_atomically(test_result_path(dir, record.suite, record.test), [&](std::ostream& out) { out << text; });
+}
+
+std::optional<TestResultRecord> read_result_record(const fs::path& path) {
+  const fs::path parent = path.has_parent_path() ? path.parent_path() : ".";
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec)) return std::nullopt;
+  std::string text;
+  try {
+    const ConfinedFolder folder(parent, "the results folder");
+    if (!folder.kind(path.filename())) return std::nullopt;
+    text = folder.read(path.filename());
+  } catch (const std::exception& e) {  // ConfinementError, InputFileError
+    throw ResultRecordError(e.what());
+  }
+  return parse_result_record(text, path.string());
+}
+
+std::vector<std::string> parse_gtest_list(const std::string& listing) {
+  // "Suite.\n  test1\n  test2  # GetParam() = 3\n"; anything before the first suite line (a banner) is not a test.
+  std::vector<std::string> tests;
+  std::string suite;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (line.empty()) continue;
+    if (line.front() != ' ') {
+      suite = line.back() == '.' ? line.substr(0, line.size() - 1) : std::string();
+      continue;
+    }
+    if (!suite.empty()) tests.push_back(suite + "." + line.substr(line.find_first_not_of(' ')));
+  }
+  return tests;
+}
+
+}  // namespace bankgate::gate
