@@ -62,19 +62,7 @@ export BANKGATE_GIT_COMMIT=${BANKGATE_GIT_COMMIT:-unknown} BANKGATE_GIT_DIRTY=${
 [ -d .deps/usr ] && export CMAKE_PREFIX_PATH=$PWD/.deps/usr
 
 # ---- The table printed last -------------------------------------------------------------------------------
-rows=()
-note() { rows+=("$(printf '%-50s %s' "$1" "$2")"); }  # note LABEL TEXT: one line of the table
-# expect LABEL WANT LOG COMMAND...: runs COMMAND, its output in $out/LOG; the table gets its exit code, the one
-# wanted (- for none), its seconds, and UNEXPECTED where they differ. Returns the command's status.
-expect() {
-  local label=$1 want=$2 log=$3 start=$SECONDS status; shift 3
-  "$@" >"$out/$log" 2>&1
-  status=$?
-  local text="exit $status"
-  [ "$want" = - ] || { text+=" (want $want)"; [ "$status" = "$want" ] || text+=" UNEXPECTED"; }
-  note "$label" "$text, $((SECONDS - start))s"
-  return "$status"
-}
+. tools/round_table.sh  # note, expect
 
 # ---- Builds -------------------------------------------------------------------------------------------------
 declare -A built=()
