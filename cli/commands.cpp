@@ -38,10 +38,16 @@ std::streambuf*& standard_output() {
   return buffer;
 }
 
+// Read once, at start-up (main asks first): a gate or refresh of a project that builds bankgate itself replaces
+// this executable while it runs, after which the link reads "<path> (deleted)"; the path is what users run.
 std::string this_command() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("bankgate") : self.string();
+  static const std::string command = [] {
+    std::error_code ec;
+    std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+    if (self.ends_with(" (deleted)")) self.resize(self.size() - std::string_view(" (deleted)").size());
+    return ec || self.empty() ? std::string("bankgate") : self;
+  }();
+  return command;
 }
 
 void refuse_in_ci(bool force, bool dry_run) {

@@ -188,7 +188,7 @@ std::filesystem::path configured_source_dir(const std::filesystem::path& build);
 void write_text(const std::filesystem::path& path, const std::string& text);
 void write_json(const std::filesystem::path& path, const nlohmann::json& data);
 
-// The absolute path of this program, for commands the results name.
+// The absolute path of this program as it was started, for the commands results name.
 std::string this_command();
 
 // Where data asked for as "-" (--json -) is written: standard output. While a command writes data there, its

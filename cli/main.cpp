@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
   cli::CommandLine line;
   cli::define_command_line(app, line);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;
+  cli::this_command();  // before a build can replace this executable (commands.hpp)
   const HumanTextAside aside(argc, argv);
   cli::set_up_console(line.quiet, line.colour, aside.human_text_fd());
   // Parsing requires one subcommand, so a command line without one has already been refused; this is a guard.
