@@ -278,7 +278,7 @@ std::string replace_kernel_table(const std::string& readme, const std::string& t
 fs::path readme_file(const fs::path& readme) {
   std::error_code ec;
   if (!fs::is_symlink(fs::symlink_status(readme, ec))) return readme;
-  const fs::path target = fs::canonical(readme, ec);
+  fs::path target = fs::canonical(readme, ec);
   if (ec)
     throw std::runtime_error(readme.string() + " is a symbolic link to nothing that exists (" + ec.message() + ")");
   const fs::path folder = fs::absolute(readme).parent_path();

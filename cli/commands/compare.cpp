@@ -228,7 +228,7 @@ int compare(const CompareOptions& o) {
       has_candidates(protocol::compare_side(work, "head")))
     extra = give_extra_rounds(run, {base, head, work, logs}, o.rounds, budget, rounds_seconds);
   for (const char* side : {"base", "head"})
-    require_measured(protocol::compare_side(work, side), (std::string("the ") + side + " build").c_str(), logs);
+    require_measured(protocol::compare_side(work, side), std::string("the ") + side + " build", logs);
   CompareOptions pooled = o;
   pooled.base = protocol::compare_side(work, "base");
   pooled.head = protocol::compare_side(work, "head");

@@ -36,7 +36,7 @@ struct GateOptions {
 // alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
 // copy, or the originals where it could not be made.
 fs::path keep_result_records(const fs::path& build, const fs::path& results) {
-  const fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
+  fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
   std::error_code ec;
   fs::create_directories(to, ec);
   for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {

@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 // Manifests are a few hundred bytes; anything near this is no manifest.
-constexpr std::size_t max_manifest_bytes = 64 * 1024;
+constexpr std::size_t max_manifest_bytes = std::size_t{64} * 1024;
 
 // It names a claims folder: a '/' or ".." would put that folder elsewhere.
 bool is_run_id(const std::string& id) {

@@ -222,7 +222,7 @@ bool running_in_ci(const EnvLookup& lookup) { return flag(lookup, env::ci); }
 bool colour_refused(const EnvLookup& lookup) { return !lookup(env::no_color).value_or("").empty(); }
 
 std::optional<std::string> source_url_template(const EnvLookup& lookup) {
-  const auto text = given(lookup, env::source_url);
+  auto text = given(lookup, env::source_url);
   if (!text) return std::nullopt;
   if (const std::string problem = source_url_problem(*text); !problem.empty())
     throw SettingsError(env::source_url + ": "s + problem + " (unset it for a report without links)");

@@ -112,7 +112,7 @@ void check_journal_path(const ConfinedFolder& folder, const std::string& text) {
 // The folder for this user's journals, made where missing: only this user may write it (a folder others can
 // write, or one that is a link, is refused: someone else could place a journal there).
 fs::path own_journal_folder() {
-  const fs::path folder = journal_folder();
+  fs::path folder = journal_folder();
   std::error_code ec;
   fs::create_directories(folder, ec);
   ::chmod(folder.c_str(), 0700);
