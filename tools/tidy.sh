@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # clang-tidy with the project's checks (.clang-tidy) over the C++ sources of the layers that build without CUDA
 # (core, gate, cli), using a configured build's compile_commands.json. Not part of CI: it needs a few minutes.
-#   tools/tidy.sh [BUILD_DIR] [FILE...]      (default build/test, every core/gate/cli source)
+#   tools/tidy.sh [BUILD_DIR] [FILE...]      (default build/test, every source of core, gate and cli)
 # Prints clang-tidy's findings and exits 1 when there is any.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
