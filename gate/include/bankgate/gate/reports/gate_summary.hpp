@@ -66,10 +66,11 @@ struct TestResult {
   std::string name;  // Suite.test, as ctest names it
   std::string suite, test;
   Outcome outcome = Outcome::not_measured;
-  std::string device;             // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
-  std::string gpu;                // the GPU model of its candidate, e.g. "NVIDIA H200"
-  std::optional<double> seconds;  // ctest's wall time for the test; none where ctest gave no duration
-  std::string reason;             // GoogleTest's failure or skip messages (or why there are none)
+  std::string device;  // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
+  std::string gpu;     // the GPU model of its candidate, e.g. "NVIDIA H200"
+  // GoogleTest's time for the test, from its record; else ctest's wall time; none where neither gives one
+  std::optional<double> seconds;
+  std::string reason;  // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
   std::optional<double> median_ns;  // of the measured durations, where measured
   std::string baseline_file;        // where the test's baseline is (or would be)
