@@ -46,7 +46,7 @@ static __global__ void BANKGATE_MATMUL_BOUNDS(Tile)
   const int ty = static_cast<int>(threadIdx.y);
   const int row = static_cast<int>(blockIdx.y) * Tile + ty;
   const int col = static_cast<int>(blockIdx.x) * Tile + tx;
-  float acc = 0.0f;
+  float acc = 0.0f;  if (BANKGATE_PLANTED_SLEEP_NS > 0) __nanosleep(BANKGATE_PLANTED_SLEEP_NS);  // kernels/CMakeLists.txt
   for (int phase = 0; phase < k; phase += Tile) {
     as[ty][tx] = a[row * k + phase + tx];
     bs[ty][tx] = b[(phase + ty) * n + col];

@@ -25,6 +25,7 @@ STEPS=(
   "gate|ci/gate.sh against the committed baselines (0 wanted); its summary.json and markdown kept"
   "gates=N|N gates of unchanged code: exit codes, wall times, timing false alarms"
   "planted|the catalogue built with its planted regressions (-DBANKGATE_PLANTED_REGRESSION=ON), gated (1 wanted): each regressed test's first change; the counter plant (setRowReadColIpad without its padding) and the timing plant (setRowReadRow sleeping 1 us) must be caught"
+  "slowed=NS[,NS...]|a slowdown planted in time alone (each tiledMatmul thread sleeps NS ns first), compared against the plain build on this runner: the Square tests SLOWER, the Ragged controls ok"
   "multi|TwoPass.TransposeRoundTrip (two kernels): recorded kernel by kernel, gated against that recording (0), then the planted build gated against it (1), the change named by its kernel"
   "arch|examples/adopt built for sm_80: the driver JIT-compiles its PTX, and the gate calls its test NOT MEASURED, saying so (2)"
   "adopt|examples/adopt as an outside project: refresh --new-gpu, gate, and gate with a bank conflict (its padding removed; 1 wanted)"
@@ -205,6 +206,33 @@ PY
   # The failing run's files, as `bankgate summary` reads them (the fixture of the report test).
   mkdir -p "$out/planted-run" && cp -r "$(bankgate_result_path "$planted/cli/bankgate" "$planted" gate)/." "$out/planted-run/" &&
     cp -r "$(bankgate_result_path "$planted/cli/bankgate" "$planted" gtest_results)" "$out/planted-run/"
+}
+
+# A slowdown planted in time alone: the catalogue built with every tiledMatmul thread sleeping NS ns first
+# (BANKGATE_PLANTED_SLEEP_NS), compared on this runner against the plain build, TiledMatmul only. The Square tests
+# (31-38 us) carry the plant, the Ragged ones are the controls; each duration verdict with its achieved change.
+step_slowed() {
+  local ns
+  build_tree "$build" || return
+  for ns in ${1//,/ }; do
+    build_tree "build/slowed-$ns" "-DBANKGATE_PLANTED_SLEEP_NS=$ns" || return
+    expect "slowed=$ns: compare against the plain build" 1 "slowed-$ns.log" "$bankgate" compare --base "$build" \
+      --head "build/slowed-$ns" --filter 'TiledMatmul.*' --json "$out/slowed-$ns.json"
+    python3 - "$out/slowed-$ns.json" <<'PY' | tee "$out/slowed-$ns.txt"
+import sys
+sys.path.insert(0, "tools")
+from bankgate_outputs import duration_findings, read_compare
+wrong = []
+for test, f in duration_findings(read_compare(sys.argv[1])):
+    planted = "Square" in test
+    print(f"  {test}: {'planted' if planted else 'control'} {f['verdict']} {f['detail']}")
+    if (f["verdict"] == "slower") != planted or (not planted and f["verdict"] != "pass"):
+        wrong.append(test)
+print("UNEXPECTED: " + ", ".join(wrong) if wrong else "ok: the planted tests SLOWER, the controls ok")
+sys.exit(1 if wrong else 0)
+PY
+    note "slowed=$ns: planted SLOWER, controls ok" "exit ${PIPESTATUS[0]} (want 0)"
+  done
 }
 
 # TwoPass.TransposeRoundTrip (tests/suites/two_pass_suite.cpp) launches transposePadded, then transposeSwizzled:

@@ -37,9 +37,6 @@ std::unordered_map<std::string, std::string> demangled_names;
 constexpr std::size_t buffer_bytes = 4u << 20;
 constexpr std::size_t buffer_alignment = 8;
 
-// The GPU timer's tick on Hopper (and the Activity API's timestamps with it): durations are multiples of it.
-constexpr double timer_tick_ns = 32.0;
-
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
   *size = *buffer == nullptr ? 0 : buffer_bytes;

@@ -32,6 +32,9 @@ class ActivityTimer {
   double highest_clock_mhz_ = 0.0;  // over this collector's life: the clock an unthrottled GPU reaches
 };
 
+// The GPU timer's tick on Hopper (and the Activity API's timestamps with it): durations are multiples of it.
+inline constexpr double timer_tick_ns = 32.0;
+
 // The stopping rule's noise estimate: 1.2533 x sigma / sqrt(n) / median with sigma = 1.4826 x MAD, but
 // never below the spread that quantization by `resolution_ns` alone gives (resolution / sqrt(12)): a
 // sample of identical ticks does not pin the median down to better than a tick. Infinity when undefined.

@@ -12,6 +12,7 @@
 #include "l2_flusher.hpp"
 #include "lap_timer.hpp"
 #include "module_cubins.hpp"
+#include "placements.hpp"
 #include "program_code.hpp"
 #include "range_profiler.hpp"
 #include "sass_attribution.hpp"
@@ -158,6 +159,22 @@ std::vector<KernelTiming> Collector::time_launches(std::string_view label, const
   const NvtxRange range(label, "timing");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   return impl_->timer->time(launch, options);
+}
+
+std::vector<KernelTiming> Collector::time_over_placements(std::string_view label,
+                                                          const std::vector<std::function<void()>>& placements,
+                                                          const TimingOptions& options) {
+  if (placements.empty()) throw CollectorError(ErrorKind::invalid_options, "time_over_placements: no placement");
+  const NvtxRange range(label, "timing");
+  BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
+  TimingOptions part = options;
+  part.time_budget_s = options.time_budget_s / static_cast<double>(placements.size());
+  std::vector<std::vector<KernelTiming>> parts;
+  for (const std::function<void()>& launch : placements) {
+    parts.push_back(impl_->timer->time(launch, part));
+    if (!parts.front().empty()) part.launches_per_sample = parts.front().front().launches_per_sample;
+  }
+  return detail::merge_placements(parts, options);
 }
 
 std::vector<KernelInstructions> Collector::attribute_instructions(std::string_view label,

@@ -64,6 +64,10 @@ std::vector<std::string> case_problems(const KernelCase& kc, const ProgramKernel
   if (!kc.launch)
     problems.push_back(missing_function("launch", "launches the case's kernel once on prepared inputs",
                                         "[&] { my_kernel<<<grid, block>>>(out, in); }"));
+  for (std::size_t i = 0; i < kc.more_placements.size(); ++i)
+    if (!kc.more_placements[i])
+      problems.push_back("KernelCase::more_placements[" + std::to_string(i) +
+                         "] is empty: each launches the case's kernel(s) on buffers of its own");
   if (!kc.poison_output)
     problems.push_back(missing_function("poison_output",
                                         "fills the case's outputs with a pattern no kernel writes, so that a "

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -232,7 +233,13 @@ void measure(Collector& collector, const KernelCase& kc, const CaseName& name, c
     m.counters = collector.collect_counters(name.label, kc.launch);
     const auto counted = std::chrono::steady_clock::now();
     m.counter_host_ms = ms_between(start, counted);
-    m.timings = collector.time_launches(name.label, kc.launch, timing_options);
+    if (kc.more_placements.empty()) {
+      m.timings = collector.time_launches(name.label, kc.launch, timing_options);
+    } else {
+      std::vector<std::function<void()>> placements{kc.launch};
+      placements.insert(placements.end(), kc.more_placements.begin(), kc.more_placements.end());
+      m.timings = collector.time_over_placements(name.label, placements, timing_options);
+    }
     m.timing_host_ms = ms_between(counted, std::chrono::steady_clock::now());
   } catch (const CollectorError& e) {
     GTEST_FAIL() << name.label << ": measurement failed: " << e.what();

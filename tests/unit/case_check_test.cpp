@@ -49,6 +49,16 @@ TEST(CaseCheck, ACompleteCaseNamingAKernelOfTheProgramPasses) {
             "");  // without its arguments
 }
 
+TEST(CaseCheck, AnEmptyPlacementIsNamedByItsIndex) {
+  KernelCase kc = complete_case("caseCheckScale");
+  kc.more_placements = {[] {}, nullptr};
+  const std::vector<std::string> problems = bankgate::gtest::case_problems(kc, this_program());
+  ASSERT_EQ(problems.size(), 1u) << all(problems);
+  EXPECT_NE(problems[0].find("KernelCase::more_placements[1] is empty"), std::string::npos) << problems[0];
+  kc.more_placements.pop_back();
+  EXPECT_EQ(all(bankgate::gtest::case_problems(kc, this_program())), "");
+}
+
 TEST(CaseCheck, EachMissingFunctionIsNamedWithWhatToWrite) {
   KernelCase kc = complete_case("caseCheckScale");
   kc.poison_output = nullptr;

@@ -1,19 +1,25 @@
 // The collector's timing rules that need no GPU: the stopping rule's noise estimate, the automatic number of
-// launches per sample, and the clock monitor's reading of the driver's slowdown reasons and its behaviour
+// launches per sample, the merge of samples taken at several placements of a kernel's buffers, and the clock monitor's reading of the driver's slowdown reasons and its behaviour
 // where NVML cannot be used (no driver here; an unknown GPU on a machine with one).
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
+
+#include <bankgate/errors.hpp>
 
 #include "activity_timer.hpp"
 #include "clock_monitor.hpp"
+#include "placements.hpp"
 
 namespace {
 
 using bankgate::detail::automatic_launches_per_sample;
 using bankgate::detail::ClockMonitor;
+using bankgate::detail::merge_placements;
 using bankgate::detail::relative_median_noise;
 
 TEST(TimingRules, NoiseIsTheNormalTheoryStandardErrorOfTheMedianFromTheMad) {
@@ -50,6 +56,80 @@ TEST(TimingRules, ShortKernelsAverageEnoughLaunchesToSpan20Microseconds) {
   EXPECT_EQ(automatic_launches_per_sample(100, 20000, 64), 64);  // capped
   EXPECT_EQ(automatic_launches_per_sample(0, 20000, 64), 64);    // no duration: the cap, not a hang
   EXPECT_EQ(automatic_launches_per_sample(100, 20000, 48), 48);  // a cap that is no power of two holds
+}
+
+bankgate::KernelTiming part_timing(const std::string& kernel, std::vector<double> durations, int k = 4) {
+  bankgate::KernelTiming t;
+  t.kernel_name = kernel;
+  t.durations_ns = std::move(durations);
+  t.launches_per_sample = k;
+  t.warmup_launches = 10;
+  t.warmup_stable = true;
+  t.sm_clock_mhz = 1980.0;
+  t.stop_reason = "noise target reached";
+  return t;
+}
+
+TEST(Placements, EachPlacementGivesAsManySamplesAsTheFewestSoEachWeighsTheSame) {
+  // Two placements 10% apart, the slow one with three times the samples: pooled whole, the median would sit on the
+  // slow placement; with equal shares it lies between them.
+  const std::vector<double> fast(50, 1000.0), slow(150, 1100.0);
+  bankgate::TimingOptions options;
+  options.min_samples = 50;
+  const auto merged = merge_placements({{part_timing("copy", fast)}, {part_timing("copy", slow)}}, options);
+  ASSERT_EQ(merged.size(), 1u);
+  const bankgate::KernelTiming& t = merged[0];
+  ASSERT_EQ(t.durations_ns.size(), 100u);
+  EXPECT_EQ(std::count(t.durations_ns.begin(), t.durations_ns.end(), 1000.0), 50);
+  EXPECT_EQ(std::count(t.durations_ns.begin(), t.durations_ns.end(), 1100.0), 50);
+  EXPECT_EQ(t.durations_ns.front(), 1000.0);  // in placement order
+  EXPECT_EQ(t.durations_ns.back(), 1100.0);
+  EXPECT_EQ(t.warmup_launches, 20u);
+  EXPECT_EQ(t.launches_per_sample, 4);
+  EXPECT_EQ(t.stop_reason, "over 2 placements: noise target reached");
+  // The merged noise is that of the merged samples: two levels 10% apart are not known to 0.5%.
+  EXPECT_NEAR(t.relative_noise, relative_median_noise(t.durations_ns, 32.0 / 4), 1e-15);
+  EXPECT_FALSE(t.converged);
+}
+
+TEST(Placements, DroppedSamplesAddUpAndOneUnsettledPartMarksTheWhole) {
+  auto a = part_timing("copy", std::vector<double>(60, 1000.0));
+  auto b = part_timing("copy", std::vector<double>(60, 1001.0));
+  auto c = part_timing("copy", std::vector<double>(60, 1002.0));
+  a.dropped_samples = 25;
+  b.warmup_stable = false;
+  c.clocked_down = true;
+  c.sm_clock_mhz = 1500.0;
+  b.stop_reason = "time budget spent";
+  const auto merged = merge_placements({{a}, {b}, {c}}, {});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].dropped_samples, 25u);
+  EXPECT_FALSE(merged[0].warmup_stable);
+  EXPECT_TRUE(merged[0].clocked_down);
+  EXPECT_EQ(merged[0].sm_clock_mhz, 1980.0);  // the parts' median
+  EXPECT_EQ(merged[0].stop_reason, "over 3 placements: noise target reached, time budget spent");
+  EXPECT_TRUE(merged[0].converged);  // 180 samples, tightly grouped
+}
+
+TEST(Placements, KernelsAreMergedByPositionAndPartsMustAgreeOnThem) {
+  const std::vector<bankgate::KernelTiming> two{part_timing("first", {1, 2, 3}), part_timing("second", {7, 8, 9})};
+  const auto merged = merge_placements({two, two}, {});
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(merged[1].kernel_name, "second");
+  EXPECT_EQ(merged[1].durations_ns, (std::vector<double>{7, 8, 9, 7, 8, 9}));
+
+  const auto refused = [](const std::vector<std::vector<bankgate::KernelTiming>>& parts, const std::string& says) {
+    try {
+      merge_placements(parts, {});
+      ADD_FAILURE() << "merged parts that disagree: " << says;
+    } catch (const bankgate::CollectorError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused({two, {two[0]}}, "placement 2 launched 1 kernels, the first 2");
+  refused({two, {two[1], two[0]}}, "placement 2 launched second where the first launched first");
+  refused({{part_timing("first", {1}, 4)}, {part_timing("first", {1}, 8)}}, "averaged 8 launches per sample");
+  refused({}, "needs at least one");
 }
 
 TEST(ClockMonitor, OnlySlowdownReasonsCountAsClockedDown) {

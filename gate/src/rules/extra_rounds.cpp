@@ -31,11 +31,23 @@ struct Need {
   std::string name;
 };
 
-// Each test's further rounds to a decision where that fits in `affordable` test-rounds and `most_rounds` a side;
-// the others go to `out_of_reach`.
+// The decision as it would stand if the change lay one standard error nearer to none: what further rounds may well
+// show where the change so far is chance (a comparison of a build against itself shows a change of about that
+// size, and one near the floor never looks decidable as it stands).
+RoundDecision nearer_no_change(RoundDecision d) {
+  const double rounds = static_cast<double>(std::max<std::size_t>(d.rounds, 1));
+  const double standard_error = d.noise * std::sqrt(2.0 / rounds);
+  const double log_change = std::log1p(d.change);
+  d.change = std::expm1(std::copysign(std::max(std::abs(log_change) - standard_error, 0.0), log_change));
+  return d;
+}
+
+// Each test's further rounds to a decision, with its decision as judged (`hopeful` false) or with its change one
+// standard error nearer to none (`hopeful` true), where that fits in `affordable` test-rounds and `most_rounds` a
+// side. The others are returned in `left`.
 std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, double affordable,
-                               const RoundBudget& budget, const NoisePolicy& policy,
-                               std::vector<std::string>& out_of_reach) {
+                               const RoundBudget& budget, const NoisePolicy& policy, bool hopeful,
+                               std::vector<UndecidedTest>& left) {
   std::vector<Need> needs;
   for (const UndecidedTest& t : undecided) {
     if (t.decision.verdict != Verdict::inconclusive) continue;
@@ -45,13 +57,32 @@ std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, doub
     // rounds_to_decide answers `most` both for "decided with exactly most" and "not even then": one more keeps
     // the two apart.
     const std::size_t most = have + room + 1;
-    const std::size_t wanted = room == 0 ? most : rounds_to_decide(t.decision, most, policy);
+    const RoundDecision projected = hopeful ? nearer_no_change(t.decision) : t.decision;
+    const std::size_t wanted = room == 0 ? most : rounds_to_decide(projected, most, policy);
     if (wanted >= most)
-      out_of_reach.push_back(t.name);
+      left.push_back(t);
     else
       needs.push_back({wanted - have, t.name});
   }
+  // Cheapest first: the budget decides as many tests as it can.
+  std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) { return a.rounds < b.rounds; });
   return needs;
+}
+
+// Takes the needs that fit in what `affordable` test-rounds leave after `committed`, in order; the rest go to
+// `unpaid`.
+void take_affordable(const std::vector<Need>& needs, double affordable, double& committed,
+                     std::vector<std::string>& measure, std::vector<UndecidedTest>& unpaid,
+                     const std::vector<UndecidedTest>& undecided) {
+  for (const Need& n : needs) {
+    if (committed + static_cast<double>(n.rounds) <= affordable) {
+      committed += static_cast<double>(n.rounds);
+      measure.push_back(n.name);
+    } else {
+      for (const UndecidedTest& t : undecided)
+        if (t.name == n.name) unpaid.push_back(t);
+    }
+  }
 }
 
 }  // namespace
@@ -74,15 +105,18 @@ ExtraRoundPlan plan_extra_round(const std::vector<UndecidedTest>& undecided, con
     throw std::invalid_argument("plan_extra_round: a test's round must take some time");
   const double affordable = std::floor(std::max(budget.seconds_left, 0.0) / budget.seconds_per_test);  // test-rounds
   plan.budget_spent = affordable < 1.0;
-  std::vector<Need> needs = needs_within(undecided, affordable, budget, policy, plan.out_of_reach);
-  // Cheapest first: the budget decides as many tests as it can.
-  std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) { return a.rounds < b.rounds; });
+  // First the tests whose change, as judged, more rounds can decide; then, with what they leave, those that more
+  // rounds may decide if their change so far is partly chance. A true change on the floor may spend the rest of
+  // the budget that way: the budget is there to decide tests, and it is never exceeded.
+  std::vector<UndecidedTest> unsure, unpaid;
   double committed = 0.0;
-  for (const Need& n : needs) {
-    const bool fits = committed + static_cast<double>(n.rounds) <= affordable;
-    if (fits) committed += static_cast<double>(n.rounds);
-    (fits ? plan.measure : plan.out_of_reach).push_back(n.name);
-  }
+  take_affordable(needs_within(undecided, affordable, budget, policy, false, unsure), affordable, committed,
+                  plan.measure, unpaid, undecided);
+  std::vector<UndecidedTest> hopeless;
+  take_affordable(needs_within(unsure, affordable - committed, budget, policy, true, hopeless), affordable, committed,
+                  plan.measure, unpaid, unsure);
+  for (const UndecidedTest& t : hopeless) plan.out_of_reach.push_back(t.name);
+  for (const UndecidedTest& t : unpaid) plan.out_of_reach.push_back(t.name);
   std::sort(plan.measure.begin(), plan.measure.end());
   std::sort(plan.out_of_reach.begin(), plan.out_of_reach.end());
   plan.forecast_seconds = static_cast<double>(plan.measure.size()) * budget.seconds_per_test;

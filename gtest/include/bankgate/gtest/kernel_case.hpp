@@ -28,7 +28,14 @@ struct KernelCase {
   // Instead, for a case that launches several kernels (a library call: CUB, cuBLAS, CUTLASS device-level APIs): each
   // in launch order, named as above. Each is recorded and gated as its own kernel of the test.
   std::vector<std::string> kernel_names{};
-  std::function<void()> launch;                              // launches the kernel(s) once on prepared inputs
+  std::function<void()> launch;  // launches the kernel(s) once on prepared inputs
+  // For kernels whose speed depends on where their buffers lie in memory (the physical pages an allocation gets,
+  // which differ from one allocation, and one process, to the next): more launches of the same kernel(s), each on
+  // buffers of its own, allocated alongside those `launch` uses. Durations are then sampled at `launch` and at
+  // each of these in equal parts (Collector::time_over_placements), so the median is the kernel's over several
+  // placements and repeats agree better across processes. Counters, the output check and per-line figures use
+  // `launch` alone.
+  std::vector<std::function<void()>> more_placements{};
   std::function<void()> poison_output;                       // fills outputs with a pattern no kernel writes
   std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference
   // What the source says its ratios (transactions or sectors per request, ...) should be; checked exactly when

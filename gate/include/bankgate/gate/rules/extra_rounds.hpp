@@ -5,8 +5,11 @@
 // the command only measures what a plan names.
 //
 // A round's cost is modelled per test: the last round's wall time over the tests it measured. Tests are chosen
-// cheapest first (fewest rounds still needed) while the rounds they need fit in the budget left; a test that
-// would need more rounds than the budget allows, or than `most_rounds` a side, gets none: its noise, not the
+// cheapest first (fewest rounds still needed) while the rounds they need fit in the budget left. First come the
+// tests whose change, as judged, enough rounds would decide; then, with the budget they leave, those that would be
+// decided if their change lay one standard error nearer to none. An unchanged test whose change so far happens to
+// lie near the floor looks undecidable as it stands, yet more rounds usually shrink that change. A test that would
+// need more rounds than the budget allows, or than `most_rounds` a side, even so, gets none: its noise, not the
 // number of rounds, is what keeps it undecided. After each round the tests are judged again: a test decided early
 // stops, and a test whose estimate grew may drop out. INCONCLUSIVE stays the answer when the budget runs out.
 
@@ -40,7 +43,8 @@ struct RoundBudget {
 
 struct ExtraRoundPlan {
   std::vector<std::string> measure;       // the next round's tests, in name order; none: stop
-  std::vector<std::string> out_of_reach;  // undecided, but the budget left cannot buy the rounds they need
+  std::vector<std::string> out_of_reach;  // undecided, but the budget left cannot buy the rounds they need, even
+                                          // with their change one standard error nearer to none
   double forecast_seconds = 0.0;          // the next round's expected wall time
   bool budget_spent = false;              // the budget left does not pay for one test's round
 };
