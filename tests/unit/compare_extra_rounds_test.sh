@@ -2,11 +2,11 @@
 # `bankgate compare --extra-time` on two configured builds of a made-up project (no GPU): its "GPU suites" are
 # ctest entries labelled gpu whose script writes a candidate file with a median chosen by side and round, as a
 # measuring run would. Three tests: Quiet.steady (the same every round: ok), Noisy.wobbly (1% noise and no
-# change: INCONCLUSIVE after 2 rounds, decided by a few more) and Edge.onFloor (0.48% slower at 0.3% noise: no
-# number of rounds the budget allows decides it).
+# change: INCONCLUSIVE after 2 rounds, decided by a few more) and Loud.slower (0.48% slower at 3% noise: no
+# number of rounds the budget allows decides it, even with its change one standard error nearer to none).
 #   - --extra-time 0: today's comparison, no extra rounds, the INCONCLUSIVE verdicts as they were;
 #   - a budget: Noisy.wobbly alone gets extra rounds (ctest runs only it; their candidates go into the sides'
-#     round folders and are pooled with the others) until decided; Edge.onFloor gets none and says why; the
+#     round folders and are pooled with the others) until decided; Loud.slower gets none and says why; the
 #     console and result.json say each test's rounds and what the extra time did;
 #   - the default budget, the rounds' time;
 #   - a budget that rounds slower than forecast spend: the tests stay INCONCLUSIVE, "budget of X s spent";
@@ -42,8 +42,8 @@ wobble=(30000 30300 29700)
 case $suite.$test in
   Quiet.steady) median=30000 ;;
   Noisy.wobbly) median=${wobble[$((round % 3))]} ;;
-  Edge.onFloor)
-    base=(30000 30090 29910) head=(30144 30234.432 30053.568)
+  Loud.slower)
+    base=(30000 30900 29100) head=(30144 31048.32 29239.68)
     if [ "$side" = head ]; then median=${head[$((round % 3))]}; else median=${base[$((round % 3))]}; fi ;;
 esac
 samples=$(printf "$median,%.0s" $(seq 40)); samples=${samples%,}
@@ -68,7 +68,7 @@ build() {
   mkdir -p "$root/$1"
   {
     printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()'
-    for t in Quiet.steady Noisy.wobbly Edge.onFloor; do
+    for t in Quiet.steady Noisy.wobbly Loud.slower; do
       echo "add_test(NAME $t COMMAND bash $root/fake_suite.sh ${t%%.*} ${t#*.})"
       echo "set_tests_properties($t PROPERTIES LABELS gpu)"
     done
@@ -101,20 +101,20 @@ check "--extra-time 0: no third round" "[ ! -e '$work/logs/base-round3.log' ] &&
 check "--extra-time 0: result.json says nothing of extra time" "[ \"\$(jq 'has(\"extra_time\")' '$result')\" = false ]"
 check "--extra-time 0: Noisy.wobbly INCONCLUSIVE" "[ \"\$(verdict Noisy.wobbly)\" = inconclusive ]"
 check "--extra-time 0: each test's rounds in result.json" \
-  "[ \"\$(rounds Noisy.wobbly) \$(rounds Quiet.steady) \$(rounds Edge.onFloor)\" = '2+2 2+2 2+2' ]"
+  "[ \"\$(rounds Noisy.wobbly) \$(rounds Quiet.steady) \$(rounds Loud.slower)\" = '2+2 2+2 2+2' ]"
 expect_not_in "--extra-time 0: no budget in the verdicts" "budget of" "$out"
 
 # ---------------------------------------------------------------------------------------------------------
-# 3. A budget: the noisy test gets rounds until decided, alone; the one on the floor gets none.
+# 3. A budget: the noisy test gets rounds until decided, alone; the loud one gets none.
 run "$tool" compare --base "$base" --head "$head" --rounds 2 --extra-time 2m
-expect_rc "a budget: Edge.onFloor is still INCONCLUSIVE (exit 5)" 5
+expect_rc "a budget: Loud.slower is still INCONCLUSIVE (exit 5)" 5
 check "a budget: Noisy.wobbly decided ok" "[ \"\$(verdict Noisy.wobbly)\" = pass ]" "$out"
-check "a budget: Edge.onFloor stays INCONCLUSIVE" "[ \"\$(verdict Edge.onFloor)\" = inconclusive ]"
+check "a budget: Loud.slower stays INCONCLUSIVE" "[ \"\$(verdict Loud.slower)\" = inconclusive ]"
 extra=$(jq -r '.extra_time.tests["Noisy.wobbly"]' "$result")
 check "a budget: Noisy.wobbly got extra rounds" "[ '$extra' -ge 1 ]" "$(jq .extra_time "$result")"
 check "a budget: its rounds a side count them" "[ \"\$(rounds Noisy.wobbly)\" = '$((2 + extra))+$((2 + extra))' ]"
 check "a budget: only Noisy.wobbly got any" "[ \"\$(jq -c '.extra_time.tests | keys' '$result')\" = '[\"Noisy.wobbly\"]' ]"
-check "a budget: the others kept their 2 rounds" "[ \"\$(rounds Quiet.steady) \$(rounds Edge.onFloor)\" = '2+2 2+2' ]"
+check "a budget: the others kept their 2 rounds" "[ \"\$(rounds Quiet.steady) \$(rounds Loud.slower)\" = '2+2 2+2' ]"
 check "a budget: result.json's extra time" \
   "[ \"\$(jq -c '.extra_time | [.budget_s, .rounds, .budget_spent, (.spent_s < .budget_s)]' '$result')\" = '[120,$extra,false,true]' ]"
 check "an extra round's ctest ran Noisy.wobbly alone" "grep -q 'Noisy.wobbly' '$work/logs/base-round3.log' && ! grep -q 'Quiet.steady' '$work/logs/base-round3.log'"
@@ -127,7 +127,7 @@ expect_in "a budget: ... and Noisy.wobbly's" "Noisy.wobbly +$extra" "$out"
 expect_in "a budget: the undecided test says why it got none" \
   "INCONCLUSIVE after 2 rounds; deciding it needs more rounds than the budget of 120 s allows" "$out"
 check "a budget: result.json's detail says so too" \
-  "jq -r '.tests[] | select(.name == \"Edge.onFloor\") | .findings[].detail' '$result' | grep -q 'budget of 120 s allows'"
+  "jq -r '.tests[] | select(.name == \"Loud.slower\") | .findings[].detail' '$result' | grep -q 'budget of 120 s allows'"
 check "a budget: the markdown summary says what the extra time did" "grep -q 'extra time: $extra round' '$work/summary.md'"
 expect_in "a budget: every verdict still states the smallest detectable change" "smallest detectable change" "$out"
 check "result.json validates against its schema" \
