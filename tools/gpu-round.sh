@@ -222,12 +222,15 @@ step_slowed() {
 import sys
 sys.path.insert(0, "tools")
 from bankgate_outputs import duration_findings, read_compare
-wrong = []
+wrong, seen = [], set()
 for test, f in duration_findings(read_compare(sys.argv[1])):
+    seen.add(test)
     planted = "Square" in test
     print(f"  {test}: {'planted' if planted else 'control'} {f['verdict']} {f['detail']}")
     if (f["verdict"] == "slower") != planted or (not planted and f["verdict"] != "pass"):
         wrong.append(test)
+expected = {f"TiledMatmul.{t}" for t in ("Tile16Square", "Tile32Square", "Tile16Ragged", "Tile32Ragged")}
+wrong += [f"{t} (no duration verdict)" for t in sorted(expected - seen)]
 print("UNEXPECTED: " + ", ".join(wrong) if wrong else "ok: the planted tests SLOWER, the controls ok")
 sys.exit(1 if wrong else 0)
 PY

@@ -45,6 +45,9 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
                            const TimingOptions& options) {
   std::size_t each = parts.front()[kernel].durations_ns.size();
   for (const auto& part : parts) each = std::min(each, part[kernel].durations_ns.size());
+  if (each == 0)
+    throw CollectorError(ErrorKind::cupti_failure,
+                         "a placement gave no samples of " + parts.front()[kernel].kernel_name);
   KernelTiming merged = parts.front()[kernel];
   merged.durations_ns.clear();
   merged.warmup_launches = 0;
@@ -58,9 +61,9 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
     merged.warmup_stable = merged.warmup_stable && t.warmup_stable;
     merged.dropped_samples += t.dropped_samples;
     merged.clocked_down = merged.clocked_down || t.clocked_down;
-    clocks.push_back(t.sm_clock_mhz);
+    if (t.sm_clock_mhz > 0.0) clocks.push_back(t.sm_clock_mhz);  // 0: not known there
   }
-  merged.sm_clock_mhz = bankgate::median(std::move(clocks));
+  merged.sm_clock_mhz = clocks.empty() ? 0.0 : bankgate::median(std::move(clocks));
   merged.relative_noise = relative_median_noise(merged.durations_ns, timer_tick_ns / merged.launches_per_sample);
   merged.converged = merged.durations_ns.size() >= static_cast<std::size_t>(options.min_samples) &&
                      merged.relative_noise <= options.target_relative_noise;
@@ -73,6 +76,7 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
 std::vector<KernelTiming> merge_placements(const std::vector<std::vector<KernelTiming>>& parts,
                                            const TimingOptions& options) {
   if (parts.empty()) throw CollectorError(ErrorKind::invalid_options, "timing over placements needs at least one");
+  if (parts.size() == 1) return parts.front();  // as time_launches gives it
   for (std::size_t i = 1; i < parts.size(); ++i) require_same_kernels(parts.front(), parts[i], i);
   std::vector<KernelTiming> merged;
   for (std::size_t j = 0; j < parts.front().size(); ++j) merged.push_back(merged_kernel(parts, j, options));

@@ -39,7 +39,7 @@ class AsyncCopy : public GateTest {
     gate(KernelCase{
         .kernel_name = std::string(k::kernel_name(kernel)),
         .launch = launches.front(),
-        .more_placements = {launches.begin() + 1, launches.end()},
+        .more_placements = std::vector<std::function<void()>>(launches.begin() + 1, launches.end()),
         .poison_output = [&] { out.poison(); },
         .check_output = [&] { return equal_elements(out.to_host(), k::async_copy_reference(input)); },
         .expected = k::expected_access(kernel),

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -158,7 +161,8 @@ TEST(ExtraRounds, AnUndecidedVerdictSaysItsRoundsAndTheBudget) {
   extra.budget_spent = false;
   extra.budget_seconds = 2.5;
   EXPECT_EQ(undecided_note(5, extra),
-            "INCONCLUSIVE after 5 rounds; deciding it needs more rounds than the budget of 2.5 s allows");
+            "INCONCLUSIVE after 5 rounds; deciding it needs more rounds than the budget of 2.5 s allows (or more "
+            "than 50 a side)");
 }
 
 TEST(ExtraRounds, OnlyUndecidedDurationsCarryTheNote) {
@@ -253,6 +257,53 @@ TEST(ExtraRounds, TheLoopDecidesTheNoisyTestAndGivesUpOnTheOneOnTheFloor) {
   EXPECT_EQ(std::make_pair(rows[0].base_rounds, rows[0].head_rounds), std::make_pair(3 + edge, 3 + edge));
   EXPECT_EQ(std::make_pair(rows[1].base_rounds, rows[1].head_rounds), std::make_pair(3 + given, 3 + given));
   EXPECT_EQ(rows[2].base_rounds, 3u);
+}
+
+// Simulated comparisons of one 30 us test with its extra time: each round's median is the true median times
+// exp(noise), the noise normal, 1% of it between rounds (AsyncCopy's, at the most); 5 rounds a side, then rounds
+// while plan_extra_round plans them within a budget of 45 test-rounds. Judging after every round is a look at the
+// data each time: the verdicts must still hold for what the rule is built for.
+struct Outcomes {
+  int ok = 0, slower = 0, inconclusive = 0;
+};
+
+Outcomes simulate_with_extra_time(double true_change, int compares, std::uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> unit(1e-12, 1.0);
+  const auto normal = [&] { return std::sqrt(-2.0 * std::log(unit(random))) * std::cos(2.0 * M_PI * unit(random)); };
+  Outcomes o;
+  for (int c = 0; c < compares; ++c) {
+    PooledRuns base, head;
+    const auto round = [&] {
+      add_round(base, "Sim.test", 30000.0 * std::exp(0.01 * normal()));
+      add_round(head, "Sim.test", 30000.0 * (1.0 + true_change) * std::exp(0.01 * normal()));
+    };
+    for (int r = 0; r < 5; ++r) round();
+    for (double left = 45.0; !plan_extra_round(undecided_tests(base, head), budget(left, 1.0)).measure.empty();
+         left -= 1.0)
+      round();
+    const Verdict v = compare_runs(base, head).front().findings.back().verdict;
+    o.ok += v == Verdict::pass;
+    o.slower += v == Verdict::slower;
+    o.inconclusive += v == Verdict::inconclusive;
+  }
+  return o;
+}
+
+TEST(ExtraRounds, SimulatedVerdictsHoldAfterRepeatedLooks) {
+  // At this noise (twice the floor) five rounds rarely decide an unchanged test, and its change as judged mostly
+  // looks out of reach: the extra time must decide a good share, and never call it slower.
+  const Outcomes same = simulate_with_extra_time(0.0, 400, 11);
+  EXPECT_EQ(same.slower, 0) << "false alarms in 400 A/A compares";
+  EXPECT_GE(same.ok, 150) << "unchanged tests decided ok: " << same.ok << " of 400";
+  // The slowdown the rule is built for (1%) is never called ok, however often it is looked at.
+  const Outcomes target = simulate_with_extra_time(0.01, 400, 13);
+  EXPECT_EQ(target.ok, 0);
+  EXPECT_GE(target.slower, 100) << "1% slowdowns caught: " << target.slower << " of 400";
+  // A change the size of the floor, half the target, lies on the edge of "ok": repeated looks may call it ok,
+  // but rarely.
+  const Outcomes floor = simulate_with_extra_time(0.005, 400, 12);
+  EXPECT_LE(floor.ok, 40) << "floor-size changes called ok: " << floor.ok << " of 400";
 }
 
 }  // namespace

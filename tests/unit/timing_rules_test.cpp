@@ -73,7 +73,10 @@ bankgate::KernelTiming part_timing(const std::string& kernel, std::vector<double
 TEST(Placements, EachPlacementGivesAsManySamplesAsTheFewestSoEachWeighsTheSame) {
   // Two placements 10% apart, the slow one with three times the samples: pooled whole, the median would sit on the
   // slow placement; with equal shares it lies between them.
-  const std::vector<double> fast(50, 1000.0), slow(150, 1100.0);
+  std::vector<double> slow(150, 1100.0);
+  slow[49] = 1101.0;  // the last sample the merge keeps
+  slow[50] = 1102.0;  // the first it leaves out
+  const std::vector<double> fast(50, 1000.0);
   bankgate::TimingOptions options;
   options.min_samples = 50;
   const auto merged = merge_placements({{part_timing("copy", fast)}, {part_timing("copy", slow)}}, options);
@@ -81,9 +84,9 @@ TEST(Placements, EachPlacementGivesAsManySamplesAsTheFewestSoEachWeighsTheSame) 
   const bankgate::KernelTiming& t = merged[0];
   ASSERT_EQ(t.durations_ns.size(), 100u);
   EXPECT_EQ(std::count(t.durations_ns.begin(), t.durations_ns.end(), 1000.0), 50);
-  EXPECT_EQ(std::count(t.durations_ns.begin(), t.durations_ns.end(), 1100.0), 50);
-  EXPECT_EQ(t.durations_ns.front(), 1000.0);  // in placement order
-  EXPECT_EQ(t.durations_ns.back(), 1100.0);
+  EXPECT_EQ(std::count(t.durations_ns.begin(), t.durations_ns.end(), 1100.0), 49);
+  EXPECT_EQ(t.durations_ns.front(), 1000.0);  // in placement order, each placement's first samples
+  EXPECT_EQ(t.durations_ns.back(), 1101.0);
   EXPECT_EQ(t.warmup_launches, 20u);
   EXPECT_EQ(t.launches_per_sample, 4);
   EXPECT_EQ(t.stop_reason, "over 2 placements: noise target reached");
@@ -96,19 +99,32 @@ TEST(Placements, DroppedSamplesAddUpAndOneUnsettledPartMarksTheWhole) {
   auto a = part_timing("copy", std::vector<double>(60, 1000.0));
   auto b = part_timing("copy", std::vector<double>(60, 1001.0));
   auto c = part_timing("copy", std::vector<double>(60, 1002.0));
-  a.dropped_samples = 25;
+  auto d = part_timing("copy", std::vector<double>(60, 1003.0));
+  b.dropped_samples = 25;
+  c.dropped_samples = 5;
   b.warmup_stable = false;
   c.clocked_down = true;
-  c.sm_clock_mhz = 1500.0;
+  a.sm_clock_mhz = 1500.0;
+  b.sm_clock_mhz = 1900.0;
+  d.sm_clock_mhz = 0.0;  // not known at that placement: no part of the median
   b.stop_reason = "time budget spent";
-  const auto merged = merge_placements({{a}, {b}, {c}}, {});
+  const auto merged = merge_placements({{a}, {b}, {c}, {d}}, {});
   ASSERT_EQ(merged.size(), 1u);
-  EXPECT_EQ(merged[0].dropped_samples, 25u);
+  EXPECT_EQ(merged[0].dropped_samples, 30u);
   EXPECT_FALSE(merged[0].warmup_stable);
   EXPECT_TRUE(merged[0].clocked_down);
-  EXPECT_EQ(merged[0].sm_clock_mhz, 1980.0);  // the parts' median
-  EXPECT_EQ(merged[0].stop_reason, "over 3 placements: noise target reached, time budget spent");
-  EXPECT_TRUE(merged[0].converged);  // 180 samples, tightly grouped
+  EXPECT_EQ(merged[0].sm_clock_mhz, 1900.0);  // the median of 1500, 1900 and 1980
+  EXPECT_EQ(merged[0].stop_reason, "over 4 placements: noise target reached, time budget spent");
+  EXPECT_TRUE(merged[0].converged);  // 240 samples, tightly grouped
+}
+
+TEST(Placements, OnePlacementIsReturnedAsItIs) {
+  auto only = part_timing("copy", {1000.0, 1001.0});
+  only.relative_noise = 0.123;  // not recomputed
+  const auto merged = merge_placements({{only}}, {});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].stop_reason, "noise target reached");
+  EXPECT_EQ(merged[0].relative_noise, 0.123);
 }
 
 TEST(Placements, KernelsAreMergedByPositionAndPartsMustAgreeOnThem) {
@@ -129,6 +145,7 @@ TEST(Placements, KernelsAreMergedByPositionAndPartsMustAgreeOnThem) {
   refused({two, {two[0]}}, "placement 2 launched 1 kernels, the first 2");
   refused({two, {two[1], two[0]}}, "placement 2 launched second where the first launched first");
   refused({{part_timing("first", {1}, 4)}, {part_timing("first", {1}, 8)}}, "averaged 8 launches per sample");
+  refused({{part_timing("first", {1}, 4)}, {part_timing("first", {}, 4)}}, "a placement gave no samples of first");
   refused({}, "needs at least one");
 }
 

@@ -138,7 +138,9 @@ std::string filter_naming(const std::vector<std::string>& tests) {
 std::string undecided_note(std::size_t rounds, const ExtraRounds& extra) {
   const std::string head = "INCONCLUSIVE after " + std::to_string(rounds) + " rounds; ";
   if (extra.budget_spent) return head + "budget of " + seconds_text(extra.budget_seconds) + " spent";
-  return head + "deciding it needs more rounds than the budget of " + seconds_text(extra.budget_seconds) + " allows";
+  // The rounds a side are capped too (RoundBudget::most_rounds): where that stops a test, a larger budget would not.
+  return head + "deciding it needs more rounds than the budget of " + seconds_text(extra.budget_seconds) +
+         " allows (or more than " + std::to_string(RoundBudget{}.most_rounds) + " a side)";
 }
 
 void note_undecided(std::vector<ComparisonRow>& rows, const ExtraRounds& extra) {

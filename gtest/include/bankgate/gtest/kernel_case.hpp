@@ -34,7 +34,7 @@ struct KernelCase {
   // buffers of its own, allocated alongside those `launch` uses. Durations are then sampled at `launch` and at
   // each of these in equal parts (Collector::time_over_placements), so the median is the kernel's over several
   // placements and repeats agree better across processes. Counters, the output check and per-line figures use
-  // `launch` alone.
+  // `launch` alone: give every placement the same input data. The time budget is shared among the placements.
   std::vector<std::function<void()>> more_placements{};
   std::function<void()> poison_output;                       // fills outputs with a pattern no kernel writes
   std::function<::testing::AssertionResult()> check_output;  // compares outputs with the CPU reference

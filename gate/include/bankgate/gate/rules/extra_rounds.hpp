@@ -43,8 +43,8 @@ struct RoundBudget {
 
 struct ExtraRoundPlan {
   std::vector<std::string> measure;       // the next round's tests, in name order; none: stop
-  std::vector<std::string> out_of_reach;  // undecided, but the budget left cannot buy the rounds they need, even
-                                          // with their change one standard error nearer to none
+  std::vector<std::string> out_of_reach;  // undecided, and not planned: the rounds they need (as judged, or with
+                                          // the change nearer to none) are more than the budget left buys
   double forecast_seconds = 0.0;          // the next round's expected wall time
   bool budget_spent = false;              // the budget left does not pay for one test's round
 };
@@ -68,7 +68,8 @@ struct ExtraRounds {
 };
 
 // The words an undecided test's verdict carries after extra time: "INCONCLUSIVE after 9 rounds; budget of
-// 60 s spent", or, where the budget was left but could not buy enough rounds, that instead.
+// 60 s spent", or, where the budget was left but could not buy enough rounds (or the cap of rounds a side
+// stopped it), that instead.
 std::string undecided_note(std::size_t rounds, const ExtraRounds& extra);
 
 // Appends undecided_note to the detail of each duration still INCONCLUSIVE in `rows`.
