@@ -28,15 +28,14 @@ std::string seconds_text(double seconds) {
 
 struct Need {
   std::size_t rounds;  // more rounds a side
-  std::string name;
+  const UndecidedTest* test;
 };
 
 // The decision as it would stand if the change lay one standard error nearer to none: what further rounds may well
 // show where the change so far is chance (a comparison of a build against itself shows a change of about that
 // size, and one near the floor never looks decidable as it stands).
 RoundDecision nearer_no_change(RoundDecision d) {
-  const double rounds = static_cast<double>(std::max<std::size_t>(d.rounds, 1));
-  const double standard_error = d.noise * std::sqrt(2.0 / rounds);
+  const double standard_error = change_standard_error(d.noise, d.rounds);
   const double log_change = std::log1p(d.change);
   d.change = std::expm1(std::copysign(std::max(std::abs(log_change) - standard_error, 0.0), log_change));
   return d;
@@ -62,7 +61,7 @@ std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, doub
     if (wanted >= most)
       left.push_back(t);
     else
-      needs.push_back({wanted - have, t.name});
+      needs.push_back({wanted - have, &t});
   }
   // Cheapest first: the budget decides as many tests as it can.
   std::stable_sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) { return a.rounds < b.rounds; });
@@ -72,15 +71,13 @@ std::vector<Need> needs_within(const std::vector<UndecidedTest>& undecided, doub
 // Takes the needs that fit in what `affordable` test-rounds leave after `committed`, in order; the rest go to
 // `unpaid`.
 void take_affordable(const std::vector<Need>& needs, double affordable, double& committed,
-                     std::vector<std::string>& measure, std::vector<UndecidedTest>& unpaid,
-                     const std::vector<UndecidedTest>& undecided) {
+                     std::vector<std::string>& measure, std::vector<UndecidedTest>& unpaid) {
   for (const Need& n : needs) {
     if (committed + static_cast<double>(n.rounds) <= affordable) {
       committed += static_cast<double>(n.rounds);
-      measure.push_back(n.name);
+      measure.push_back(n.test->name);
     } else {
-      for (const UndecidedTest& t : undecided)
-        if (t.name == n.name) unpaid.push_back(t);
+      unpaid.push_back(*n.test);
     }
   }
 }
@@ -111,10 +108,10 @@ ExtraRoundPlan plan_extra_round(const std::vector<UndecidedTest>& undecided, con
   std::vector<UndecidedTest> unsure, unpaid;
   double committed = 0.0;
   take_affordable(needs_within(undecided, affordable, budget, policy, false, unsure), affordable, committed,
-                  plan.measure, unpaid, undecided);
+                  plan.measure, unpaid);
   std::vector<UndecidedTest> hopeless;
   take_affordable(needs_within(unsure, affordable - committed, budget, policy, true, hopeless), affordable, committed,
-                  plan.measure, unpaid, unsure);
+                  plan.measure, unpaid);
   for (const UndecidedTest& t : hopeless) plan.out_of_reach.push_back(t.name);
   for (const UndecidedTest& t : unpaid) plan.out_of_reach.push_back(t.name);
   std::sort(plan.measure.begin(), plan.measure.end());

@@ -93,12 +93,16 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   return d;
 }
 
+double change_standard_error(double noise, std::size_t rounds) {
+  return noise * std::sqrt(2.0 / static_cast<double>(std::max<std::size_t>(rounds, 1)));
+}
+
 namespace {
 
 // Whether `d`, with its noise and change kept, would be decided with `rounds` rounds a side.
 bool decided_with(const RoundDecision& d, std::size_t rounds, const NoisePolicy& policy) {
   const double dof = 2.0 * static_cast<double>(rounds) - 2.0;
-  const double se = d.noise * std::sqrt(2.0 / static_cast<double>(rounds));
+  const double se = change_standard_error(d.noise, rounds);
   const double log_change = std::log1p(d.change);
   const double change = student_t_quantile(1.0 - (1.0 - policy.change_confidence) / 2.0, dof) * se;
   const double equivalence = student_t_quantile(1.0 - (1.0 - policy.equivalence_confidence) / 2.0, dof) * se;

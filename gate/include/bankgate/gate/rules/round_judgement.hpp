@@ -68,6 +68,9 @@ struct RoundDecision {
 // At least two rounds per side; fewer is an error the caller avoids (one round is judged by judge_timing).
 RoundDecision judge_rounds(const RoundEvidence& evidence, const NoisePolicy& policy = {});
 
+// The standard error of the log change between two sides of `rounds` rounds each, at round-to-round `noise`.
+double change_standard_error(double noise, std::size_t rounds);
+
 // For an inconclusive decision: the rounds per side at which the same noise and the same observed change would be
 // decided (ok or slower/faster), at most `most`; 0 for a decided one, `most` where no number of rounds up to it
 // would do (a change sitting on the floor). What a comparison with a time budget gives undecided tests first.
