@@ -84,19 +84,20 @@ TestRecord row_read_record() {
   r.expected = ExpectedRatios{{{"shared_load_transactions_per_request", 1}, {"global_store_sectors_per_request", 4}},
                               "row-major: 32 consecutive words, one per bank"};
   // The summary of the samples below (summarize_durations): a candidate's must be its samples'.
-  r.timing = TimingSummary{.median_ns = 2048,
-                           .mad_ns = 8,
-                           .p10_ns = 2025.6,
-                           .p90_ns = 2086.6,
-                           .min_ns = 2016,
-                           .samples = 5,
-                           .median_se_ns = 12.5,
-                           .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner"},
-                           .l2 = "warm",
-                           .launches_per_sample = 1,
-                           .warmup_launches = 40,
-                           .dropped_samples = 0,
-                           .sm_clock_mhz = 1980};
+  r.timing = TimingSummary{
+      .median_ns = 2048,
+      .mad_ns = 8,
+      .p10_ns = 2025.6,
+      .p90_ns = 2086.6,
+      .min_ns = 2016,
+      .samples = 5,
+      .median_se_ns = 12.5,
+      .tolerance = {.relative = 0.05, .absolute_ns = 64, .reason = "shared runner", .compare_floor = 0.02},
+      .l2 = "warm",
+      .launches_per_sample = 1,
+      .warmup_launches = 40,
+      .dropped_samples = 0,
+      .sm_clock_mhz = 1980};
   r.samples_ns = {2016, 2040, 2048, 2048.5, 2112};
   return r;
 }
@@ -180,6 +181,8 @@ void expect_same_record(const TestRecord& got, const TestRecord& want) {
     EXPECT_EQ(got.timing->tolerance.relative, want.timing->tolerance.relative);
     EXPECT_EQ(got.timing->tolerance.absolute_ns, want.timing->tolerance.absolute_ns);
     EXPECT_EQ(got.timing->tolerance.reason, want.timing->tolerance.reason);
+    EXPECT_EQ(got.timing->tolerance.modes_ns, want.timing->tolerance.modes_ns);
+    EXPECT_EQ(got.timing->tolerance.compare_floor, want.timing->tolerance.compare_floor);
     EXPECT_EQ(got.timing->median_se_ns, want.timing->median_se_ns);
     EXPECT_EQ(got.timing->l2, want.timing->l2);
     EXPECT_EQ(got.timing->launches_per_sample, want.timing->launches_per_sample);
@@ -504,6 +507,20 @@ TEST(BaselineErrors, TimingToleranceBeyondItsBoundIsRejectedEvenWithAReason) {
                        "'tests.rowRead.timing.tolerance.relative' is above 50%"));
   EXPECT_TRUE(mentions(rejection(replaced(valid_document(), "\"absolute_ns\": 64", "\"absolute_ns\": 1e300")),
                        "'tests.rowRead.timing.tolerance.absolute_ns' is above 1 ms"));
+}
+
+// A test's own comparison floor is bounded and, like any loosening, needs its reason.
+TEST(BaselineErrors, ACompareFloorBeyondItsBoundOrWithoutAReasonIsRejected) {
+  const std::string with_floor = replaced(valid_document(), "\"reason\": \"shared runner\"}}",
+                                          "\"reason\": \"shared runner\", \"compare_floor\": 0.015}}");
+  EXPECT_DOUBLE_EQ(parse_suite_file(with_floor, origin).tests.at("rowRead").timing->tolerance.compare_floor, 0.015);
+  EXPECT_TRUE(mentions(rejection(replaced(with_floor, "0.015", "0.2")),
+                       "'tests.rowRead.timing.tolerance.compare_floor' is above 10%"));
+  EXPECT_TRUE(
+      mentions(rejection(replaced(with_floor, "0.015", "-0.01")), "tests.rowRead.timing.tolerance.compare_floor"));
+  const std::string unexplained =
+      replaced(replaced(with_floor, ", \"reason\": \"shared runner\"", ""), "\"relative\": 0.05", "\"relative\": 0.03");
+  EXPECT_TRUE(mentions(rejection(unexplained), "'tests.rowRead.timing.tolerance.compare_floor' needs the tolerance's"));
 }
 
 TEST(BaselineErrors, ImpossibleTimingNumbersAreRejected) {

@@ -96,6 +96,8 @@ t["derived"]["shared_load_transactions_per_request"] = 777 / t["counters"]["smsp
 change "a test removed from the baseline is LOOSENED" 'del d["tests"][sorted(d["tests"])[0]]' 1 "the test is no longer gated"
 change "a duration tolerance widened is LOOSENED" 't["timing"]["tolerance"]["relative"] = 0.2; t["timing"]["tolerance"]["reason"] = "noisy"' 1 \
   "tolerance of the duration widened"
+change "a comparison floor raised is LOOSENED" 't["timing"]["tolerance"]["compare_floor"] = 0.05; t["timing"]["tolerance"]["reason"] = "noisy"' 1 \
+  "tolerance of the duration in comparisons (its floor) widened from the comparison's own to 5% in this change"
 git -C "$repo" checkout -q -- . && rm "$repo/baselines/$gpu/RectTile.json"
 run "$tool" check-baselines --baselines "$repo/baselines" --base-ref main
 check "a baseline file removed is LOOSENED" '[ "$rc" -eq 1 ] && [[ $out == *"RectTile.json: its "*"tests are no longer gated"* ]]' "$out"

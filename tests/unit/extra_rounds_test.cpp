@@ -259,6 +259,35 @@ TEST(ExtraRounds, TheLoopDecidesTheNoisyTestAndGivesUpOnTheOneOnTheFloor) {
   EXPECT_EQ(rows[2].base_rounds, 3u);
 }
 
+TEST(ExtraRounds, TheBasesOwnFloorJudgesTheRoundsAndAHeadCannotLoosenIt) {
+  // The wobbly test's change, 0.48%, on its 30 us kernel's 0.5% floor: undecided at the policy's floor, ok at a
+  // floor of 2% the test set itself, but only where the base set it.
+  const auto pooled = [](double base_floor, double head_floor) {
+    std::pair<PooledRuns, PooledRuns> sides;
+    for (std::size_t r = 0; r < on_floor_base.size(); ++r) {
+      add_round(sides.first, "Edge.onFloor", on_floor_base[r]);
+      add_round(sides.second, "Edge.onFloor", on_floor_head[r]);
+    }
+    sides.first.records.at("Edge.onFloor").timing->tolerance.compare_floor = base_floor;
+    sides.second.records.at("Edge.onFloor").timing->tolerance.compare_floor = head_floor;
+    return sides;
+  };
+  const auto verdict = [](const std::pair<PooledRuns, PooledRuns>& sides) {
+    return compare_runs(sides.first, sides.second).front().findings.back();
+  };
+  const auto [base_sets, base_sets_head] = pooled(0.02, 0.0);
+  const Finding own = verdict(pooled(0.02, 0.0));
+  EXPECT_EQ(own.verdict, Verdict::pass) << own.detail;
+  EXPECT_NE(own.tolerance.find("beyond 2.00% (the test's own floor)"), std::string::npos) << own.tolerance;
+  EXPECT_TRUE(undecided_tests(base_sets, base_sets_head).empty());
+  const Finding head_only = verdict(pooled(0.0, 0.02));
+  EXPECT_EQ(head_only.verdict, Verdict::inconclusive) << head_only.detail;
+  EXPECT_EQ(head_only.tolerance.find("the test's own"), std::string::npos) << head_only.tolerance;
+  const auto [base_policy, head_loose] = pooled(0.0, 0.02);
+  ASSERT_EQ(undecided_tests(base_policy, head_loose).size(), 1u);
+  EXPECT_FALSE(undecided_tests(base_policy, head_loose).front().decision.floor_of_test);
+}
+
 // Simulated comparisons of one 30 us test with its extra time: each round's median is the true median times
 // exp(noise), the noise normal, 1% of it between rounds (AsyncCopy's, at the most); 5 rounds a side, then rounds
 // while plan_extra_round plans them within a budget of 45 test-rounds. Judging after every round is a look at the

@@ -57,6 +57,34 @@ TEST(RoundJudgement, EveryVerdictStatesTheSmallestChangeItCouldDetect) {
   EXPECT_NEAR(noisy.detectable, noisy.high - noisy.change, 0.01);  // the interval's half-width, near enough
 }
 
+TEST(RoundJudgement, ATestsOwnFloorDecidesNoisyRoundsAndTheVerdictSaysWhose) {
+  // Noise of about 1% in a 7 us kernel: +0.4% cannot be told from the policy's 0.64% floor in 8 rounds, but it lies
+  // well within a floor of 1.5% the test set for itself.
+  const std::vector<double> base{7000, 7070, 6950, 7020, 6980, 7090, 6940, 7010};
+  std::vector<double> head;
+  for (double b : base) head.push_back(b * 1.004);
+  RoundEvidence evidence = rounds(base, head);
+  const RoundDecision own = judge_rounds(evidence);
+  EXPECT_EQ(own.verdict, Verdict::inconclusive) << own.detail;
+  EXPECT_FALSE(own.floor_of_test);
+  evidence.test_floor = 0.015;
+  const RoundDecision declared = judge_rounds(evidence);
+  EXPECT_EQ(declared.verdict, Verdict::pass) << declared.detail;
+  EXPECT_TRUE(declared.floor_of_test);
+  EXPECT_DOUBLE_EQ(declared.floor, 0.015);
+  EXPECT_NE(declared.detail.find("floor 1.50% (the test's own)"), std::string::npos) << declared.detail;
+  // A floor below the policy's changes nothing: a test cannot tighten the comparison into false alarms.
+  evidence.test_floor = 0.001;
+  const RoundDecision lower = judge_rounds(evidence);
+  EXPECT_FALSE(lower.floor_of_test);
+  EXPECT_DOUBLE_EQ(lower.floor, own.floor);
+  // A slowdown beyond the test's floor is still slower.
+  std::vector<double> slower;
+  for (double b : base) slower.push_back(b * 1.05);
+  const RoundDecision caught = judge_rounds({base, slower, 1, 0.015});
+  EXPECT_EQ(caught.verdict, Verdict::slower) << caught.detail;
+}
+
 TEST(RoundJudgement, RoundsToDecideAnInconclusiveTest) {
   // 1% round-to-round noise, no change: inconclusive with 3 rounds, ok with the rounds asked for.
   const std::vector<double> base{30000, 30300, 29700}, head{30000, 30300, 29700};

@@ -46,6 +46,10 @@ std::string shown(const TimingTolerance& t) {
   return format_number(100.0 * t.relative) + "% + " + format_number(t.absolute_ns) + " ns";
 }
 
+std::string shown_floor(const TimingTolerance& t) {
+  return t.compare_floor > 0.0 ? format_number(100.0 * t.compare_floor) + "%" : "the comparison's own";
+}
+
 void counter_changes(const std::string& test, const TestRecord& base, const TestRecord& head,
                      std::vector<BaselineChange>& out) {
   for (const auto& [name, before] : base.counters) {
@@ -74,6 +78,9 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
   const TimingSummary &before = *base.timing, &now = *head.timing;
   if (now.tolerance.relative > before.tolerance.relative || now.tolerance.absolute_ns > before.tolerance.absolute_ns)
     out.push_back({test, "tolerance of the duration", shown(before.tolerance), shown(now.tolerance), true});
+  if (now.tolerance.compare_floor > before.tolerance.compare_floor)
+    out.push_back({test, "tolerance of the duration in comparisons (its floor)", shown_floor(before.tolerance),
+                   shown_floor(now.tolerance), true});
   // A slower baseline median lets a slower kernel pass: beyond the timing tolerance's own room it is shown.
   const double room = before.tolerance.relative * before.median_ns + before.tolerance.absolute_ns;
   if (std::abs(now.median_ns - before.median_ns) > room)

@@ -442,6 +442,14 @@ TimingTolerance read_timing_tolerance(const Field& tol) {
   if (tol.has("reason"))
     tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
   if (tol.has("modes_ns")) tolerance.modes_ns = read_modes(tol);
+  if (tol.has("compare_floor")) {
+    const Field floor = tol.child("compare_floor");
+    tolerance.compare_floor = floor.non_negative();
+    if (tolerance.compare_floor > limits::max_compare_floor)
+      floor.fail("is above 10%: a comparison that loose misses a kernel a tenth slower");
+    if (tolerance.compare_floor > 0.0 && tolerance.reason.empty())
+      floor.fail("needs the tolerance's \"reason\" beside it, saying why smaller changes of this test are not decided");
+  }
   const TimingTolerance standard;
   if ((tolerance.relative > standard.relative || tolerance.absolute_ns > standard.absolute_ns) &&
       tolerance.reason.empty())

@@ -17,7 +17,9 @@ std::optional<RoundDecision> decision_of(const std::string& test, const PooledRu
   if (record == base.records.end() || !record->second.timing || b == base.rounds.end() || h == head.rounds.end())
     return std::nullopt;
   if (b->second.medians_ns.size() < 2 || h->second.medians_ns.size() < 2) return std::nullopt;
-  return judge_rounds({b->second.medians_ns, h->second.medians_ns, record->second.timing->launches_per_sample}, policy);
+  const TimingSummary& timing = *record->second.timing;
+  return judge_rounds(
+      {b->second.medians_ns, h->second.medians_ns, timing.launches_per_sample, timing.tolerance.compare_floor}, policy);
 }
 
 std::string seconds_text(double seconds) {

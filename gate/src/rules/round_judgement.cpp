@@ -74,6 +74,10 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   d.low = std::exp(log_change - half_width) - 1.0;
   d.high = std::exp(log_change + half_width) - 1.0;
   d.floor = practical_floor(base_ns, e.launches_per_sample, policy);
+  if (e.test_floor > d.floor) {
+    d.floor = e.test_floor;
+    d.floor_of_test = true;
+  }
   d.detectable = std::max(d.floor, std::exp(half_width) - 1.0);
   if (d.low > 0.0 && d.change > d.floor)
     d.verdict = Verdict::slower;
@@ -88,8 +92,8 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   std::snprintf(level, sizeof level, "%g%%", 100.0 * policy.change_confidence);
   d.detail = percent(d.change) + " (" + level + " interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
              std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " +
-             percent(d.noise).substr(1) + ", floor " + percent(d.floor).substr(1) + "; smallest detectable change " +
-             percent(d.detectable);
+             percent(d.noise).substr(1) + ", floor " + percent(d.floor).substr(1) +
+             (d.floor_of_test ? " (the test's own)" : "") + "; smallest detectable change " + percent(d.detectable);
   return d;
 }
 

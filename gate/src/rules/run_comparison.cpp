@@ -15,15 +15,18 @@ namespace {
 
 // The duration's finding judged by the rounds' own noise, where both sides have two rounds or more and were
 // sampled alike (compare() refused anything else already).
-void judge_by_rounds(h::Finding& f, const RoundTimes& base, const RoundTimes& head, int launches_per_sample,
+// The test's own floor is the base's: a change cannot loosen the comparison that judges it.
+void judge_by_rounds(h::Finding& f, const RoundTimes& base, const RoundTimes& head, const TimingSummary& base_timing,
                      const NoisePolicy& policy) {
   if (base.medians_ns.size() < 2 || head.medians_ns.size() < 2) return;
   if (f.verdict == h::Verdict::method_changed || f.verdict == h::Verdict::too_few_samples) return;
-  const RoundDecision d = judge_rounds({base.medians_ns, head.medians_ns, launches_per_sample}, policy);
+  const RoundDecision d = judge_rounds(
+      {base.medians_ns, head.medians_ns, base_timing.launches_per_sample, base_timing.tolerance.compare_floor}, policy);
   f.verdict = d.verdict;
   f.detail = d.detail;
-  char floor[64];
-  std::snprintf(floor, sizeof floor, "noise-based: beyond %.2f%% and significant at 99.99%%", 100.0 * d.floor);
+  char floor[96];
+  std::snprintf(floor, sizeof floor, "noise-based: beyond %.2f%%%s and significant at 99.99%%", 100.0 * d.floor,
+                d.floor_of_test ? " (the test's own floor)" : "");
   f.tolerance = floor;
 }
 
@@ -44,7 +47,7 @@ std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns
     const auto b = base.rounds.find(name), hr = head.rounds.find(name);
     if (other != head.records.end() && b != base.rounds.end() && hr != head.rounds.end() && record.timing)
       for (h::Finding& f : row.findings)
-        if (f.timing) judge_by_rounds(f, b->second, hr->second, record.timing->launches_per_sample, policy);
+        if (f.timing) judge_by_rounds(f, b->second, hr->second, *record.timing, policy);
     rows[name] = std::move(row);
   }
   for (const auto& [name, record] : head.records)

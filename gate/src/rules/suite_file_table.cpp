@@ -227,6 +227,9 @@ constexpr Column<TimingTolerance> timing_tolerance_columns[] = {
     {{.key = "modes_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 2, .maximum = 10,
       .description = "the medians of the processes whose speeds differed: the tolerance then judges alone"},
      [](const TimingTolerance& t, Samples) { return t.modes_ns.empty() ? json() : numbers(t.modes_ns); }},
+    {{.key = "compare_floor", .type = T::non_negative, .required = false, .maximum = limits::max_compare_floor,
+      .description = "the smallest relative change bankgate compare decides for this test; needs the reason"},
+     [](const TimingTolerance& t, Samples) { return t.compare_floor > 0.0 ? json_number(t.compare_floor) : json(); }},
 };
 
 constexpr Column<SourceLineFigures> line_columns[] = {

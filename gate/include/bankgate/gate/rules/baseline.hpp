@@ -47,6 +47,12 @@ struct TimingTolerance {
   // (process_spread.hpp): such a kernel's duration is judged by the tolerance alone, since one process's samples
   // say nothing of the next one's speed. Empty for a kernel of one speed.
   std::vector<double> modes_ns;
+  // The smallest change of the median, relative, that a same-runner comparison (bankgate compare) decides: a
+  // change within it counts as none. 0 keeps the comparison's own floor by kernel length (round_judgement.hpp);
+  // a larger one needs the reason, and every comparison verdict says the floor is the test's. For kernels whose
+  // round-to-round noise is so far above that floor that telling a change of it from none takes more rounds than a
+  // comparison gives.
+  double compare_floor = 0.0;
 };
 
 // Bounds no baseline may pass: beyond them a number is an edit or a corruption, not a measurement. Each refusal
@@ -64,6 +70,9 @@ inline constexpr double max_timing_relative_tolerance = 0.5;
 inline constexpr double max_timing_absolute_ns = 1e6;  // 1 ms
 // Together, relative x median + absolute_ns may reach at most half the median plus the default 64 ns.
 inline constexpr double max_timing_threshold_of_median = 0.5;
+// A test's own comparison floor may be at most 10%: a comparison must still fail a kernel more than a tenth
+// slower.
+inline constexpr double max_compare_floor = 0.10;
 // The median's standard error may be at most 10% of the median (the committed baselines stay under 3%): a
 // noisier kernel cannot be timed, and more would let its noise hide a slowdown.
 inline constexpr double max_timing_relative_se = 0.10;

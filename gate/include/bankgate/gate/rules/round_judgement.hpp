@@ -35,6 +35,9 @@ struct RoundEvidence {
   std::vector<double> base_medians_ns;  // one per round
   std::vector<double> head_medians_ns;
   int launches_per_sample = 1;
+  // The test's own floor (TimingTolerance::compare_floor), where it set one: the larger of it and the policy's
+  // floor is used, and the verdict says whose it is.
+  double test_floor = 0.0;
 };
 
 struct NoisePolicy {
@@ -55,7 +58,8 @@ struct RoundDecision {
   Verdict verdict = Verdict::pass;
   double change = 0.0;           // head over base, minus 1
   double low = 0.0, high = 0.0;  // its interval at the policy's change_confidence, likewise
-  double floor = 0.0;            // the practical floor, relative
+  double floor = 0.0;            // the practical floor, relative (or the test's own, where larger)
+  bool floor_of_test = false;    // the floor is the test's own (RoundEvidence::test_floor)
   double noise = 0.0;            // the between-round spread of one round's median, relative (at least quantization's)
   std::size_t rounds = 0;        // per side (the fewer)
   // The smallest slowdown these rounds could have called slower at their noise: the floor, or the interval's
