@@ -33,6 +33,7 @@ STEPS=(
   "faults|a test whose kernel faults (illegal address) beside a healthy one (2 wanted), and a suite under ncu without BANKGATE_LAUNCH_ONLY"
   "record=N[:FILTER]|N recordings (no promote), then whether every counter read the same in all of them (bench/counter_determinism.py)"
   "probe=N:FILTER|N processes of the catalogue suite, each timing the FILTER's tests 3 times: noise between processes against noise within one"
+  "drift=N:FILTER|two processes of the catalogue suite after 15 s of idle GPU, each timing the FILTER's tests N times in a row, beside nvidia-smi's clocks, power and P-state every 100 ms: whether the first timings of a process are the slowest, and what moved with them"
   "aa=N|N same-runner compares of the build against itself: every verdict but ok is a false alarm or an inconclusive test"
   "pool=R|one compare of the build against itself with R rounds a side, its round candidates kept (bench/aa_pool.py draws A/A compares from them)"
   "gpus=N|N gates on every GPU (bankgate-resource-spec), then N on one (CUDA_VISIBLE_DEVICES=0): wall times side by side"
@@ -415,6 +416,55 @@ for test, runs in sorted(by_test.items()):
           f"spread between processes {100 * between:.2f}%, within a process (3 repeats) median {100 * statistics.median(within):.2f}% max {100 * max(within):.2f}%")
 PY
   note "probe=$spec" "$(wc -l <"$out/probe-summary.txt") tests"
+}
+
+# stamped: each line read, prefixed with the time it was read (seconds since the epoch).
+stamped() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
+
+step_drift() {
+  local spec=$1 n filter p smi
+  n=${spec%%:*}; filter=${spec#*:}
+  build_tree "$build" || return
+  for p in 1 2; do
+    sleep 15  # an idle GPU, as between the jobs of a CI runner
+    nvidia-smi --query-gpu=pstate,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+      --format=csv,noheader,nounits -lms 100 2>&1 | stamped >"$out/drift-smi-$p.csv" &
+    smi=$!
+    BANKGATE_CANDIDATE_DIR="$out/drift-candidates" BANKGATE_BASELINE_DIR="$PWD/baselines" \
+      stdbuf -oL -eL "$build/tests/suites/catalogue_suite" --gtest_filter="$filter" --gtest_repeat="$n" 2>&1 |
+      stamped >"$out/drift-$p.log"
+    pkill -f "nvidia-smi --query-gpu=pstate" ; wait "$smi" 2>/dev/null
+  done
+  python3 - "$out" <<'PY' | tee "$out/drift-summary.txt"
+import re, statistics, sys
+out = sys.argv[1]
+for p in (1, 2):
+    smi = []
+    for line in open(f"{out}/drift-smi-{p}.csv"):
+        parts = line.split(" ", 1)
+        fields = [f.strip() for f in parts[1].split(",")] if len(parts) == 2 else []
+        if len(fields) == 6:
+            try: smi.append((float(parts[0]), fields[0], float(fields[1]), float(fields[2]), float(fields[3]), fields[4], fields[5]))
+            except ValueError: pass
+    start, seen = None, {}
+    print(f"process {p}: s since start | test | repeat | median ns | SM MHz (collector) | nvidia-smi over the timing: P-state, SM MHz, memory MHz, W, C, reasons")
+    for line in open(f"{out}/drift-{p}.log"):
+        stamp, text = line.split(" ", 1)
+        t = float(stamp); start = start or t
+        m = re.search(r"\[bankgate\] (\S+): timing in ([0-9.]+) ms: median ([0-9.]+) ns.*SM clock ([0-9.]+|unknown)", text)
+        if not m: continue
+        test, host_s, median = m.group(1), float(m.group(2)) / 1000, float(m.group(3))
+        seen[test] = seen.get(test, 0) + 1
+        window = [s for s in smi if t - host_s - 0.05 <= s[0] <= t]
+        if window:
+            sm = statistics.median(s[2] for s in window); mem = statistics.median(s[3] for s in window)
+            watts = statistics.median(s[4] for s in window)
+            state = f"{window[-1][1]} {sm:.0f} {mem:.0f} {watts:.0f} {window[-1][5]} {window[-1][6]}"
+        else:
+            state = "no sample"
+        print(f"  {t - start:6.2f} {test:30} {seen[test]:2} {median:9.0f} {m.group(4):>6} | {state}")
+PY
+  note "drift=$spec" "$(grep -c '^  ' "$out/drift-summary.txt") timings"
 }
 
 step_aa() {

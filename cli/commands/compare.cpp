@@ -37,10 +37,11 @@ namespace protocol = bankgate::gate::protocol;
 // The comparison's markdown summary: the gate's, headed as a comparison, with what base and head are and the
 // verdict the gate's summary has no word for (INCONCLUSIVE) under its heading, and what the extra time did.
 std::string comparison_markdown(const g::GateSummary& s, const CompareOptions& o, int exit_code,
-                                const std::string& extra_line) {
+                                const std::string& extra_line, const std::string& floors_line) {
   std::string notes;
   if (!o.sides.empty()) notes += "Compared: " + g::markdown_text(o.sides) + ".\n\n";
   if (!extra_line.empty()) notes += g::markdown_text(extra_line) + ".\n\n";
+  if (!floors_line.empty()) notes += g::markdown_text(floors_line) + ".\n\n";
   if (exit_code == exit_inconclusive)
     notes +=
         "**INCONCLUSIVE**: no regression found, but the rounds of some tests were too noisy to tell a change of the "
@@ -53,13 +54,14 @@ std::string comparison_markdown(const g::GateSummary& s, const CompareOptions& o
 // compare's reports beside its table and JSON: the HTML report, the run's summary.md and the markdown appended to
 // --markdown. Like the gate's copy for a CI step summary, an unwritable --markdown is said and changes no verdict.
 void write_comparison_reports(const CompareOptions& o, const fs::path& summary_file, const g::GateSummary& s,
-                              int exit_code, const std::string& source_url, const std::string& extra_line) {
+                              int exit_code, const std::string& source_url, const std::string& extra_line,
+                              const std::string& floors_line) {
   if (!o.html.empty()) {
     const std::string title = "bankgate compare: " + (o.sides.empty() ? std::string("head against base") : o.sides);
     write_text(o.html, g::render_html(s, {o.sources, title, source_url}));
     std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   }
-  const std::string markdown = comparison_markdown(s, o, exit_code, extra_line);
+  const std::string markdown = comparison_markdown(s, o, exit_code, extra_line, floors_line);
   write_text(summary_file, markdown);
   if (o.markdown.empty()) return;
   try {
@@ -166,6 +168,8 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file,
   const std::string extra_line =
       extra && (extra->rounds > 0 || g::any_inconclusive(rows)) ? g::extra_rounds_line(*extra) : "";
   if (!extra_line.empty()) std::cout << "bankgate compare: " << g::terminal_line(extra_line) << "\n";
+  const std::string floors_line = g::own_floors_line(base);
+  if (!floors_line.empty()) std::cout << "bankgate compare: " << g::terminal_line(floors_line) << "\n";
   const bool failed = g::any_failure(rows, o.fail_on_speedup);
   const int exit_code = failed ? exit_regression : g::any_inconclusive(rows) ? exit_inconclusive : exit_ok;
   if (exit_code == exit_inconclusive)
@@ -176,7 +180,7 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file,
   const g::GateSummary summary = g::summarize_comparison(base, head, rows, o.fail_on_speedup);
   write_json(o.json, g::comparison_document(rows, summary.provenance, exit_code, o.fail_on_speedup, extra));
   if (!o.html.empty() || !o.markdown.empty() || !summary_file.empty())
-    write_comparison_reports(o, summary_file, summary, exit_code, source_url, extra_line);
+    write_comparison_reports(o, summary_file, summary, exit_code, source_url, extra_line, floors_line);
   return exit_code;
 }
 

@@ -13,6 +13,7 @@
 
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/rules/baseline_changes.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/expectation_check.hpp>
 #include <bankgate/gtest/device_lock.hpp>
@@ -420,6 +421,12 @@ void MeasuredCase::compare_with(const TestRecord& baseline) {
                 << " ns vs " << format_number(f.baseline)
                 << " ns); if intended, refresh: " << refresh_command(how_to_refresh(), name_.suite, name_.test) << "\n";
   }
+  if (const auto raised = floor_raised_beyond_baseline(name_.test, baseline, measured_))
+    ADD_FAILURE() << name_.label << ": its KernelCase raises the " << raised->figure << " from " << raised->before
+                  << " (its baseline's) to " << raised->after
+                  << ". bankgate compare takes the floor from the build it runs, so a raised floor must come through "
+                     "the baseline, where the change is named LOOSENED for review. If intended, refresh: "
+                  << refresh_command(how_to_refresh(), name_.suite, name_.test);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,22 @@ TEST(CaseCheck, AnEmptyPlacementIsNamedByItsIndex) {
   EXPECT_NE(problems[0].find("KernelCase::more_placements[1] is empty"), std::string::npos) << problems[0];
   kc.more_placements.pop_back();
   EXPECT_EQ(all(bankgate::gtest::case_problems(kc, this_program())), "");
+}
+
+TEST(CaseCheck, AComparisonFloorNeedsItsReasonAndStaysWithinItsBound) {
+  KernelCase kc = complete_case("caseCheckScale");
+  kc.timing_tolerance.compare_floor = 0.015;
+  std::vector<std::string> problems = bankgate::gtest::case_problems(kc, this_program());
+  ASSERT_EQ(problems.size(), 1u) << all(problems);
+  EXPECT_NE(problems[0].find("give .timing_tolerance.reason"), std::string::npos) << problems[0];
+  kc.timing_tolerance.reason = "rounds differ by 1%";
+  EXPECT_EQ(all(bankgate::gtest::case_problems(kc, this_program())), "");
+  for (const double wrong : {0.2, -0.01, std::nan("")}) {
+    kc.timing_tolerance.compare_floor = wrong;
+    problems = bankgate::gtest::case_problems(kc, this_program());
+    ASSERT_EQ(problems.size(), 1u) << wrong << ": " << all(problems);
+    EXPECT_NE(problems[0].find("compare_floor must lie between 0"), std::string::npos) << problems[0];
+  }
 }
 
 TEST(CaseCheck, EachMissingFunctionIsNamedWithWhatToWrite) {

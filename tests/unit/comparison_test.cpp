@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <bankgate/gate/rules/baseline_changes.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/statistics.hpp>
 
@@ -346,6 +347,29 @@ TEST(Compare, FindingsCarryTheToleranceInWords) {
             "median +/-5% +/-64 ns, and significant at 99%");  // the duration leads unknown counters
   EXPECT_EQ(findings[1].tolerance, "exact");
   EXPECT_EQ(findings[2].tolerance, "+/-5% (test)");
+}
+
+// A comparison takes the floor from the build it runs: the gate fails a case that raises it above its baseline's,
+// so that a raised floor comes only through a refreshed, reviewed baseline.
+TEST(Compare, ACaseRaisingItsComparisonFloorAboveItsBaselinesIsNamed) {
+  TestRecord baseline, measured;
+  baseline.timing = timing(7000);
+  measured.timing = timing(7000);
+  EXPECT_FALSE(floor_raised_beyond_baseline("Sync16", baseline, measured));
+  measured.timing->tolerance.compare_floor = 0.015;
+  const auto raised = floor_raised_beyond_baseline("Sync16", baseline, measured);
+  ASSERT_TRUE(raised);
+  EXPECT_TRUE(raised->loosens);
+  EXPECT_EQ(raised->before, "the comparison's own");
+  EXPECT_EQ(raised->after, "1.5%");
+  EXPECT_EQ(raised->text(),
+            "tolerance of the duration in comparisons (its floor) widened from the comparison's own to 1.5% in this "
+            "change");
+  baseline.timing->tolerance.compare_floor = 0.015;
+  EXPECT_FALSE(floor_raised_beyond_baseline("Sync16", baseline, measured)) << "as recorded";
+  measured.timing->tolerance.compare_floor = 0.0;
+  EXPECT_FALSE(floor_raised_beyond_baseline("Sync16", baseline, measured)) << "lowered: the gate is not loosened";
+  EXPECT_FALSE(floor_raised_beyond_baseline("Sync16", TestRecord{}, measured)) << "no timing in the baseline";
 }
 
 TEST(Compare, DescribeNamesKindAmountAndReason) {

@@ -286,6 +286,29 @@ TEST(ExtraRounds, TheBasesOwnFloorJudgesTheRoundsAndAHeadCannotLoosenIt) {
   const auto [base_policy, head_loose] = pooled(0.0, 0.02);
   ASSERT_EQ(undecided_tests(base_policy, head_loose).size(), 1u);
   EXPECT_FALSE(undecided_tests(base_policy, head_loose).front().decision.floor_of_test);
+  // The comparison names the tests judged by a floor of their own, from the base.
+  EXPECT_EQ(own_floors_line(base_sets),
+            "floors of their own (timing_tolerance.compare_floor; where larger than the comparison's, smaller changes "
+            "count as none): Edge.onFloor 2%");
+  EXPECT_EQ(own_floors_line(base_policy), "");
+}
+
+TEST(ExtraRounds, TheExtraTimePlansWithTheTestsOwnFloor) {
+  // 2% round-to-round noise: undecided after 3 rounds even at a floor of 2%, and planned at that floor.
+  PooledRuns base, head;
+  for (double median : {30000.0, 30600.0, 29400.0}) {
+    add_round(base, "Loud.test", median);
+    add_round(head, "Loud.test", median);
+  }
+  base.records.at("Loud.test").timing->tolerance.compare_floor = 0.02;
+  const std::vector<UndecidedTest> undecided = undecided_tests(base, head);
+  ASSERT_EQ(undecided.size(), 1u);
+  EXPECT_TRUE(undecided.front().decision.floor_of_test);
+  EXPECT_DOUBLE_EQ(undecided.front().decision.floor, 0.02);
+  // At the policy's 0.5% floor it would need many more rounds than at the test's 2%.
+  base.records.at("Loud.test").timing->tolerance.compare_floor = 0.0;
+  EXPECT_LT(rounds_to_decide(undecided.front().decision, 64),
+            rounds_to_decide(undecided_tests(base, head).front().decision, 64));
 }
 
 // Simulated comparisons of one 30 us test with its extra time: each round's median is the true median times

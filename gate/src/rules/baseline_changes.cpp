@@ -46,6 +46,8 @@ std::string shown(const TimingTolerance& t) {
   return format_number(100.0 * t.relative) + "% + " + format_number(t.absolute_ns) + " ns";
 }
 
+const char* const floor_figure = "tolerance of the duration in comparisons (its floor)";
+
 std::string shown_floor(const TimingTolerance& t) {
   return t.compare_floor > 0.0 ? format_number(100.0 * t.compare_floor) + "%" : "the comparison's own";
 }
@@ -79,8 +81,7 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
   if (now.tolerance.relative > before.tolerance.relative || now.tolerance.absolute_ns > before.tolerance.absolute_ns)
     out.push_back({test, "tolerance of the duration", shown(before.tolerance), shown(now.tolerance), true});
   if (now.tolerance.compare_floor > before.tolerance.compare_floor)
-    out.push_back({test, "tolerance of the duration in comparisons (its floor)", shown_floor(before.tolerance),
-                   shown_floor(now.tolerance), true});
+    out.push_back({test, floor_figure, shown_floor(before.tolerance), shown_floor(now.tolerance), true});
   // A slower baseline median lets a slower kernel pass: beyond the timing tolerance's own room it is shown.
   const double room = before.tolerance.relative * before.median_ns + before.tolerance.absolute_ns;
   if (std::abs(now.median_ns - before.median_ns) > room)
@@ -89,6 +90,14 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
 }
 
 }  // namespace
+
+std::optional<BaselineChange> floor_raised_beyond_baseline(const std::string& test, const TestRecord& baseline,
+                                                           const TestRecord& measured) {
+  if (!baseline.timing || !measured.timing) return std::nullopt;
+  const TimingTolerance &before = baseline.timing->tolerance, &now = measured.timing->tolerance;
+  if (!(now.compare_floor > before.compare_floor)) return std::nullopt;
+  return BaselineChange{test, floor_figure, shown_floor(before), shown_floor(now), true};
+}
 
 std::string BaselineChange::text() const {
   if (after == "not gated")

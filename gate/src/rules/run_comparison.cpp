@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <bankgate/gate/rules/statistics.hpp>
+#include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
@@ -59,6 +60,18 @@ std::vector<ComparisonRow> compare_runs(const PooledRuns& base, const PooledRuns
     out.push_back(std::move(row));
   }
   return out;
+}
+
+std::string own_floors_line(const PooledRuns& base) {
+  std::string tests;
+  for (const auto& [name, record] : base.records)
+    if (record.timing && record.timing->tolerance.compare_floor > 0.0)
+      tests += (tests.empty() ? "" : ", ") + name + " " +
+               format_number(100.0 * record.timing->tolerance.compare_floor) + "%";
+  return tests.empty() ? ""
+                       : "floors of their own (timing_tolerance.compare_floor; where larger than the comparison's, "
+                         "smaller changes count as none): " +
+                             tests;
 }
 
 bool any_inconclusive(const std::vector<ComparisonRow>& rows) {

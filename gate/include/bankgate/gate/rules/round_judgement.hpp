@@ -21,7 +21,8 @@
 // (floor 1%) on kernels of 1 us or less, and between them on a straight line in log-log (0.85% at 2 us). Short
 // kernels get more room because their medians move by whole timer ticks between processes. It is never under a
 // quarter of the GPU timer's 32 ns tick seen through the samples' launches per sample: below that, a change is
-// quantization, not the kernel.
+// quantization, not the kernel. A test may set a larger floor of its own (TimingTolerance::compare_floor, with its
+// reason), for rounds noisier than its floor: then that one is used, and the verdict says so.
 
 #include <cstddef>
 #include <string>

@@ -44,4 +44,9 @@ bool any_inconclusive(const std::vector<ComparisonRow>& rows);
 
 bool any_failure(const std::vector<ComparisonRow>& rows, bool fail_on_speedup);
 
+// The tests of `base` that set a comparison floor of their own (TimingTolerance::compare_floor), with it, in one
+// line ("floors of their own ...: AsyncCopy.Sync16 1.5%"), or "" where none does: said beside every comparison's
+// table, since an ok under such a floor says less than one under the comparison's own.
+std::string own_floors_line(const PooledRuns& base);
+
 }  // namespace bankgate::gate
