@@ -89,12 +89,12 @@ std::vector<std::string> case_problems(const KernelCase& kc, const ProgramKernel
   for (const std::string& name : kc.kernel_names)
     if (name.empty())
       problems.push_back("KernelCase::kernel_names holds an empty name: name each kernel the case launches");
-  const double floor = kc.timing_tolerance.compare_floor;
-  if (!(floor >= 0.0 && floor <= gate::limits::max_compare_floor))
+  const gate::CompareFloorProblem floor = gate::compare_floor_problem(kc.timing_tolerance);
+  if (floor == gate::CompareFloorProblem::out_of_bounds)
     problems.push_back(
         "KernelCase::timing_tolerance.compare_floor must lie between 0 (the comparison's own floor) "
         "and 0.1 (10%)");
-  else if (floor > 0.0 && kc.timing_tolerance.reason.empty())
+  else if (floor == gate::CompareFloorProblem::without_reason)
     problems.push_back(
         "KernelCase::timing_tolerance.compare_floor loosens bankgate compare for this test: give "
         ".timing_tolerance.reason saying why smaller changes of it are not decided");

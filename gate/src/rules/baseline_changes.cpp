@@ -52,6 +52,12 @@ std::string shown_floor(const TimingTolerance& t) {
   return t.compare_floor > 0.0 ? format_number(100.0 * t.compare_floor) + "%" : "the comparison's own";
 }
 
+std::optional<BaselineChange> floor_raised(const std::string& test, const TimingTolerance& before,
+                                           const TimingTolerance& now) {
+  if (!(now.compare_floor > before.compare_floor)) return std::nullopt;
+  return BaselineChange{test, floor_figure, shown_floor(before), shown_floor(now), true};
+}
+
 void counter_changes(const std::string& test, const TestRecord& base, const TestRecord& head,
                      std::vector<BaselineChange>& out) {
   for (const auto& [name, before] : base.counters) {
@@ -80,8 +86,7 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
   const TimingSummary &before = *base.timing, &now = *head.timing;
   if (now.tolerance.relative > before.tolerance.relative || now.tolerance.absolute_ns > before.tolerance.absolute_ns)
     out.push_back({test, "tolerance of the duration", shown(before.tolerance), shown(now.tolerance), true});
-  if (now.tolerance.compare_floor > before.tolerance.compare_floor)
-    out.push_back({test, floor_figure, shown_floor(before.tolerance), shown_floor(now.tolerance), true});
+  if (auto raised = floor_raised(test, before.tolerance, now.tolerance)) out.push_back(std::move(*raised));
   // A slower baseline median lets a slower kernel pass: beyond the timing tolerance's own room it is shown.
   const double room = before.tolerance.relative * before.median_ns + before.tolerance.absolute_ns;
   if (std::abs(now.median_ns - before.median_ns) > room)
@@ -94,9 +99,7 @@ void timing_changes(const std::string& test, const TestRecord& base, const TestR
 std::optional<BaselineChange> floor_raised_beyond_baseline(const std::string& test, const TestRecord& baseline,
                                                            const TestRecord& measured) {
   if (!baseline.timing || !measured.timing) return std::nullopt;
-  const TimingTolerance &before = baseline.timing->tolerance, &now = measured.timing->tolerance;
-  if (!(now.compare_floor > before.compare_floor)) return std::nullopt;
-  return BaselineChange{test, floor_figure, shown_floor(before), shown_floor(now), true};
+  return floor_raised(test, baseline.timing->tolerance, measured.timing->tolerance);
 }
 
 std::string BaselineChange::text() const {

@@ -430,6 +430,17 @@ std::vector<double> read_modes(const Field& tol) {
   return medians;
 }
 
+}  // namespace
+
+CompareFloorProblem compare_floor_problem(const TimingTolerance& tolerance) {
+  const double floor = tolerance.compare_floor;
+  if (!(floor >= 0.0 && floor <= limits::max_compare_floor)) return CompareFloorProblem::out_of_bounds;
+  if (floor > 0.0 && tolerance.reason.empty()) return CompareFloorProblem::without_reason;
+  return CompareFloorProblem::none;
+}
+
+namespace {
+
 TimingTolerance read_timing_tolerance(const Field& tol) {
   TimingTolerance tolerance;
   tol.only(Part::timing_tolerance);
@@ -445,9 +456,10 @@ TimingTolerance read_timing_tolerance(const Field& tol) {
   if (tol.has("compare_floor")) {
     const Field floor = tol.child("compare_floor");
     tolerance.compare_floor = floor.non_negative();
-    if (tolerance.compare_floor > limits::max_compare_floor)
+    const CompareFloorProblem problem = compare_floor_problem(tolerance);
+    if (problem == CompareFloorProblem::out_of_bounds)
       floor.fail("is above 10%: a comparison that loose misses a kernel a tenth slower");
-    if (tolerance.compare_floor > 0.0 && tolerance.reason.empty())
+    if (problem == CompareFloorProblem::without_reason)
       floor.fail("needs the tolerance's \"reason\" beside it, saying why smaller changes of this test are not decided");
   }
   const TimingTolerance standard;

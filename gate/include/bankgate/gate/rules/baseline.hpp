@@ -83,6 +83,12 @@ inline constexpr double max_sm_clock_mhz = 10000.0;
 inline constexpr int max_launches_per_sample = 4096;
 }  // namespace limits
 
+// What keeps a tolerance's own comparison floor (TimingTolerance::compare_floor) from being used: outside 0 to
+// limits::max_compare_floor (or not a number), or set without the tolerance's reason. One rule for the baseline
+// reader and for gate()'s check of a case.
+enum class CompareFloorProblem { none, out_of_bounds, without_reason };
+CompareFloorProblem compare_floor_problem(const TimingTolerance& tolerance);
+
 // GPU and suite names become folder and file names: they must be plain names, never paths that leave the
 // baselines folder. Suites and tests: GoogleTest identifiers, '/' allowed between parts (parameterised
 // suites); GPU arch and model: letters, digits, '_' and '-'.
