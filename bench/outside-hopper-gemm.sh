@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
-# Duration verdicts on a real public Hopper GEMM codebase, adopted as an outside project adopts bankgate (issue 32,
-# item 4): the kernels of fast.cu (github.com/pranjalssh/fast.cu: TMA + wgmma, warp-specialised, clusters) with an
-# adopter's CMakeLists and gated tests, kept outside this repository. On a GPU machine (one GPU):
-#   build    bankgate (library and command, without the catalogue) from BANKGATE_SOURCE (default: this checkout),
-#            installed into a prefix; the project against it (find_package), and again with its planted regression
-#            (PLANT_ARGS, default -DFASTCU_PLANT_EXTRA_K=64: PLANT_TEST's kernel does 2% more work for the same C),
-#            where the planted part runs
-#   refresh  `bankgate refresh --new-gpu --processes 3` into scratch baselines inside the project's build (never a
-#            committed baselines folder): each test's median in each process, the modes found, the tolerances
-#   gates    GATES gates (default 5) of the unchanged build against them: any duration verdict but pass is a false alarm
-#   aa       AA compares (default 1) of the build against itself, default rounds and extra time: INCONCLUSIVE and
-#            false alarms, the extra time's budget and what it spent
-#   planted  compare of the build (base) against the planted build (head), which must call PLANT_TEST SLOWER (exit
-#            1), and the planted build's gate against the scratch baselines (what it calls PLANT_TEST)
+# A real Hopper codebase gated as an outside project adopts bankgate: the kernels of fast.cu
+# (github.com/pranjalssh/fast.cu at commit 38eb642e0c081231d6f695978be63604bd7c689b, MIT; kernel 1 on CUDA cores,
+# kernels 2-12 with TMA, wgmma, warp specialisation, clusters and multicast) in ONE suite of an adopter's project
+# kept outside this repository (default .outside/fastcu, fast.cu's checkout in its fast.cu/). The regression case
+# of issue 42: every kernel measured in one process, durations judged level by level. On a GPU machine (one GPU):
+#   build     bankgate (library and command, without the catalogue) from BANKGATE_SOURCE (default: this checkout),
+#             installed into a prefix; the project against it (find_package), and its planted builds where asked
+#   refresh   `bankgate refresh --new-gpu --processes 3` into scratch baselines inside the project's build (never a
+#             committed baselines folder): must exit 0 with every test baselined; each test's median per process
+#   gates     GATES gates (default 5) of the unchanged build against them: any duration verdict but pass is a false
+#             alarm; how many tests were measured again in fresh processes, and how many of those processes
+#   cross     GATES gates against CROSS_BASELINES (scratch baselines another card of this model recorded)
+#   levels    the project's levels/levels.sh: the kernels timed with CUDA events alone in 30 fresh processes, no
+#             bankgate in the process; every process's median per kernel
+#   aa        AA compares (default 1) of the build against itself, default rounds and extra time
+#   planted   compare of the build (base) against the planted build (PLANT_ARGS, default -DFASTCU_PLANT_EXTRA_K=64:
+#             2% more work in PLANT_TEST's kernel), which must call PLANT_TEST SLOWER (exit 1), and its gate
+#   slowed    SLOWED_GATES gates (default 5) of a build whose PLANT_TEST kernel waits 10% of its time first
+#             (SLOWED_ARGS, default -DFASTCU_PLANT_DELAY_NS=17500: time alone, every gated counter unchanged):
+#             its duration verdict must be SLOWER in every gate, however many processes it is measured in
 #   bench/outside-hopper-gemm.sh [PROJECT]    (or FASTCU_PROJECT; default .outside/fastcu)
-# The project must take FASTCU_BASELINES (its suite's baselines folder) and the variables PLANT_ARGS sets as CMake
-# cache variables. PARTS picks parts (default "refresh gates aa planted"; build always runs). Builds go to WORK
-# (default build/outside-hopper-gemm); logs, JSON outputs and the scratch baselines go to $OUT (default WORK/out),
-# packed into $OUT/logs.tgz at the end (a lent machine returns few files). The table, each part's exit code with
-# the one wanted and its seconds, is printed last and kept in $OUT/table.txt; every figure is read from the
-# command's JSON outputs and suite files, not from its console.
+# The project must take FASTCU_BASELINES (its suite's baselines folder) and the variables PLANT_ARGS and SLOWED_ARGS
+# set as CMake cache variables. PARTS picks parts (default "refresh gates aa planted slowed"; build always runs).
+# Builds go to WORK (default build/outside-hopper-gemm); logs, JSON outputs and the scratch baselines go to $OUT
+# (default WORK/out), packed into $OUT/logs.tgz at the end (a lent machine returns few files). The table, each
+# part's exit code with the one wanted and its seconds, is printed last and kept in $OUT/table.txt; every figure is
+# read from the command's JSON outputs and suite files, not from its console.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
 . ci/lib.sh
@@ -29,17 +35,19 @@ project=$(cd "${1:-${FASTCU_PROJECT:-.outside/fastcu}}" 2>/dev/null && pwd) ||
   bankgate_usage "no project folder '${1:-${FASTCU_PROJECT:-.outside/fastcu}}' (give the outside project's path)"
 [ -f "$project/CMakeLists.txt" ] || bankgate_usage "$project has no CMakeLists.txt"
 source_dir=$(cd "${BANKGATE_SOURCE:-.}" && pwd) || bankgate_usage "no bankgate checkout at BANKGATE_SOURCE=$BANKGATE_SOURCE"
-parts=${PARTS:-refresh gates aa planted}
-gates=${GATES:-5} aa=${AA:-1}
-plant_args=${PLANT_ARGS:--DFASTCU_PLANT_EXTRA_K=64} plant_test=${PLANT_TEST:-FastGemm.Kernel12Hilbert}
+parts=${PARTS:-refresh gates aa planted slowed}
+gates=${GATES:-5} aa=${AA:-1} slowed_gates=${SLOWED_GATES:-5} cross_baselines=${CROSS_BASELINES:-}
+plant_args=${PLANT_ARGS:--DFASTCU_PLANT_EXTRA_K=64} plant_test=${PLANT_TEST:-FastCu.K12Hilbert}
+slowed_args=${SLOWED_ARGS:--DFASTCU_PLANT_DELAY_NS=17500}
 for part in $parts; do
-  case $part in refresh | gates | aa | planted) ;; *) bankgate_usage "unknown part '$part' (refresh gates aa planted)" ;; esac
+  case $part in refresh | gates | cross | levels | aa | planted | slowed) ;;
+    *) bankgate_usage "unknown part '$part' (refresh gates cross levels aa planted slowed)" ;; esac
 done
 work=${WORK:-build/outside-hopper-gemm}
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 out=${OUT:-$work/out}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
-build=$work/project planted=$work/planted prefix=$work/prefix
+build=$work/project planted=$work/planted slowed=$work/slowed prefix=$work/prefix
 baselines=$build/scratch-baselines  # the project's build folder: nothing committed is written
 bankgate=$prefix/bin/bankgate
 export BANKGATE_GIT_COMMIT=${BANKGATE_GIT_COMMIT:-unknown} BANKGATE_GIT_DIRTY=${BANKGATE_GIT_DIRTY:-0}
@@ -83,15 +91,21 @@ part_build() {
   bankgate_ensure_dependencies
   expect "build: bankgate (installed)" 0 build-bankgate.log build_bankgate || finish 3
   expect "build: project" 0 build-project.log build_project "$build" || finish 3
-  case " $parts " in *" planted "*) ;; *) return 0 ;; esac
-  # shellcheck disable=SC2086  # PLANT_ARGS holds several words on purpose
-  expect "build: planted ($plant_args)" 0 build-planted.log build_project "$planted" $plant_args || finish 3
+  case " $parts " in *" planted "*)
+    # shellcheck disable=SC2086  # PLANT_ARGS holds several words on purpose
+    expect "build: planted ($plant_args)" 0 build-planted.log build_project "$planted" $plant_args || finish 3 ;;
+  esac
+  case " $parts " in *" slowed "*)
+    # shellcheck disable=SC2086  # SLOWED_ARGS holds several words on purpose
+    expect "build: slowed ($slowed_args)" 0 build-slowed.log build_project "$slowed" $slowed_args || finish 3 ;;
+  esac
 }
 
 part_refresh() {
   rm -rf "$baselines"
   expect "refresh --new-gpu --processes 3" 0 refresh.log \
     "$bankgate" refresh --build "$build" --no-build --new-gpu --processes 3 --baselines "$baselines" || return
+  tail -n 12 "$out/refresh.log" | grep -A12 "tests measured" | tee "$out/refresh-measured.txt"
   cp -r "$(result "$build" record_processes)" "$out/refresh-processes"
   python3 - "$out/refresh-processes" "$baselines" <<'PY' | tee "$out/refresh.txt"
 import pathlib, sys
@@ -113,27 +127,33 @@ PY
   note "refresh: tests with modes" "$(grep -c 'modes: [0-9]' "$out/refresh.txt") of $(grep -c '| modes: ' "$out/refresh.txt")"
 }
 
-part_gates() {
-  local i
-  [ -d "$baselines" ] || { note "gates" "skipped: no scratch baselines (refresh)"; return; }
-  : >"$out/gates.txt"
-  for i in $(seq 1 "$gates"); do
-    expect "gate $i of $gates (unchanged build)" 0 "gate-$i.log" \
-      "$bankgate" gate --build "$build" --no-build --baselines "$baselines" --json "$out/gate-$i.json"
-    echo "$?" >>"$out/gates.txt"
+# gate_series LABEL BUILD BASELINES N WANT: N gates of BUILD against BASELINES into gate-LABEL-I.json, each exit
+# code against WANT; then per test the recorded median, every gate's median and each duration verdict but pass,
+# and how many tests the gates measured again in fresh processes (confirmations) and in how many processes.
+gate_series() {
+  local label=$1 dir=$2 against=$3 n=$4 want=$5 i
+  : >"$out/gates-$label.txt"
+  for i in $(seq 1 "$n"); do
+    expect "gate $label $i of $n" "$want" "gate-$label-$i.log" \
+      "$bankgate" gate --build "$dir" --no-build --baselines "$against" --json "$out/gate-$label-$i.json"
+    echo "$?" >>"$out/gates-$label.txt"
   done
-  python3 - "$out" "$gates" "$baselines" <<'PY' | tee "$out/gates-summary.txt"
+  python3 - "$out" "$label" "$n" "$against" <<'PY' | tee "$out/gates-$label-summary.txt"
 import pathlib, sys
 from bankgate_outputs import read_summary, timed_tests
-out, n, baselines = pathlib.Path(sys.argv[1]), int(sys.argv[2]), pathlib.Path(sys.argv[3])
+out, label, n, baselines = pathlib.Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), pathlib.Path(sys.argv[4])
 recorded = {name: t["median_ns"] for _, name, t in timed_tests(baselines.rglob("*.json"))}
-timed = alarms = unmeasured = 0
+timed = slower = unmeasured = confirmed = extra_processes = 0
 medians, verdicts = {}, {}
 for i in range(1, n + 1):
-    path = out / f"gate-{i}.json"
+    path = out / f"gate-{label}-{i}.json"
     if not path.exists():
         continue
     for t in read_summary(path)["tests"]:
+        processes = int(t.get("properties", {}).get("duration_processes", "1"))
+        if processes > 1:
+            confirmed += 1
+            extra_processes += processes - 1
         if t["median_ns"] is None:
             unmeasured += 1
             continue
@@ -141,18 +161,61 @@ for i in range(1, n + 1):
         medians.setdefault(t["name"], []).append(t["median_ns"])
         for c in t["changes"]:
             if c["timing"]:
-                alarms += 1
-                verdicts.setdefault(t["name"], []).append(f"gate {i}: {c['verdict']} {100 * (c['change'] or 0):+.1f}%")
+                slower += c["verdict"] == "slower"
+                verdicts.setdefault(t["name"], []).append(
+                    f"gate {i}: {c['verdict']} {100 * (c['change'] or 0):+.1f}%"
+                    + (f" ({t['properties'].get('duration_processes_slower')} of {processes} processes slower)"
+                       if processes > 1 else ""))
 print("test: recorded median | gates' medians (us), change from recorded min..max | duration verdicts not pass")
 for name, values in sorted(medians.items()):
     base = recorded.get(name)
     span = f"{100 * (min(values) / base - 1):+.1f}..{100 * (max(values) / base - 1):+.1f}%" if base else "?"
     print(f"{name}: {base / 1000 if base else 0:.1f} | {' '.join(f'{v / 1000:.1f}' for v in values)}, {span} | "
           f"{'; '.join(verdicts.get(name, [])) or 'none'}")
-codes = sorted({line.strip() for line in open(out / "gates.txt")})
-print(f"{n} gates: exit codes {codes}; {timed} timed verdicts, {alarms} false alarms, {unmeasured} not measured")
+codes = sorted({line.strip() for line in open(out / f"gates-{label}.txt")})
+print(f"{n} gates: exit codes {codes}; {timed} timed verdicts, {slower} slower, {unmeasured} not measured; "
+      f"{confirmed} tests measured again in {extra_processes} fresh processes")
 PY
-  note "gates=$gates: false alarms" "$(tail -n 1 "$out/gates-summary.txt" | sed 's/^[0-9]* gates: //' | cut -c1-80)"
+  note "gates $label x$n" "$(tail -n 1 "$out/gates-$label-summary.txt" | sed 's/^[0-9]* gates: //' | cut -c1-90)"
+}
+
+part_gates() {
+  [ -d "$baselines" ] || { note "gates" "skipped: no scratch baselines (refresh)"; return; }
+  gate_series own "$build" "$baselines" "$gates" 0
+}
+
+part_cross() {
+  [ -d "$cross_baselines" ] || { note "cross" "skipped: CROSS_BASELINES names no folder"; return; }
+  gate_series cross "$build" "$cross_baselines" "$gates" 0
+}
+
+part_slowed() {
+  [ -d "$baselines" ] || { note "slowed" "skipped: no scratch baselines (refresh)"; return; }
+  gate_series slowed "$slowed" "$baselines" "$slowed_gates" 1
+  note "  $plant_test SLOWER in" "$(grep -c "gate [0-9]*: slower" <(grep "^$plant_test:" "$out/gates-slowed-summary.txt" | tr ';' '\n')) of $slowed_gates gates"
+}
+
+part_levels() {
+  [ -x "$project/levels/levels.sh" ] || [ -f "$project/levels/levels.sh" ] || { note "levels" "skipped: no levels/levels.sh"; return; }
+  expect "levels: 30 fresh processes, CUDA events alone" 0 levels.log bash "$project/levels/levels.sh" "$out/levels.txt"
+  python3 - "$out/levels.txt" <<'PY' | tee "$out/levels-summary.txt"
+import statistics, sys
+per = {}
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) >= 2:
+        try:
+            per.setdefault(parts[0], []).append(float(parts[-1]))
+        except ValueError:
+            pass
+for kernel, values in sorted(per.items()):
+    low = min(values)
+    print(f"{kernel}: {len(values)} processes, median of medians {statistics.median(values):.1f} us, "
+          f"{min(values):.1f}..{max(values):.1f} (spread {100 * (max(values) / low - 1):.1f}%); "
+          f"above min +3%: {sum(v > 1.03 * low for v in values)}")
+    print("  " + " ".join(f"{v:.1f}" for v in values))
+PY
+  note "levels" "$(grep -c processes "$out/levels-summary.txt") kernels; largest spread $(grep -o 'spread [0-9.]*%' "$out/levels-summary.txt" | sort -t' ' -k2 -n | tail -n 1)"
 }
 
 # compare_summary JSON...: each compare's verdicts, INCONCLUSIVE and false alarms, extra time, and every duration

@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/measured_count.hpp>
 #include <bankgate/gate/rules/extra_rounds.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/store/baseline_transaction.hpp>
@@ -53,6 +54,9 @@ struct SuiteRun {
   std::filesystem::path shard_durations;  // a previous run's summary.json, for the costs the split balances
   // Not an option: compare's scratch baselines, which its rounds gate against instead of each suite's own.
   std::filesystem::path baseline_dir;
+  // The gate's --confirm-processes: fresh processes that measure a test whose duration came out slower again before
+  // that becomes its verdict (duration_confirmation.hpp). 0: none, as record and compare run.
+  int confirm_processes = 0;
 };
 
 // What a change did to its baselines, against the base branch's (base_baselines.hpp, baseline_changes.hpp).
@@ -72,6 +76,8 @@ struct RecordOptions {
 struct RecordResult {
   std::filesystem::path build;       // absolute
   std::filesystem::path candidates;  // the run's candidates folder, holding at least one file
+  // The selected tests and those that left no measurement: record and refresh name them last and exit 2.
+  gate::MeasuredCount measured;
 };
 // Builds (unless told not to), runs the GPU suites and keeps their measurements as candidates, then shows them
 // against the baselines on `out`, with the command that promotes them. Progress lines and the build's and ctest's

@@ -14,7 +14,10 @@
 #include <set>
 #include <sstream>
 
+#include <bankgate/gate/protocol/duration_confirmation.hpp>
 #include <bankgate/gate/store/atomic_file.hpp>
+#include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/candidates.hpp>
 #include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/protocol/settings.hpp>
@@ -155,12 +158,13 @@ struct SuiteProcessSetup {
   ChildEnvironment environment;  // the manifest's name, the GPU it sees, the driver stub where needed
 };
 
-// Makes the results folder ready and the suite processes' manifest.
+// Makes the results folder ready and the suite processes' manifest (the command's, or `base` where given).
 SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::string>& tests,
-                              const std::optional<fs::path>& claims, ChildEnvironment environment) {
+                              const std::optional<fs::path>& claims, ChildEnvironment environment,
+                              const std::optional<g::protocol::RunManifest>& base = std::nullopt) {
   fs::create_directories(o.results);
   const std::string program = o.binary.filename().string();
-  g::protocol::RunManifest manifest = command_manifest();
+  g::protocol::RunManifest manifest = base ? *base : command_manifest();
   manifest.results_dir = fs::absolute(o.results);
   manifest.running_file = fs::absolute(protocol::running_file(o.results, program, o.shard));
   if (!claims) {
@@ -191,6 +195,7 @@ class SuiteRunner {
         environment_(std::move(setup.environment)) {}
 
   void run(std::vector<std::string> remaining);
+  bool holds(const std::string& name) const { return held_by(name) == o_.shard; }
   // The one-line account of the run: how many of `tests` this shard measured, in how many processes.
   void report(const std::vector<std::string>& tests) const;
 
@@ -291,6 +296,95 @@ void SuiteRunner::report(const std::vector<std::string>& tests) const {
             << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string()) << "\n";
 }
 
+// The tests of this shard whose only failure is a slower duration (duration_confirmation.hpp).
+std::vector<std::string> slower_alone(const RunSuiteOptions& o, const std::vector<std::string>& tests) {
+  std::vector<std::string> slower;
+  for (const std::string& name : tests) {
+    const auto [suite, test] = split_name(name);
+    try {
+      const auto record = g::read_result_record(g::test_result_path(o.results, suite, test));
+      if (record && g::slower_duration_alone(*record)) slower.push_back(name);
+    } catch (const g::ResultRecordError&) {
+      // an unreadable record is the verdict step's to report
+    }
+  }
+  return slower;
+}
+
+// The test's record in each process folder that measured and compared it (the first run's first), with its folder.
+struct ProcessRecords {
+  std::vector<g::TestResultRecord> records;
+  std::vector<fs::path> folders;
+};
+ProcessRecords records_of(const std::vector<fs::path>& folders, const std::string& name) {
+  const auto [suite, test] = split_name(name);
+  ProcessRecords found;
+  for (const fs::path& folder : folders) try {
+      const auto record = g::read_result_record(g::test_result_path(folder, suite, test));
+      if (record && (record->outcome == g::Outcome::passed || record->outcome == g::Outcome::regressed)) {
+        found.records.push_back(*record);
+        found.folders.push_back(folder);
+      }
+    } catch (const g::ResultRecordError&) {
+      // a process whose record cannot be read is no evidence either way
+    }
+  return found;
+}
+
+// The chosen process's measurement as the run's candidate of the test, in place of the first process's.
+void keep_candidate_of(const fs::path& from, const fs::path& to, const std::string& name) {
+  const auto [suite, test] = split_name(name);
+  for (const g::GpuKey& gpu : g::gpu_folders(from)) {
+    const auto files = g::read_candidates(from, gpu);
+    const auto file = files.find(suite);
+    if (file == files.end()) continue;
+    const auto record = file->second.tests.find(test);
+    if (record != file->second.tests.end())
+      g::write_candidate(to, gpu, file->second.provenance, suite, test, record->second, file->second.baseline_dir);
+  }
+}
+
+// A test whose only failure is a slower duration is measured again in up to `confirm_processes` fresh processes
+// (each into a folder of its own) until one is not slower; the fastest process's record and candidate stand.
+void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::string>& tests,
+                              const ChildEnvironment& stub) {
+  const g::protocol::RunManifest command = command_manifest();
+  const int wanted = command.confirm_processes.value_or(0);
+  std::vector<std::string> suspects = slower_alone(o, tests);
+  if (wanted == 0 || suspects.empty() || !command.candidate_dir) return;
+  std::vector<fs::path> folders{o.results};
+  std::vector<std::string> remaining = suspects;
+  for (int n = 1; n <= wanted && !remaining.empty(); ++n) {
+    std::cout << "[bankgate] " << remaining.size() << " test(s) slower than their baseline: measuring again in fresh "
+              << "process " << n << " of at most " << wanted << "\n";
+    // Beside the results folder, never in it: every record there is a verdict of this run.
+    RunSuiteOptions again = o;
+    again.results = fs::absolute(o.results).parent_path() / "confirm" /
+                    (o.binary.filename().string() + "." + std::to_string(o.shard) + "." + std::to_string(n));
+    std::error_code ec;
+    fs::remove_all(again.results, ec);
+    g::protocol::RunManifest manifest = command;
+    manifest.candidate_dir = fs::absolute(again.results / "candidates");
+    manifest.confirm_processes.reset();
+    SuiteRunner runner(again, std::nullopt, prepare_run(again, remaining, std::nullopt, stub, manifest));
+    runner.run(remaining);
+    folders.push_back(again.results);
+    std::erase_if(remaining, [&](const std::string& name) {
+      const ProcessRecords found = records_of({again.results}, name);
+      return !found.records.empty() && !g::slower_duration_alone(found.records.front());
+    });
+  }
+  for (const std::string& name : suspects) {
+    const ProcessRecords found = records_of(folders, name);
+    if (found.records.empty()) continue;
+    const g::ConfirmedDuration c = g::confirm_by_fastest_process(found.records);
+    g::write_result_record(o.results, g::confirmed_record(found.records));
+    std::cout << "[bankgate] " << name << ": " << c.note << "\n";
+    if (found.folders[c.chosen] != o.results)
+      keep_candidate_of(found.folders[c.chosen] / "candidates", *command.candidate_dir, name);
+  }
+}
+
 }  // namespace
 
 // Choose the tests this shard measures, then run them.
@@ -323,6 +417,8 @@ int run_suite(const RunSuiteOptions& o) {
   SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub));
   runner.run(tests);
   runner.report(tests);
+  std::erase_if(tests, [&](const std::string& name) { return !runner.holds(name); });
+  confirm_slower_durations(o, tests, stub);
   return exit_ok;
 }
 

@@ -41,6 +41,7 @@ STEPS=(
   "commits|bankgate compare-commits in an outside project: head with a bank conflict against base (1), base against itself (0)"
   "hopper|the Hopper kernels (TMA, wgmma, clusters): their SASS opcodes, one run of their tests, the chip's per-instruction metric names"
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
+  "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "counters|host time of counter collection per kernel at 1, 12, 64 per call, against ncu (bench/counters.sh)"
   "cost|the collector's cost against ncu on the catalogue suite (bench/collector-cost.sh)"
@@ -546,7 +547,7 @@ step_commits() {
 }
 
 step_hopper() {
-  local suite=$build/tests/suites/hopper_suite
+  local suite=$build/tests/suites/catalogue_suite
   build_tree "$build" || return
   cuobjdump -sass "$suite" >"$out/catalogue.sass" 2>&1
   awk '/Function :/ { f = $3 } match($0, /(UTMALDG|UTMASTG|UTMAPF|UBLKCP|UBLKRED|HGMMA|SYNCS\.[A-Z.0-9]+|LDSM[.A-Z0-9]*|STSM[.A-Z0-9]*|LD\.E[.A-Z0-9]*|STS\.64)/) {
@@ -562,6 +563,22 @@ for s in json.load(open(sys.argv[1]))["testsuites"]:
   bash tools/sass-metric-names.sh >"$out/sass-metric-names.txt" 2>&1
   note "hopper: per-instruction metrics of the chip" "$(grep -cE 'tma|gmma|dshared' "$out/sass-metric-names.txt") of TMA/wgmma/cluster kind"
   grep -E 'tma|gmma|dshared' "$out/sass-metric-names.txt" | head -n 20
+}
+
+step_sequence() {
+  local probe=$build/bench/bankgate-cupti-sequence-probe order i=0
+  build_tree "$build" || return
+  local orders=("C:tma A:tma C:tma" "C:matmul A:matmul C:tma" "C:transpose2 A:transpose2 C:tma" "A:matmul C:tma"
+    "C:tma C:matmul A:matmul C:tma" "C:matmul A:matmul C:wgmma C:wgmma" "C:matmul A:matmul C:matmul"
+    "C:matmul C:tma C:tma C:matmul C:tma C:wgmma")
+  : >"$out/sequence.txt"
+  for order in "${orders[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086  # the order is several steps on purpose
+    { echo "== $order"; timeout 120 "$probe" $order 2>&1; echo "exit $?"; } >>"$out/sequence.txt"
+  done
+  grep -E "^==|FAILED|exit" "$out/sequence.txt" | cut -c1-200
+  note "sequence: orders with a failed step (0 wanted)" "$(grep -c '^exit [^0]' "$out/sequence.txt") of $i"
 }
 
 step_sass() {

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
@@ -114,9 +115,16 @@ int gate(const GateOptions& o) {
 
 Runner define_gate(CLI::App& command) {
   const auto o = std::make_shared<GateOptions>();
+  o->run.confirm_processes = 3;
   add_suite_run_options(command, o->run);
   add_shard_options(command, o->run);
   command.add_option("--baselines", o->baselines, "baselines folder for every suite (default: each suite's own)");
+  command
+      .add_option("--confirm-processes", o->run.confirm_processes,
+                  "fresh processes that measure a test again before a slower duration becomes its verdict; the "
+                  "fastest process is judged (docs/timing.md: per-process speed levels); 0: none")
+      ->check(CLI::Range(0, g::protocol::max_confirm_processes))
+      ->capture_default_str();
   add_base_options(command, o->base);
   command.add_option("--markdown", o->markdown,
                      "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");

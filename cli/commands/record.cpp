@@ -103,6 +103,18 @@ void show_modes(const std::vector<g::ModalKernel>& modal, int processes, std::os
   }
 }
 
+// The tests the run selected (ctest's report), and those that left no candidate with the reason their record or
+// ctest gives.
+g::MeasuredCount count_measured(const fs::path& build, const fs::path& results, const fs::path& baselines) {
+  g::GateInputs in;
+  in.junit = protocol::ctest_junit(results);
+  in.gtest_results = protocol::gtest_results(build);
+  in.candidates = protocol::run_candidates(results);
+  in.baselines = baselines;
+  in.project = configured_source_dir(build);
+  return g::count_measured(g::summarize(in));
+}
+
 }  // namespace
 
 RecordResult record(const RecordOptions& o, std::ostream& out) {
@@ -118,6 +130,7 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
         "nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" + o.run.filter +
         "'); the test output " +
         (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
+  const RecordResult result{build, candidates, count_measured(build, results, o.baselines)};
   const std::vector<g::ModalKernel> modal =
       o.processes > 1 ? merge_more_processes(o, build, results) : std::vector<g::ModalKernel>{};
   progress("");  // apart from ctest's output
@@ -130,7 +143,7 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
       << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))
       << "\n";
-  return {build, candidates};
+  return result;
 }
 
 Runner define_record(CLI::App& command) {
@@ -140,10 +153,12 @@ Runner define_record(CLI::App& command) {
   add_processes_option(command, o->processes);
   command.add_option("--baselines", o->baselines, "baselines folder to compare with (default: each suite's own)");
   command.footer(
-      exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure
+      exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure;
+                                                                     // a test not measured is exit 2
   return [o] {
-    record(*o, std::cout);
-    return exit_ok;
+    const RecordResult recorded = record(*o, std::cout);
+    std::cout << g::render_measured(recorded.measured, "bankgate record");
+    return g::measured_exit_code(recorded.measured);
   };
 }
 

@@ -36,7 +36,8 @@ int refresh(const RefreshOptions& o, std::ostream& out) {
       (o.processes == RefreshOptions{}.processes ? std::string() : " --processes " + std::to_string(o.processes));
   out << "\n";
   promote(p, out);
-  return exit_ok;
+  out << gate::render_measured(recorded.measured, "bankgate refresh");
+  return gate::measured_exit_code(recorded.measured);
 }
 
 }  // namespace

@@ -189,6 +189,11 @@ std::vector<KernelInstructions> Collector::attribute_instructions(std::string_vi
     impl_->flusher->enqueue();
     BANKGATE_CUDA(cudaDeviceSynchronize());
   }
+  // The range profiler stays disabled while the SASS Metrics API patches the launch: patching a kernel that the
+  // range profiler has instrumented while its object is enabled leaves that object unable to decode the counters
+  // of the next other kernel (cuptiRangeProfilerDecodeData: CUPTI_ERROR_UNKNOWN; CUDA 13.0, driver 580, H200;
+  // bench/cupti_sequence_probe.cpp, bench/RESULTS-hopper-suites.md). The next collect enables it again.
+  impl_->profiler->suspend();
   return impl_->attributor->attribute(launch);
 }
 

@@ -317,9 +317,10 @@ void MeasuredCase::keep_candidate() const {
   write_candidate(config_.candidate_dir, gpu_, provenance, name_.suite, name_.test, measured_, config_.baseline_dir);
 }
 
-// The measurement as a candidate for the refresh tool, whatever the verdict.
+// The measurement as a candidate for the refresh tool, whatever the verdict. A recording whose lines could not be
+// attributed keeps none: a baseline without them would name no line when it fails, so the test is not measured.
 void MeasuredCase::record() {
-  if (config_.attribute) attribute();
+  if (config_.attribute && !attribute()) return;
   keep_candidate();
 }
 

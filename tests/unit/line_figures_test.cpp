@@ -159,10 +159,10 @@ TEST(LineFigures, InlinedInstructionsNameTheHelperBesideTheKernelsLine) {
             "(+28 wavefronts) [inlined from cuda_pipeline_helpers.h:292]");
 }
 
-// The collector's instructions as baseline lines: an LDGSTS inlined from a CUDA header goes to the project's
-// own line that called it, an LDS of the project's own __device__ function keeps its line, and every
-// instruction also counts in its line's instruction entry.
-TEST(InstructionLines, LibraryHelpersArePlacedOnTheProjectsCallingLine) {
+// The collector's instructions as baseline lines: an instruction inlined from a helper, a CUDA header's or the
+// project's own, goes to the project's own line that called it, the helper's line beside it; every instruction
+// also counts in its line's instruction entry.
+TEST(InstructionLines, InlinedHelpersArePlacedOnTheProjectsCallingLine) {
   const std::string src = "/home/me/project";
   const bankgate::InstructionFigures copy{.file = "/usr/local/cuda/include/cuda_pipeline_helpers.h",
                                           .line = 190,
@@ -187,21 +187,44 @@ TEST(InstructionLines, LibraryHelpersArePlacedOnTheProjectsCallingLine) {
   const bankgate::InstructionFigures other{
       .file = src + "/kernels/copy.cu", .line = 33, .opcode = "IMAD", .kind = "instructions", .executions = 5};
   const std::vector<SourceLineFigures> lines = figures_by_line({copy, own, other}, src);
-  ASSERT_EQ(lines.size(), 4u);
+  ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0].where(), "kernels/copy.cu:33");
   EXPECT_EQ(lines[0].kind, "instructions");
-  EXPECT_EQ(lines[0].executions, 13u) << "the LDS and the IMAD of line 33";
+  EXPECT_EQ(lines[0].executions, 5u) << "the IMAD of line 33, not inlined";
   EXPECT_EQ(lines[0].opcode, "") << "an instruction entry lists no opcodes";
-  EXPECT_EQ(lines[1].kind, "shared_load");
-  EXPECT_EQ(lines[1].inlined, "") << "the project's own helper keeps its line";
-  EXPECT_EQ(lines[2].where(), "kernels/copy.cu:62");
-  EXPECT_EQ(lines[2].kind, "cp_async");
-  EXPECT_EQ(lines[2].inlined, "cuda_pipeline_helpers.h:190");
+  EXPECT_EQ(lines[1].where(), "kernels/copy.cu:62");
+  EXPECT_EQ(lines[1].kind, "cp_async");
+  EXPECT_EQ(lines[1].inlined, "cuda_pipeline_helpers.h:190");
+  EXPECT_EQ(lines[2].kind, "instructions");
+  EXPECT_EQ(lines[3].where(), "kernels/copy.cu:80");
   EXPECT_EQ(lines[3].kind, "instructions");
+  EXPECT_EQ(lines[4].where(), "kernels/copy.cu:80") << "the project's own helper, at the line that called it";
+  EXPECT_EQ(lines[4].kind, "shared_load");
+  EXPECT_EQ(lines[4].inlined, "kernels/copy.cu:33");
   EXPECT_EQ(excess_by_kind(lines).at("shared_load_bank_conflicts"), 8.0);
   EXPECT_EQ(excess_by_kind(lines).at("cp_async_bank_conflicts"), 0.0);
   // Without the project's folder nothing is the project's: the outermost call site is taken.
   EXPECT_EQ(figures_by_line({copy}, "").back().where(), "copy.cu:80");
+}
+
+// A TMA load of one helper called at two lines of a kernel: each call site is a line of its own, so a change at
+// one of them is named there (a helper's line alone would sum both).
+TEST(InstructionLines, AHelpersCallSitesAreToldApart) {
+  const std::string src = "/p";
+  const auto load_at = [&](std::uint32_t pc, std::uint32_t call_line, std::uint64_t executions) {
+    return bankgate::InstructionFigures{.file = src + "/matmul.cuh",
+                                        .line = 298,
+                                        .inlined_at = {{src + "/matmul.cuh", call_line}},
+                                        .pc_offset = pc,
+                                        .opcode = "UTMALDG.2D",
+                                        .kind = "tma_load",
+                                        .executions = executions};
+  };
+  const std::vector<SourceLineFigures> lines = figures_by_line({load_at(0x100, 414, 64), load_at(0x200, 416, 128)}, src);
+  std::vector<std::string> tma;
+  for (const SourceLineFigures& l : lines)
+    if (l.kind == "tma_load") tma.push_back(l.where() + " " + l.inlined + " " + std::to_string(l.executions));
+  EXPECT_EQ(tma, (std::vector<std::string>{"matmul.cuh:414 matmul.cuh:298 64", "matmul.cuh:416 matmul.cuh:298 128"}));
 }
 
 TEST(LineFigures, InstructionCountsAreComparedAsExecutions) {

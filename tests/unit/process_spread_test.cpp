@@ -84,27 +84,22 @@ TEST(MergeProcesses, AgreeingProcessesArePooledWithTheTestsOwnTolerance) {
   EXPECT_TRUE(r.timing->tolerance.modes_ns.empty());
 }
 
-TEST(MergeProcesses, ModesWidenTheToleranceAndSayWhy) {
-  const ProcessMerge merged = merge_processes({process(1, 251300), process(2, 280900)});
+TEST(MergeProcesses, LevelsRecordTheFastestProcessWithTheTestsOwnTolerance) {
+  const ProcessMerge merged = merge_processes({process(1, 280900), process(2, 251300)});
   ASSERT_EQ(merged.modal.size(), 1u);
   EXPECT_EQ(merged.modal[0].name, "Gemm.Large");
-  EXPECT_EQ(merged.modal[0].medians_ns, (std::vector<double>{251300, 280900}));
+  EXPECT_EQ(merged.modal[0].medians_ns, (std::vector<double>{280900, 251300}));
   const TestRecord& r = merged.suites.at("Gemm").tests.at("Large");
   ASSERT_TRUE(r.timing);
-  const double pooled = median(r.samples_ns);
-  EXPECT_DOUBLE_EQ(r.timing->median_ns, pooled);
-  const double farthest = std::max(pooled - 251300, 280900 - pooled);
-  EXPECT_DOUBLE_EQ(r.timing->tolerance.absolute_ns, 64.0 + 2.0 * farthest);
+  EXPECT_DOUBLE_EQ(r.timing->median_ns, 251300) << "the fastest process, not the pooled median";
+  EXPECT_EQ(r.samples_ns, durations(251300)) << "the fastest process's own samples";
+  EXPECT_DOUBLE_EQ(r.timing->tolerance.absolute_ns, 64.0) << "never widened to hold the slower level";
   EXPECT_DOUBLE_EQ(r.timing->tolerance.relative, 0.03);
-  EXPECT_EQ(r.timing->tolerance.modes_ns, (std::vector<double>{251300, 280900}));
+  EXPECT_EQ(r.timing->tolerance.modes_ns, (std::vector<double>{280900, 251300}));
   EXPECT_EQ(
       r.timing->tolerance.reason.rfind("speed depends on the process: medians 251.3, 280.9 us in 2 processes; ", 0), 0u)
       << r.timing->tolerance.reason;
-  // One process's own standard error, not the pooled samples' (about half the gap between the speeds).
-  const double own = std::max(summarize_durations(durations(251300)).median_se_ns,
-                              summarize_durations(durations(280900)).median_se_ns);
-  EXPECT_DOUBLE_EQ(r.timing->median_se_ns, own);
-  EXPECT_LT(r.timing->median_se_ns, 100.0);
+  EXPECT_DOUBLE_EQ(r.timing->median_se_ns, summarize_durations(durations(251300)).median_se_ns);
 }
 
 TEST(MergeProcesses, ATestsOwnReasonIsKeptBeforeTheModes) {
@@ -134,38 +129,16 @@ TEST(MergeProcesses, ALaterProcessOfSomeTestsMergesThoseOnly) {
       merge_processes({process(1, 251300, 5000), process(2, 280900, 5010), {"process 3", {{"Gemm", third}}}});
   ASSERT_EQ(merged.modal.size(), 1u);
   EXPECT_EQ(merged.modal[0].medians_ns.size(), 3u);
-  EXPECT_EQ(merged.suites.at("Gemm").tests.at("Large").samples_ns.size(), 600u);
-  EXPECT_EQ(merged.suites.at("Gemm").tests.at("Small").samples_ns.size(), 400u);
+  EXPECT_EQ(merged.suites.at("Gemm").tests.at("Large").samples_ns, durations(251300)) << "the fastest process's";
+  EXPECT_EQ(merged.suites.at("Gemm").tests.at("Small").samples_ns.size(), 400u) << "agreeing processes pooled";
   EXPECT_NE(merged.suites.at("Gemm").tests.at("Large").timing->tolerance.reason.find("in 3 processes"),
             std::string::npos);
 }
 
-TEST(MergeProcesses, ModesTooFarApartAreRefusedNamingTheProcesses) {
-  try {
-    merge_processes({process(1, 200000), process(2, 320000)});
-    FAIL() << "processes 1.6x apart were merged";
-  } catch (const RunnerMergeError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("Gemm.Large: the processes' medians are 1.60x apart"), std::string::npos) << message;
-    EXPECT_NE(message.find("process 2"), std::string::npos) << message;
-    EXPECT_NE(message.find("--processes 1"), std::string::npos) << message;
-  }
-}
-
-// 12% apart is a mode merge_processes keeps; with the test's own 45% beside it, the tolerance would pass the bound
-// of half the median that every baseline keeps, and the promotion would refuse its own file.
-TEST(MergeProcesses, AWidenedToleranceBeyondTheBoundsIsRefused) {
-  ProcessRecording a = process(1, 251300), b = process(2, 285000);
-  for (ProcessRecording* p : {&a, &b})
-    p->suites.at("Gemm").tests.at("Large").timing->tolerance = {0.45, 64.0, "shared GPU"};
-  try {
-    merge_processes({a, b});
-    FAIL() << "merged into a tolerance no baseline may hold";
-  } catch (const RunnerMergeError& e) {
-    EXPECT_NE(std::string(e.what()).find("Gemm.Large: widened to hold every process's speed"), std::string::npos)
-        << e.what();
-  }
-  EXPECT_EQ(merge_processes({process(1, 251300), process(2, 285000)}).modal.size(), 1u);
+// Levels far apart are recorded like any: the fastest stands, and the gate measures a slower process again.
+TEST(MergeProcesses, LevelsFarApartKeepTheFastest) {
+  const ProcessMerge merged = merge_processes({process(1, 200000), process(2, 320000)});
+  EXPECT_DOUBLE_EQ(merged.suites.at("Gemm").tests.at("Large").timing->median_ns, 200000);
 }
 
 TEST(MergeProcesses, OtherKernelsInAnotherProcessAreRefused) {
@@ -208,14 +181,10 @@ TEST(AnotherProcess, ItsFilterSelectsExactlyThoseTests) {
 }
 
 TEST(ModesReason, NamesTheSpeedsInTheirUnit) {
-  EXPECT_EQ(
-      modes_reason({280900, 251300}, 14800, 2),
-      "speed depends on the process: medians 251.3, 280.9 us in 2 processes; the farthest lay 14.8 us from the pooled "
-      "median, and the absolute part adds 2 times that");
-  EXPECT_EQ(modes_reason({2000, 2400, 2100}, 300, 2)
-                .rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 processes; "
-                       "the farthest lay 300 ns",
-                       0),
+  EXPECT_EQ(modes_reason({280900, 251300}),
+            "speed depends on the process: medians 251.3, 280.9 us in 2 processes; the fastest is recorded, and a "
+            "gate's slower process is measured again in fresh processes");
+  EXPECT_EQ(modes_reason({2000, 2400, 2100}).rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 ", 0),
             0u);
 }
 
@@ -236,27 +205,22 @@ TEST(GateWithModes, TheBaselineKeepsItsModesThroughItsFile) {
   const TestRecord b = modal_baseline();
   ASSERT_TRUE(b.timing);
   EXPECT_EQ(b.timing->tolerance.modes_ns, (std::vector<double>{251300, 280900}));
-  EXPECT_GT(b.timing->tolerance.absolute_ns, 28000.0);
+  EXPECT_DOUBLE_EQ(b.timing->tolerance.absolute_ns, 64.0);
 }
 
-TEST(GateWithModes, EitherSpeedPassesAndTheDetailSaysWhy) {
+// One process's verdict, level by level: the fast level passes, the slow one is slower (and is measured again in
+// fresh processes before that stands: duration_confirmation.hpp), and so is a slowdown of the fast level smaller
+// than the gap between the levels.
+TEST(GateWithModes, TheFastLevelPassesAndASlowerOneIsSlower) {
   const TestRecord b = modal_baseline();
-  for (double speed : {251300.0, 280900.0, 283000.0}) {
-    const Finding f = duration_finding(b, speed);
-    EXPECT_EQ(f.verdict, Verdict::pass) << speed << ": " << f.detail;
-    EXPECT_NE(f.detail.find("its process modes set (speed depends on the process: medians 251.3, 280.9 us"),
-              std::string::npos)
-        << f.detail;
-    EXPECT_EQ(f.tolerance.find("significant"), std::string::npos) << f.tolerance;
-    EXPECT_NE(f.tolerance.find("which the process modes set"), std::string::npos) << f.tolerance;
-  }
-}
-
-TEST(GateWithModes, ASlowdownBeyondTheModesFails) {
-  const TestRecord b = modal_baseline();
-  const Finding slower = duration_finding(b, 330000);
-  EXPECT_EQ(slower.verdict, Verdict::slower) << slower.detail;
-  EXPECT_NE(slower.detail.find("beyond the tolerance"), std::string::npos) << slower.detail;
+  const Finding fast = duration_finding(b, 252000);
+  EXPECT_EQ(fast.verdict, Verdict::pass) << fast.detail;
+  EXPECT_NE(fast.detail.find("its process modes set (speed depends on the process: medians 251.3, 280.9 us"),
+            std::string::npos)
+      << fast.detail;
+  EXPECT_EQ(duration_finding(b, 280900).verdict, Verdict::slower);
+  const Finding ten_percent = duration_finding(b, 251300 * 1.10);
+  EXPECT_EQ(ten_percent.verdict, Verdict::slower) << ten_percent.detail;
   EXPECT_EQ(duration_finding(b, 210000).verdict, Verdict::faster);
 }
 

@@ -102,6 +102,34 @@ TEST(RoundJudgement, RoundsToDecideAnInconclusiveTest) {
   EXPECT_EQ(rounds_to_decide(judge_rounds(rounds({30000, 30030, 29990}, {30010, 29980, 30020})), 64), 0u);
 }
 
+// fast.cu's kernel 12 on an H200: rounds of 175.2 us, one process in six at 198.2 us. An A/A compare whose base
+// drew the slow level once is decided, and says so; the same draw with head 2% slower is slower; a 10% slowdown
+// moves every round of its side and sets none aside.
+TEST(RoundJudgement, ARoundOnASlowerSpeedLevelIsSetAsideOnEachSide) {
+  const std::vector<double> base{175200, 198200, 175300, 175150, 175250};
+  const RoundDecision aa = judge_rounds(rounds(base, {175250, 175180, 175300, 175220, 198100}));
+  EXPECT_EQ(aa.verdict, Verdict::pass) << aa.detail;
+  EXPECT_EQ(aa.slower_level_rounds, 2u);
+  EXPECT_EQ(aa.rounds, 4u);
+  EXPECT_NE(aa.detail.find("2 round(s) on a slower per-process speed level set aside"), std::string::npos) << aa.detail;
+  std::vector<double> two_percent;
+  for (double b : {175200.0, 175300.0, 175150.0, 175250.0, 175220.0}) two_percent.push_back(1.02 * b);
+  const RoundDecision slower = judge_rounds(rounds(base, two_percent));
+  EXPECT_EQ(slower.verdict, Verdict::slower) << slower.detail;
+  std::vector<double> ten_percent;
+  for (double b : base) ten_percent.push_back(1.10 * b);
+  const RoundDecision ten = judge_rounds(rounds({175200, 175300, 175150, 175250, 175220}, ten_percent));
+  EXPECT_EQ(ten.verdict, Verdict::slower) << ten.detail;
+  EXPECT_EQ(ten.slower_level_rounds, 1u) << "only head's own slow-level round";
+  EXPECT_NEAR(ten.change, 0.10, 0.002);
+}
+
+TEST(RoundJudgement, NoisyRoundsSetNothingAsideBelowTheirOwnSpread) {
+  // 1.5% round noise (an AsyncCopy copy): a round 5% above is within six spreads of its side.
+  const std::vector<double> noisy{7000, 7105, 6900, 7210, 6950, 7350};
+  EXPECT_EQ(judge_rounds(rounds(noisy, noisy)).slower_level_rounds, 0u);
+}
+
 TEST(RoundJudgement, FasterIsReportedAsFaster) {
   EXPECT_EQ(judge_rounds(rounds({30000, 30030, 29990}, {29000, 29010, 28990})).verdict, Verdict::faster);
 }

@@ -78,6 +78,7 @@ std::string manifest_json(const RunManifest& m) {
   if (m.attribute) doc["attribute"] = *m.attribute;
   if (m.require_gpu) doc["require_gpu"] = *m.require_gpu;
   if (m.gpus) doc["gpus"] = *m.gpus;
+  if (m.confirm_processes) doc["confirm_processes"] = *m.confirm_processes;
   if (m.device) doc["device"] = *m.device;
   if (m.source) doc["source"] = json{{"commit", m.source->commit}, {"dirty", m.source->dirty}};
   put(doc, "candidate_dir", m.candidate_dir);
@@ -93,7 +94,7 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   const Reader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
   r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus",
-          "source", "results_dir", "running_file", "claims_dir", "shard", "device"});
+          "source", "results_dir", "running_file", "claims_dir", "shard", "device", "confirm_processes"});
   if (r.get<std::uint64_t>("version", json::value_t::number_unsigned) != static_cast<std::uint64_t>(manifest_version))
     r.fail("is not of version " + std::to_string(manifest_version) + " (a bankgate of another release wrote it)");
   RunManifest m;
@@ -105,6 +106,10 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   if (doc.contains("gpus")) m.gpus = r.small_number("gpus", 1, 1);
   m.shard = r.small_number("shard", 0, 0);
   if (doc.contains("device")) m.device = r.small_number("device", 0, 0);
+  if (doc.contains("confirm_processes")) {
+    m.confirm_processes = r.small_number("confirm_processes", 0, 0);
+    if (*m.confirm_processes > max_confirm_processes) r.fail("has \"confirm_processes\" out of range");
+  }
   m.candidate_dir = r.folder("candidate_dir");
   m.baseline_dir = r.folder("baseline_dir");
   m.results_dir = r.folder("results_dir");

@@ -18,13 +18,13 @@ std::string project_relative(std::string file, const std::string& source_dir) {
   return file.empty() ? file : std::filesystem::path(file).filename().string();
 }
 
-// One instruction as one entry. An instruction inlined from code outside the project goes to the innermost
-// line of the project's own code that called it (the outermost call site where none is the project's), the
-// helper's line beside it; one inlined from the project's own __device__ function keeps its own line.
+// One instruction as one entry. An inlined instruction goes to the innermost line of the project's own code that
+// called it, with its own line beside it: a helper (the project's or a library's) called from several places then
+// tells its call sites apart. Where no call site is the project's, the outermost one is taken.
 SourceLineFigures as_line(const InstructionFigures& i, const std::string& source_dir) {
   SourceLineFigures l;
   SourceLocation where{i.file, i.line};
-  if (!i.inlined_at.empty() && !inside_project(i.file, source_dir)) {
+  if (!i.inlined_at.empty()) {
     const auto own = std::find_if(i.inlined_at.begin(), i.inlined_at.end(),
                                   [&](const SourceLocation& s) { return inside_project(s.file, source_dir); });
     where = own != i.inlined_at.end() ? *own : i.inlined_at.back();

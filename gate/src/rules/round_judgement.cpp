@@ -35,6 +35,29 @@ std::string percent(double fraction) {
   return text;
 }
 
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The side's log medians without the rounds that landed on a slower speed level (the header's rule); `set_aside`
+// counts them. At least the half at or below the side's median always stays.
+std::vector<double> on_the_common_level(const std::vector<double>& logs, const NoisePolicy& policy,
+                                        std::size_t& set_aside) {
+  const double middle = median_of(logs);
+  std::vector<double> deviations;
+  for (double v : logs) deviations.push_back(std::abs(v - middle));
+  const double spread = 1.4826 * median_of(deviations);
+  const double gap = std::max(std::log1p(policy.level_gap), policy.level_spreads * spread);
+  std::vector<double> kept;
+  for (double v : logs)
+    if (v - middle <= gap) kept.push_back(v);
+  if (kept.size() < 2) return logs;  // two rounds far apart: neither is known to be the slower level
+  set_aside += logs.size() - kept.size();
+  return kept;
+}
+
 }  // namespace
 
 double practical_floor(double median_ns, int launches_per_sample, const NoisePolicy& policy) {
@@ -48,15 +71,16 @@ double practical_floor(double median_ns, int launches_per_sample, const NoisePol
 }
 
 RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
-  const std::size_t nb = e.base_medians_ns.size(), nh = e.head_medians_ns.size();
-  if (nb < 2 || nh < 2) throw std::invalid_argument("judge_rounds needs at least two rounds per side");
+  if (e.base_medians_ns.size() < 2 || e.head_medians_ns.size() < 2) throw std::invalid_argument("judge_rounds needs at least two rounds per side");
   const auto positive = [](const std::vector<double>& v) {
     return std::all_of(v.begin(), v.end(), [](double x) { return x > 0.0; });
   };
   if (!positive(e.base_medians_ns) || !positive(e.head_medians_ns))
     throw std::invalid_argument("judge_rounds: a median is not positive");
-  const std::vector<double> lb = logs_of(e.base_medians_ns), lh = logs_of(e.head_medians_ns);
   RoundDecision d;
+  const std::vector<double> lb = on_the_common_level(logs_of(e.base_medians_ns), policy, d.slower_level_rounds);
+  const std::vector<double> lh = on_the_common_level(logs_of(e.head_medians_ns), policy, d.slower_level_rounds);
+  const std::size_t nb = lb.size(), nh = lh.size();
   d.rounds = std::min(nb, nh);
   const std::size_t dof = nb + nh - 2;
   const double between = std::sqrt((squared_deviations(lb) + squared_deviations(lh)) / static_cast<double>(dof));
@@ -93,7 +117,10 @@ RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
   d.detail = percent(d.change) + " (" + level + " interval " + percent(d.low) + " to " + percent(d.high) + ") over " +
              std::to_string(nb) + "+" + std::to_string(nh) + " rounds; round-to-round noise " +
              percent(d.noise).substr(1) + ", floor " + percent(d.floor).substr(1) +
-             (d.floor_of_test ? " (the test's own)" : "") + "; smallest detectable change " + percent(d.detectable);
+             (d.floor_of_test ? " (the test's own)" : "") + "; smallest detectable change " + percent(d.detectable) +
+             (d.slower_level_rounds == 0 ? ""
+                                         : "; " + std::to_string(d.slower_level_rounds) +
+                                               " round(s) on a slower per-process speed level set aside");
   return d;
 }
 

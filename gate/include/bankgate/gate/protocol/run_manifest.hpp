@@ -17,6 +17,7 @@
 namespace bankgate::gate::protocol {
 
 inline constexpr int manifest_version = 1;
+inline constexpr int max_confirm_processes = 9;
 
 struct RunManifest {
   // ---- The command's run: the same for every suite process of one ctest run ----
@@ -29,6 +30,9 @@ struct RunManifest {
   std::string suite_filter;                            // the command's --filter: a measuring run lists only these tests
   std::optional<int> gpus;           // the GPUs of --resource-spec: how many of a suite's shards measure
   std::optional<SourceTree> source;  // the commit the build was made from, where known
+  // Fresh processes that measure a test again before a slower duration becomes its verdict (the gate's; at most
+  // max_confirm_processes); unset or 0: none (record, compare, a suite run by hand).
+  std::optional<int> confirm_processes;
 
   // ---- One suite process, added by run-suite ----
   std::optional<std::filesystem::path> results_dir;   // a one-test report per test goes here

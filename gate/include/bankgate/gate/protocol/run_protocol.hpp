@@ -252,6 +252,10 @@ inline constexpr char launches_per_sample[] = "launches_per_sample";
 inline constexpr char warmup_launches[] = "warmup_launches";
 inline constexpr char dropped_samples[] = "dropped_samples";
 inline constexpr char sm_clock_mhz[] = "sm_clock_mhz";
+// Where a slower duration was measured again in fresh processes (duration_confirmation.hpp): how many processes
+// measured the test, and how many of them found it slower.
+inline constexpr char duration_processes[] = "duration_processes";
+inline constexpr char duration_processes_slower[] = "duration_processes_slower";
 }  // namespace property
 
 // Every property above, for `bankgate protocol`.
@@ -272,6 +276,8 @@ inline constexpr std::array properties{
     property::warmup_launches,
     property::dropped_samples,
     property::sm_clock_mhz,
+    property::duration_processes,
+    property::duration_processes_slower,
 };
 
 // ---- Exit codes -----------------------------------------------------------------------------------------------

@@ -13,11 +13,11 @@
 //   know of, the default 3% + 64 ns absorbs them.
 //
 // Where the processes agree, their samples are pooled and the tolerance stays the test's own: nothing is added
-// to the baseline. Where they disagree, the samples are pooled and the tolerance widened as runner_merge.hpp
-// widens it for runners (its absolute part grows by margin 2 x the largest distance of a process's median from
-// the pooled median; beyond 20% of the median the merge is refused), the process medians are kept beside it
-// (TimingTolerance::modes_ns) with a reason naming them, and the gate judges the duration by that tolerance
-// alone. The median's standard error is the largest of the processes' own: what one process's median knows.
+// to the baseline. Where they disagree (levels), the fastest process's timing is recorded as it is, with its own
+// tolerance, and the process medians beside it (TimingTolerance::modes_ns) with a reason naming them. The gate
+// judges level by level: a process that lands on a slower level is measured again in fresh processes and the
+// fastest is judged (protocol/duration_confirmation.hpp), so the tolerance is never widened to hold every level,
+// and a slowdown as large as the gap between levels fails.
 //
 // Counters, per-line figures and everything else are the first process's: the processes ran one binary, and a
 // single-process recording keeps them so.
@@ -40,11 +40,6 @@ struct ProcessSpreadPolicy {
   double z = 4.0;
   double relative_floor = 0.005;
   double absolute_floor_ns = 64.0;
-  // Margin 2 as for runners. The farthest process may lie up to 20% of the pooled median from it: with three
-  // processes, two at one speed, the pooled median sits on that speed and the other lies the whole gap away (the
-  // GEMM's 12%). Twice 20% and the test's own 3% stay within the bound every timing tolerance keeps (a kernel 1.5
-  // times slower fails); a widened tolerance beyond that bound is refused too.
-  RunnerMergePolicy widening{2.0, 0.20};
 };
 
 // Whether the processes' medians disagree beyond what their standard errors and the floor explain (the rule above).
@@ -76,9 +71,9 @@ std::vector<std::string> tests_needing_another_process(const std::vector<Process
 // A test filter (test_filter.hpp) selecting exactly `tests` (Suite.test names): the selection of another process.
 std::string filter_selecting(const std::vector<std::string>& tests);
 
-// The reason a widened tolerance carries, e.g. "speed depends on the process: medians 251.3, 280.9 us in 2
-// processes; the farthest lay 14.8 us from the pooled median, and the absolute part adds 2 times that".
-std::string modes_reason(const std::vector<double>& medians_ns, double farthest_ns, double margin);
+// The reason a baseline of levels carries, e.g. "speed depends on the process: medians 251.3, 280.9 us in 2
+// processes; the fastest is recorded, and a gate's slower process is measured again in fresh processes".
+std::string modes_reason(const std::vector<double>& medians_ns);
 
 // Durations as the reasons and the refresh's output show them: "812 ns" below 10 us, else "251.3 us".
 std::string duration_text(double ns);

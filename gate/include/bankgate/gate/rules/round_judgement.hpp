@@ -21,7 +21,17 @@
 // (floor 1%) on kernels of 1 us or less, and between them on a straight line in log-log (0.85% at 2 us). Short
 // kernels get more room because their medians move by whole timer ticks between processes. It is never under a
 // quarter of the GPU timer's 32 ns tick seen through the samples' launches per sample: below that, a change is
-// quantization, not the kernel. A test may set a larger floor of its own (TimingTolerance::compare_floor, with its
+// quantization, not the kernel.
+//
+// Per-process speed levels: some kernels run at one of a few speeds per process (Hopper GEMMs: one process in six
+// about 12% slower on some cards), and a round is a process. A round of either side that lies more than level_gap
+// (and more than level_spreads robust spreads) above its side's median round landed on a slower level: it is set
+// aside, on each side alike, and the verdict says how many were. The sides are then compared level by level, on the
+// level most of their rounds share, so a slower level that either side happened to draw is not taken for a change
+// and does not swell the noise. A slowdown moves every round of its side, and their median with them: none of its
+// rounds is set aside for it.
+//
+// A test may set a larger floor of its own (TimingTolerance::compare_floor, with its
 // reason), for rounds noisier than its floor: then that one is used, and the verdict says so.
 
 #include <cstddef>
@@ -50,6 +60,8 @@ struct NoisePolicy {
   double tick_fraction = 0.25;
   double change_confidence = 0.9999;     // two-sided, for slower and faster
   double equivalence_confidence = 0.90;  // two-sided, for ok (two one-sided tests at 95%)
+  double level_gap = 0.04;               // a round this far above its side's median is on a slower level...
+  double level_spreads = 6.0;            // ...and this many robust spreads (1.4826 MAD of the side's log medians)
 };
 
 // The practical floor for a kernel whose base median is `median_ns`, timed `launches_per_sample` at a time.
@@ -62,7 +74,8 @@ struct RoundDecision {
   double floor = 0.0;            // the practical floor, relative (or the test's own, where larger)
   bool floor_of_test = false;    // the floor is the test's own (RoundEvidence::test_floor)
   double noise = 0.0;            // the between-round spread of one round's median, relative (at least quantization's)
-  std::size_t rounds = 0;        // per side (the fewer)
+  std::size_t rounds = 0;        // per side (the fewer), after those on a slower level were set aside
+  std::size_t slower_level_rounds = 0;  // rounds of both sides set aside as landed on a slower speed level
   // The smallest slowdown these rounds could have called slower at their noise: the floor, or the interval's
   // half-width where the noise makes that wider. Every verdict states it, ok included: an ok says "no change of
   // this size or more", never "no change".
