@@ -203,9 +203,9 @@ import statistics, sys
 per = {}
 for line in open(sys.argv[1]):
     parts = line.split()
-    if len(parts) >= 2:
+    if len(parts) == 3:  # "<process> <kernel> <median us>"
         try:
-            per.setdefault(parts[0], []).append(float(parts[-1]))
+            per.setdefault(parts[-2], []).append(float(parts[-1]))
         except ValueError:
             pass
 for kernel, values in sorted(per.items()):
