@@ -17,7 +17,8 @@
 #   planted   compare of the build (base) against the planted build (PLANT_ARGS, default -DFASTCU_PLANT_EXTRA_K=64:
 #             2% more work in PLANT_TEST's kernel), which must call PLANT_TEST SLOWER (exit 1), and its gate
 #   slowed    SLOWED_GATES gates (default 5) of a build whose PLANT_TEST kernel waits 10% of its time first
-#             (SLOWED_ARGS, default -DFASTCU_PLANT_DELAY_NS=17500: time alone, every gated counter unchanged):
+#             (SLOWED_ARGS, default -DFASTCU_PLANT_DELAY_NS=12700 of kernel 12's 127 us on an H200: time alone,
+#             every gated counter unchanged but the instruction totals):
 #             its duration verdict must be SLOWER in every gate, however many processes it is measured in
 #   bench/outside-hopper-gemm.sh [PROJECT]    (or FASTCU_PROJECT; default .outside/fastcu)
 # The project must take FASTCU_BASELINES (its suite's baselines folder) and the variables PLANT_ARGS and SLOWED_ARGS
@@ -38,7 +39,7 @@ source_dir=$(cd "${BANKGATE_SOURCE:-.}" && pwd) || bankgate_usage "no bankgate c
 parts=${PARTS:-refresh gates aa planted slowed}
 gates=${GATES:-5} aa=${AA:-1} slowed_gates=${SLOWED_GATES:-5} cross_baselines=${CROSS_BASELINES:-}
 plant_args=${PLANT_ARGS:--DFASTCU_PLANT_EXTRA_K=64} plant_test=${PLANT_TEST:-FastCu.K12Hilbert}
-slowed_args=${SLOWED_ARGS:--DFASTCU_PLANT_DELAY_NS=17500}
+slowed_args=${SLOWED_ARGS:--DFASTCU_PLANT_DELAY_NS=12700}
 for part in $parts; do
   case $part in refresh | gates | cross | levels | aa | planted | slowed) ;;
     *) bankgate_usage "unknown part '$part' (refresh gates cross levels aa planted slowed)" ;; esac
@@ -150,7 +151,7 @@ for i in range(1, n + 1):
     if not path.exists():
         continue
     for t in read_summary(path)["tests"]:
-        processes = int(t.get("properties", {}).get("duration_processes", "1"))
+        processes = int(float(t.get("properties", {}).get("duration_processes", 1)))
         if processes > 1:
             confirmed += 1
             extra_processes += processes - 1
@@ -164,7 +165,7 @@ for i in range(1, n + 1):
                 slower += c["verdict"] == "slower"
                 verdicts.setdefault(t["name"], []).append(
                     f"gate {i}: {c['verdict']} {100 * (c['change'] or 0):+.1f}%"
-                    + (f" ({t['properties'].get('duration_processes_slower')} of {processes} processes slower)"
+                    + (f" ({int(float(t['properties'].get('duration_processes_slower', 0)))} of {processes} processes slower)"
                        if processes > 1 else ""))
 print("test: recorded median | gates' medians (us), change from recorded min..max | duration verdicts not pass")
 for name, values in sorted(medians.items()):

@@ -166,6 +166,8 @@ std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& bu
   fs::create_directories(results);
   if (!run.no_build) build_project(build);
   SuiteRun part = run;
+  // The folder the suite processes judge against: --baselines, where given, for every suite (else each its own).
+  if (part.baseline_dir.empty() && !baselines.empty()) part.baseline_dir = fs::absolute(baselines);
   const std::optional<ShardSelection> shard =
       split ? std::optional<ShardSelection>(select_shard(*split, run, build, baselines)) : std::nullopt;
   if (shard && shard->record.suites.empty()) return shard->record;

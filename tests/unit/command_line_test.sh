@@ -173,6 +173,13 @@ expect_rc "--quiet, a failing build: refused (exit 3)" 3
 expect_in "--quiet, a failing build: its errors are shown" "planted-build-error" "$out"
 expect_in "--quiet, a failing build: says so and where the log is" "the build failed (cmake --build $root/breaks/build; errors above, kept in" "$out"
 
+# --baselines reaches the suite processes, which judge each test: not only the reports.
+run "$tool" gate --quiet --no-build --build "$good" --baselines "$root/elsewhere"
+expect_in "gate --baselines: the suite processes are told to judge against that folder" \
+  "\"baseline_dir\": \"$root/elsewhere\"" "$(cat "$good/bankgate/gtest-results/.run-manifest.json" 2>&1)"
+expect_in "gate: the suite processes confirm a slower duration in 3 fresh processes by default" \
+  "\"confirm_processes\": 3" "$(cat "$good/bankgate/gtest-results/.run-manifest.json" 2>&1)"
+
 run "$tool" record --quiet --no-build --build "$good"
 expect_rc "record --quiet without GPU tests: nothing measured (exit 2)" 2
 expect_in "record --quiet: names the log that says why" "the test output in $good/bankgate/record/ctest.log says why" "$out"
