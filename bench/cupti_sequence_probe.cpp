@@ -46,9 +46,7 @@ std::map<std::string, std::function<void()>> launches(Buffers& b) {
        }},
       {"tma", [&b] { k::launch_tma_tile(k::TmaTile::bulk_copy, b.bulk_in.get(), b.bulk_out.get()); }},
       {"wgmma",
-       [&b] {
-         k::launch_wgmma_gemm(k::WgmmaGemm::warp_specialized, b.gemm_a.get(), b.gemm_b.get(), b.gemm_c.get());
-       }},
+       [&b] { k::launch_wgmma_gemm(k::WgmmaGemm::warp_specialized, b.gemm_a.get(), b.gemm_b.get(), b.gemm_c.get()); }},
   };
 }
 

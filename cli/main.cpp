@@ -33,6 +33,7 @@
 
 #include <bankgate/gate/text/text.hpp>
 
+#include "build_commit.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "console.hpp"
@@ -119,7 +120,9 @@ int main(int argc, char** argv) {
       "bankgate: gate what CUDA kernels do with memory (shared, global, local, cp.async, ldmatrix), their "
       "instruction counts and their durations against committed baselines",
       "bankgate"};
-  app.set_version_flag("--version", std::string("bankgate ") + BANKGATE_VERSION, "print bankgate's version and exit");
+  app.set_version_flag("--version",
+                       std::string("bankgate ") + BANKGATE_VERSION + " (commit " + bankgate::cli::build_commit() + ")",
+                       "print bankgate's version and the commit it was built from, and exit");
   cli::CommandLine line;
   cli::define_command_line(app, line);
   if (const std::optional<int> done = parse(app, argc, argv)) return *done;

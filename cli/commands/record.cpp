@@ -154,7 +154,7 @@ Runner define_record(CLI::App& command) {
   command.add_option("--baselines", o->baselines, "baselines folder to compare with (default: each suite's own)");
   command.footer(
       exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure;
-                                                                     // a test not measured is exit 2
+                                                                    // a test not measured is exit 2
   return [o] {
     const RecordResult recorded = record(*o, std::cout);
     std::cout << g::render_measured(recorded.measured, "bankgate record");

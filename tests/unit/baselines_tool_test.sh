@@ -366,8 +366,9 @@ grep -q '"schema_version": 4' "$base/$gpu_dir/Suite.json" && pass "the replaced 
 
 run --version
 expect_rc "--version exits 0" 0
-[[ $out =~ ^bankgate\ [0-9]+\.[0-9]+\.[0-9]+$ ]] && pass "--version prints 'bankgate MAJOR.MINOR.PATCH'" ||
-  fail "--version prints 'bankgate MAJOR.MINOR.PATCH'" "$out"
+[[ $out =~ ^bankgate\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{40}(-dirty)?|unknown)\)$ ]] &&
+  pass "--version prints 'bankgate MAJOR.MINOR.PATCH (commit HASH)'" ||
+  fail "--version prints 'bankgate MAJOR.MINOR.PATCH (commit HASH)'" "$out"
 run --help
 case $out in *"Plumbing (run by ctest, CMake and scripts):"*run-suite*) pass "--help lists the plumbing apart" ;;
   *) fail "--help lists the plumbing apart" "$out" ;; esac

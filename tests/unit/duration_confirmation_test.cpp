@@ -58,8 +58,7 @@ TEST(DurationConfirmation, APerProcessSpeedLevelPassesByItsFastestProcess) {
 }
 
 TEST(DurationConfirmation, ASlowdownFailsInEveryProcessAndTheFastestIsJudged) {
-  const std::vector<g::TestResultRecord> processes{process(218000), process(193000), process(195000),
-                                                   process(217500)};
+  const std::vector<g::TestResultRecord> processes{process(218000), process(193000), process(195000), process(217500)};
   const g::TestResultRecord stands = g::confirmed_record(processes);
   EXPECT_EQ(stands.outcome, g::Outcome::regressed);
   EXPECT_DOUBLE_EQ(stands.findings.back().measured, 193000) << "the fastest process's change, +10.2%";

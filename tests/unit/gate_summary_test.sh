@@ -86,6 +86,11 @@ sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4
 echo '</testsuite>' >>"$root/passed.xml"
 run "$tool" gate-summary --junit "$root/passed.xml" --gtest-results "$reports"
 expect_rc "an all-passed run exits 0" 0
+# ctest says the test ran and passed, but it left no result record: never a pass.
+mkdir -p "$root/no-records"
+run "$tool" gate-summary --junit "$root/passed.xml" --gtest-results "$root/no-records"
+expect_rc "a test ctest ran that left no record is not measured (exit 2), never passed" 2
+expect_in "and the table says why" "left no result record" "$(tr -s ' \n' '  ' <<<"$out")"
 
 # No test at all, and no report at all: never a pass.
 printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="0" failures="0" disabled="0" skipped="0">\n</testsuite>\n' >"$root/empty.xml"

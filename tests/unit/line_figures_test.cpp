@@ -220,7 +220,8 @@ TEST(InstructionLines, AHelpersCallSitesAreToldApart) {
                                         .kind = "tma_load",
                                         .executions = executions};
   };
-  const std::vector<SourceLineFigures> lines = figures_by_line({load_at(0x100, 414, 64), load_at(0x200, 416, 128)}, src);
+  const std::vector<SourceLineFigures> lines =
+      figures_by_line({load_at(0x100, 414, 64), load_at(0x200, 416, 128)}, src);
   std::vector<std::string> tma;
   for (const SourceLineFigures& l : lines)
     if (l.kind == "tma_load") tma.push_back(l.where() + " " + l.inlined + " " + std::to_string(l.executions));

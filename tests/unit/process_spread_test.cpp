@@ -184,8 +184,8 @@ TEST(ModesReason, NamesTheSpeedsInTheirUnit) {
   EXPECT_EQ(modes_reason({280900, 251300}),
             "speed depends on the process: medians 251.3, 280.9 us in 2 processes; the fastest is recorded, and a "
             "gate's slower process is measured again in fresh processes");
-  EXPECT_EQ(modes_reason({2000, 2400, 2100}).rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 ", 0),
-            0u);
+  EXPECT_EQ(
+      modes_reason({2000, 2400, 2100}).rfind("speed depends on the process: medians 2000, 2100, 2400 ns in 3 ", 0), 0u);
 }
 
 // The baseline a refresh writes of a kernel with modes, as the gate reads it: samples dropped, written and read back.

@@ -38,6 +38,15 @@ B Stride.s3 0
 B Wide.w1 0
 C Lone.x 0"
 program_of() { case $1 in SquareTile|Reverse) echo A ;; Stride|Wide) echo B ;; Lone) echo C ;; esac; }
+# Every test's result record, as its suite process would leave it: the fixtures' where they have one (the
+# regression's), a passing one for the rest (a test that ran and left no record is not measured, never passed).
+records="$root/records"
+mkdir -p "$records" && cp "$fixtures"/gtest-results/*.result.json "$records"
+while read -r _ name _; do
+  [ -f "$records/$name.result.json" ] && continue
+  printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "%s", "test": "%s", "outcome": "passed", "seconds": 0.1, "messages": [], "properties": {}, "wrong_output": false, "findings": []}\n' \
+    "${name%%.*}" "${name#*.}" >"$records/$name.result.json"
+done <<<"$catalogue"
 suite_file "$root/measured/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
 suite_file "$root/baselines/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
 ran="$root/ran"
@@ -57,7 +66,7 @@ SH
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
     for program in A B C; do
       printf 'add_test(NAME bankgate.measure.%s COMMAND sh %s %s %s %s %s %s)\n' "$program" "$1/measure.sh" "$program" "$ran" \
-        "$root/measured" "\${CMAKE_BINARY_DIR}/bankgate/gtest-results" "$fixtures/gtest-results"
+        "$root/measured" "\${CMAKE_BINARY_DIR}/bankgate/gtest-results" "$records"
       printf 'set_tests_properties(bankgate.measure.%s PROPERTIES FIXTURES_SETUP bankgate.%s LABELS gpu)\n' "$program" "$program"
     done
     if [ "$2" = reverse ]; then tac; else cat; fi <<<"$catalogue" | while read -r program name rc; do

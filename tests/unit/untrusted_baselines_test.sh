@@ -221,6 +221,16 @@ run timeout 20 "$tool" promote --candidates "$cand" --baselines "$base"
 check "a FIFO as the journal is refused without hanging" '[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [[ $out == *"journal"* ]]' "rc $rc: $out"
 rm "$(journal_of "$base")"
 
+# A folder whose name is a command substitution: the advice is quoted, so pasting it runs no command.
+new_case
+odd="$dir/b\$(touch PWNED)"
+mv "$base" "$odd"
+run env BANKGATE_FAULT_INJECT=renamed:1:kill "$tool" promote --candidates "$cand" --baselines "$odd"
+run "$tool" check-baselines --baselines "$odd"
+advice=$(grep -o "bankgate recover --baselines '[^']*'" <<<"$out" | head -n 1)
+check "the recovery advice for a folder named with \$(...) is quoted" '[ -n "$advice" ]' "$out"
+(cd "$dir" && eval "${advice/bankgate/\"\$tool\"}" >/dev/null 2>&1)
+check "pasting it recovers that folder and runs nothing" '[ ! -e "$dir/PWNED" ] && [ ! -e PWNED ] && [ ! -f "$(journal_of "$odd")" ]' "$advice"
 new_case
 before=$(snapshot "$base")
 run env BANKGATE_FAULT_INJECT=renamed:1:kill "$tool" promote --candidates "$cand" --baselines "$base"

@@ -346,8 +346,19 @@ void RunFiles::classify(TestResult& t, const XmlElement& testcase, const h::Test
   } else if (record) {
     t.outcome = record->outcome;
     t.changes = changes_of(record->findings, record->wrong_output);
+    // ctest's failure is never turned into a pass by a record that says otherwise.
+    if (status == "fail" && t.outcome == Outcome::passed) {
+      t.outcome = Outcome::not_measured;
+      t.reason =
+          "ctest failed this test, but its result record says it passed: the record is not taken over "
+          "ctest's verdict" +
+          (t.reason.empty() ? "" : "\n\n" + t.reason);
+    }
   } else {
-    t.outcome = status == "run" ? Outcome::passed : Outcome::not_measured;
+    // A test that left no record was never judged: not measured, whatever ctest's status says.
+    t.outcome = Outcome::not_measured;
+    if (status == "run" && t.reason.empty())
+      t.reason = "ctest reports it run, but it left no result record: it was not measured";
   }
   const auto unusable = unusable_.find(file);
   if (t.outcome == Outcome::not_measured && m && !baseline) {  // measured, but nothing to gate against

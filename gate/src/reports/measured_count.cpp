@@ -12,9 +12,8 @@ MeasuredCount count_measured(const GateSummary& summary) {
   count.selected = summary.tests.size();
   for (const TestResult& t : summary.tests) {
     if (t.measured) continue;
-    const std::string reason = t.reason.empty()
-                                   ? "it left no measurement and no message (" + to_string(t.outcome) + ")"
-                                   : t.reason.substr(0, t.reason.find('\n'));
+    const std::string reason = t.reason.empty() ? "it left no measurement and no message (" + to_string(t.outcome) + ")"
+                                                : t.reason.substr(0, t.reason.find('\n'));
     count.not_measured.emplace_back(t.name, reason);
   }
   return count;

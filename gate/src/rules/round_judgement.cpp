@@ -71,7 +71,8 @@ double practical_floor(double median_ns, int launches_per_sample, const NoisePol
 }
 
 RoundDecision judge_rounds(const RoundEvidence& e, const NoisePolicy& policy) {
-  if (e.base_medians_ns.size() < 2 || e.head_medians_ns.size() < 2) throw std::invalid_argument("judge_rounds needs at least two rounds per side");
+  if (e.base_medians_ns.size() < 2 || e.head_medians_ns.size() < 2)
+    throw std::invalid_argument("judge_rounds needs at least two rounds per side");
   const auto positive = [](const std::vector<double>& v) {
     return std::all_of(v.begin(), v.end(), [](double x) { return x > 0.0; });
   };

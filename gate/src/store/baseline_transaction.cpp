@@ -162,6 +162,10 @@ std::optional<fs::path> interrupted_promotion(const ConfinedFolder& baselines) {
   return journal;
 }
 
+std::string recover_command(const fs::path& root) {
+  return "bankgate recover --baselines " + shell_quote(root.string(), /*always=*/true);
+}
+
 void refuse_interrupted_promotion(const ConfinedFolder& baselines) {
   std::optional<fs::path> journal;
   try {
@@ -172,9 +176,8 @@ void refuse_interrupted_promotion(const ConfinedFolder& baselines) {
   if (!journal) return;
   throw BaselineError(baselines.root().string() +
                       " was left half-written by an interrupted promotion on this machine (its journal is " +
-                      journal->string() +
-                      "): restore the baselines as they were before it with `bankgate recover --baselines " +
-                      baselines.root().string() + "`, then try again");
+                      journal->string() + "): restore the baselines as they were before it with `" +
+                      recover_command(baselines.root()) + "`, then try again");
 }
 
 BaselineTransaction::BaselineTransaction(const fs::path& root, std::chrono::seconds wait) try
@@ -438,8 +441,8 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
     if (!done.problems.empty())
       throw TransactionError(std::string(e.what()) +
                              "; restoring the previous files failed too: the journal and backups "
-                             "are kept; run `bankgate recover --baselines " +
-                             root().string() + "` to restore them");
+                             "are kept; run `" +
+                             recover_command(root()) + "` to restore them");
     remove_journal();
     throw TransactionError(std::string(e.what()) + "; nothing was changed (every file is as before)");
   }

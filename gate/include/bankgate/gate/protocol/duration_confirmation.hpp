@@ -27,8 +27,8 @@ bool slower_duration_alone(const TestResultRecord& record);
 double slowest_duration_ratio(const TestResultRecord& record);
 
 struct ConfirmedDuration {
-  std::size_t chosen = 0;   // the process (index into the records) whose record stands: the fastest
-  std::size_t slower = 0;   // processes that found the test slower
+  std::size_t chosen = 0;  // the process (index into the records) whose record stands: the fastest
+  std::size_t slower = 0;  // processes that found the test slower
   std::size_t processes = 0;
   std::string note;  // for the chosen record's messages: how many processes agreed, and each one's change
 };

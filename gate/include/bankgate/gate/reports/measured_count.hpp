@@ -13,7 +13,7 @@
 namespace bankgate::gate {
 
 struct MeasuredCount {
-  std::size_t selected = 0;                                      // the tests the run selected (ctest ran)
+  std::size_t selected = 0;                                       // the tests the run selected (ctest ran)
   std::vector<std::pair<std::string, std::string>> not_measured;  // name, why (its messages, or how it ended)
 };
 

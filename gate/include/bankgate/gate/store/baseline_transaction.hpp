@@ -50,6 +50,10 @@ std::optional<std::filesystem::path> interrupted_promotion(const ConfinedFolder&
 // Every reader of baselines calls it before trusting what it reads.
 void refuse_interrupted_promotion(const ConfinedFolder& baselines);
 
+// The command that restores the baselines folder `root` after an interrupted promotion, quoted for a POSIX shell
+// (the folder's name comes from whoever made it): the one spelling every message advises.
+std::string recover_command(const std::filesystem::path& root);
+
 class BaselineTransaction {
  public:
   // Locks `root` (created where needed), waiting up to `wait` for another promotion to finish, then recovers
