@@ -58,9 +58,20 @@ endmacro()
 # libcuda.so.1, which the command puts first on the suite's library path only where the real driver cannot be
 # loaded (cli/driver_stub.hpp): the tests are listed and report Skipped there, and a real driver is never
 # shadowed. Empty where the toolkit has no stub.
+# The toolkit is looked for where the project's own find_package(CUDAToolkit) put it and, for a project that brings
+# bankgate in with add_subdirectory (whose find_package is not seen from the project's folder), beside the CUDA
+# compiler.
 function(_bankgate_driver_stub_folder out)
+  set(beside_nvcc)
+  if(CMAKE_CUDA_COMPILER)
+    get_filename_component(toolkit "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+    get_filename_component(toolkit "${toolkit}" DIRECTORY)
+    list(APPEND beside_nvcc "${toolkit}/lib64/stubs" "${toolkit}/lib/stubs"
+         "${toolkit}/targets/${CMAKE_SYSTEM_PROCESSOR}-linux/lib/stubs")
+  endif()
   find_file(BANKGATE_CUDA_DRIVER_STUB libcuda.so
             PATHS "${CUDAToolkit_LIBRARY_DIR}/stubs" "${CUDAToolkit_TARGET_DIR}/lib/stubs" "${CUDAToolkit_TARGET_DIR}/lib64/stubs"
+                  ${beside_nvcc}
             NO_DEFAULT_PATH DOC "The CUDA toolkit's stub driver, which GPU suites start with where the driver is missing")
   if(NOT BANKGATE_CUDA_DRIVER_STUB)
     set(${out} "" PARENT_SCOPE)
