@@ -52,6 +52,8 @@ build=$work/project planted=$work/planted slowed=$work/slowed prefix=$work/prefi
 baselines=$build/scratch-baselines  # the project's build folder: nothing committed is written
 bankgate=$prefix/bin/bankgate
 export BANKGATE_GIT_COMMIT=${BANKGATE_GIT_COMMIT:-unknown} BANKGATE_GIT_DIRTY=${BANKGATE_GIT_DIRTY:-0}
+# The adopter project is no clone with a base branch: the bench measures, it reviews no change to its baselines.
+export BANKGATE_BASE_REF=${BANKGATE_BASE_REF:-none}
 [ -d .deps/usr ] && export CMAKE_PREFIX_PATH=$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 export PYTHONPATH=$source_dir/tools${PYTHONPATH:+:$PYTHONPATH}  # bankgate_outputs.py, of the bankgate built
 

@@ -233,8 +233,8 @@ void add_base_options(CLI::App& command, BaseOptions& base) {
   command.add_option(
       "--base-ref", base.base_ref,
       "compare the baselines with this branch or commit's, naming every change (default: BANKGATE_BASE_REF, "
-      "else the merge base with origin/main where there is one); a loosened tolerance or a test no longer "
-      "gated fails");
+      "else the merge base with origin/main; none: no comparison, said so); a loosened tolerance or a test no "
+      "longer gated fails, and a base that cannot be read stops with exit 2");
   command.add_flag("--accept-loosened", base.accept_loosened,
                    "a reviewer accepted this change's loosened tolerances: they pass, still named");
 }

@@ -62,6 +62,9 @@ build=build/gate planted=build/planted
 bankgate=$build/cli/bankgate
 export BANKGATE_BUILD_DIR=$build  # the scripts the steps run (refresh, gate, ncu, benches) share one build
 export BANKGATE_GIT_COMMIT=${BANKGATE_GIT_COMMIT:-unknown} BANKGATE_GIT_DIRTY=${BANKGATE_GIT_DIRTY:-0}
+# The GPU machine holds a copy of the tree without its base branch: these rounds measure, they review no change
+# to the baselines (check-baselines does, in CI).
+export BANKGATE_BASE_REF=${BANKGATE_BASE_REF:-none}
 [ -d .deps/usr ] && export CMAKE_PREFIX_PATH=$PWD/.deps/usr
 
 # ---- The table printed last -------------------------------------------------------------------------------

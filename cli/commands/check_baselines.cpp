@@ -36,24 +36,25 @@ std::string first_baselines_advice(const fs::path& root) {
 std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::map<fs::path, g::SuiteFile>& head,
                                   const BaseOptions& o, const std::set<std::string>& known) {
   const fs::path& root = folder.root();
-  const std::optional<BaseRef> base = find_base(root, o.base_ref);
-  if (!base) {
-    std::cout << root.string() << ": no base to compare with (--base-ref, " << g::protocol::env::base_ref
-              << " or origin/main): changes to the baselines are not checked\n";
+  const std::optional<BaseRef> ref = find_base(root, o.base_ref);
+  if (!ref) {
+    std::cout << root.string() << ": changes to the baselines are not checked (--base-ref " << no_base << ")\n";
     return 0;
   }
+  const BaseBaselines base(root, *ref);
   std::size_t loosened = 0, changes = 0;
-  const auto say = [&](const fs::path& file, const std::string& text, bool loosens) {
+  const auto say = [&](const std::string& where, const std::string& text, bool loosens) {
     const bool fails = loosens && !o.accept_loosened;
     loosened += fails ? 1 : 0;
     ++changes;
     std::cout << (fails     ? "LOOSENED "
                   : loosens ? "loosened, accepted "
                             : "changed ")
-              << folder.display(file).string() << ": " << g::terminal_safe(text) << "\n";
+              << g::terminal_safe(where) << ": " << g::terminal_safe(text) << "\n";
   };
-  for (const fs::path& relative : base_files(root, base->commit)) {
-    const std::optional<std::string> text = base_text(root, base->commit, relative);
+  for (const auto& change : base.folder_changes()) say(root.string(), change.text, change.loosens);
+  for (const fs::path& relative : base.files()) {
+    const std::optional<std::string> text = base.text(relative);
     g::SuiteFile before;
     try {
       if (!text) continue;
@@ -61,17 +62,18 @@ std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::ma
     } catch (const g::BaselineError&) {
       continue;  // not a baseline this bankgate reads (another schema): the file as it is now is all there is
     }
+    const std::string where = folder.display(relative).string();
     if (const auto now = head.find(relative); now != head.end()) {
       for (const g::BaselineChange& c : g::baseline_changes(before, now->second))
-        say(relative, before.suite + "." + c.test + ": " + c.text(), c.loosens);
+        say(where, before.suite + "." + c.test + ": " + c.text(), c.loosens);
     } else if (!folder.kind(relative)) {
-      say(relative,
+      say(where,
           "its " + std::to_string(before.tests.size()) +
               " tests are no longer gated: the file was removed in this change",
           true);
     }
   }
-  std::cout << root.string() << ": against " << base->named << " (" << base->commit.substr(0, 12) << "): " << changes
+  std::cout << root.string() << ": against " << ref->named << " (" << ref->commit.substr(0, 12) << "): " << changes
             << " changes, " << loosened << " loosening the gate"
             << (loosened ? " unaccepted (review them; --accept-loosened passes them)" : "") << "\n";
   return loosened;

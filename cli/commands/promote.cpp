@@ -41,7 +41,7 @@ std::map<fs::path, Destination> destinations(const PromoteOptions& o,
   for (const auto& [suite, candidate] : candidates) {
     const fs::path root = destination(o.baselines, candidate, project);
     std::error_code ec;
-    if (!fs::is_directory(root / gpu.relative_dir(), ec) && !o.new_gpu && !o.dry_run)
+    if (!fs::is_directory(root / gpu.relative_dir(), ec) && !o.new_gpu)
       throw Refusal("no baselines for " + gpu.arch + "/" + gpu.model + " in " + root.string() +
                     "; this is a GPU without baselines: pass --new-gpu to create them");
     Destination& d = folders[fs::weakly_canonical(fs::absolute(root))];

@@ -35,19 +35,31 @@ std::string names(const std::vector<std::string>& list) {
 }
 
 // The base branch the baselines are compared with, found from the baselines folder given, else the project's.
-void set_base(g::GateInputs& in, const SummaryOptions& o) {
+// Returns the problem that keeps the gate from comparing them: no base to read, where the user did not opt out.
+std::optional<std::string> set_base(g::GateInputs& in, const SummaryOptions& o) {
   const fs::path anchor = !o.baselines.empty() ? o.baselines : !in.project.empty() ? in.project : fs::current_path();
   std::error_code ec;
-  if (!fs::is_directory(anchor, ec)) return;
-  const std::optional<BaseRef> base = find_base(anchor, o.base.base_ref);
-  if (!base) return;
+  if (!fs::is_directory(anchor, ec)) return std::nullopt;
+  std::optional<BaseRef> ref;
+  try {
+    ref = find_base(anchor, o.base.base_ref);
+  } catch (const Refusal&) {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  if (!ref) {
+    std::cout << "baselines: changes to them are not checked (--base-ref " << no_base << ")\n";
+    return std::nullopt;
+  }
   // Kept within the console table's 100 columns: a long ref name is the user's, the rest is bounded.
-  std::cout << "baselines compared with " << g::terminal_line(base->named) << " at " << base->commit.substr(0, 12)
+  std::cout << "baselines compared with " << g::terminal_line(ref->named) << " at " << ref->commit.substr(0, 12)
             << "\n";
-  in.base_baseline = [commit = base->commit](const fs::path& folder, const fs::path& relative) {
-    return base_text(folder, commit, relative);
+  in.base_baseline = [ref = *ref](const fs::path& folder, const fs::path& relative) {
+    return BaseBaselines(folder, ref).text(relative);
   };
   in.accept_loosened = o.base.accept_loosened;
+  return std::nullopt;
 }
 
 // Read, then classify: one run's files, a part of a split gate that had nothing to run, or every part's reports.
@@ -58,7 +70,7 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   in.candidates = o.candidates;
   in.baselines = o.baselines;
   in.project = configured_source_dir(o.build);
-  set_base(in, o);
+  const std::optional<std::string> base_problem = set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
   if (const auto tree = source_commit(configured_source_dir(o.build))) {
@@ -71,6 +83,7 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
     s.problems.push_back(g::empty_part_problem(o.shard->index, o.shard->count, o.shard->catalogue.size()));
   else
     s = g::summarize(in);
+  if (base_problem) s.problems.push_back(*base_problem);
   s.shard = o.shard;
   return s;
 }

@@ -64,7 +64,7 @@ cand="$root/cand" && cp -r "$fixture/candidates" "$cand"
 edit "$cand/$gpu/Transpose/NaiveSquare.json" 'q = t["timing"]["quantiles_ns"]; q[10] = q[11]; t["timing"]["median_ns"] = q[11]'
 run "$tool" review --candidates "$cand" --baselines "$fixture/baselines"
 check "a candidate whose median is not its samples' is refused" '[ "$rc" -ne 0 ] && [[ $out == *"median_ns"*"the samples in samples_ns give"* ]]' "$out"
-run "$tool" check-baselines --baselines "$sources/baselines"
+run "$tool" check-baselines --baselines "$sources/baselines" --base-ref HEAD
 check "every committed baseline still reads" '[ "$rc" -eq 0 ]' "$out"
 
 echo "# 2. Changes against the base branch"
@@ -109,6 +109,25 @@ git clone -q "$repo" "$root/clone" && git -C "$root/clone" checkout -q -b pr2 &&
 run "$tool" check-baselines --baselines "$root/clone/baselines"
 check "without --base-ref the merge base with origin/main is the base" '[ "$rc" -eq 1 ] && [[ $out == *"origin/main (merge base)"* ]] && [[ $out == *"from exact to ±8"* ]]' "$out"
 
+# The base cannot be read (a checkout without origin/main, as actions/checkout gives by default): the check stops
+# rather than pass a loosening unseen; --base-ref none opts out and says so.
+git clone -q --depth 1 "file://$root/clone" "$root/shallow" 2>/dev/null && git -C "$root/shallow" remote remove origin
+run "$tool" check-baselines --baselines "$root/shallow/baselines"
+check "without a base to read, check-baselines exits 2 saying how to fetch it" \
+  '[ "$rc" -eq 2 ] && [[ $out == *"no base branch"*"git fetch origin main"* ]]' "$out"
+run "$tool" check-baselines --baselines "$root/shallow/baselines" --base-ref none
+check "--base-ref none checks nothing and says so" '[ "$rc" -eq 0 ] && [[ $out == *"not checked (--base-ref none)"* ]]' "$out"
+
+# The folder moved, a link left in its place, a tolerance widened behind it: compared by where the base kept it.
+git clone -q "$repo" "$root/linked" && git -C "$root/linked" mv baselines bl2 && ln -s bl2 "$root/linked/baselines" &&
+  edit "$root/linked/bl2/$gpu/SquareTile.json" 't["counters"]["'$shared_ld'"]["tolerance"] = {"kind": "relative", "amount": 0.5, "reason": "varies"}'
+run "$tool" check-baselines --baselines "$root/linked/baselines" --base-ref origin/main
+check "a tolerance widened behind a link to a moved folder is LOOSENED, and the link named" \
+  '[ "$rc" -eq 1 ] && [[ $out == *"LOOSENED"*"baselines is a link (to bl2)"* ]] && [[ $out == *"from exact to ±50%"* ]]' "$out"
+run "$tool" check-baselines --baselines "$root/linked/bl2" --base-ref origin/main
+check "the moved folder is compared with the base's, the move named" \
+  '[ "$rc" -eq 1 ] && [[ $out == *"was baselines at the base and is bl2 now"* ]] && [[ $out == *"from exact to ±50%"* ]]' "$out"
+
 echo "# 3. The gate's verdict names a loosened baseline"
 run_repo="$root/run" && cp -r "$fixture" "$run_repo" && git init -q -b main "$run_repo" &&
   git -C "$run_repo" add -A && git -C "$run_repo" -c user.name=t -c user.email=t@example.com commit -qm base
@@ -120,6 +139,10 @@ summary() {
   run "$tool" summary --junit "$run_repo/ctest-junit.xml" --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
     --baselines "$run_repo/baselines" --base-ref main --json "$root/summary.json" "$@"
 }
+run "$tool" summary --junit "$run_repo/ctest-junit.xml" --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
+  --baselines "$run_repo/baselines" --json "$root/summary-nobase.json"
+check "the gate without a base to read fails, the problem in its summary" \
+  '[ "$rc" -ne 0 ] && grep -q "no base branch to compare" "$root/summary-nobase.json"' "$out"
 summary
 verdict=$(python3 -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["tests"] if t["name"]=="Transpose.NaiveSquare"][0]; print(t["outcome"], "|", t["reason"])' "$root/summary.json" 2>&1)
 check "a passing test whose tolerance this change widened fails the gate" \

@@ -130,7 +130,8 @@ grep -q samples_ns "$base/$gpu_dir/Suite.json" && fail "baselines drop the raw s
 # --dry-run prints the table and writes nothing (a new GPU, and then over existing baselines).
 new_case
 run promote --candidates "$cand" --baselines "$base" --dry-run
-expect_rc "promote --dry-run on a GPU without baselines shows the table instead of refusing" 0
+expect_rc "promote --dry-run on a GPU without baselines refuses as the real run does (--new-gpu)" 3
+expect_in "promote --dry-run names --new-gpu" "pass --new-gpu" "$out"
 run promote --candidates "$cand" --baselines "$base" --new-gpu --dry-run
 expect_rc "promote --dry-run succeeds" 0
 case $out in *"$wavefronts"* | *"Suite"*) pass "promote --dry-run prints the table" ;;

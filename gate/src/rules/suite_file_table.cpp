@@ -13,6 +13,7 @@ namespace {
 
 using nlohmann::json;
 using T = JsonType;
+using R = Review;
 
 // A field of `Record` and how it is written; a null value leaves the field out of the file.
 template <class Record>
@@ -63,68 +64,68 @@ json map_of(const std::map<std::string, Value>& values, Samples samples) {
 // clang-format off
 constexpr Column<SuiteFile> suite_file_columns[] = {
     {{.key = "schema_version", .type = T::integer, .minimum = current_schema_version, .maximum = current_schema_version,
-      .description = "the schema this file follows; a file of an older one is recorded again (bankgate refresh)"},
+      .description = "the schema this file follows; a file of an older one is recorded again (bankgate refresh)", .review = R::informative},
      [](const SuiteFile& f, Samples) -> json { return f.schema_version; }},
-    {{.key = "suite", .type = T::string, .pattern = test_name_pattern, .description = "the GoogleTest suite; names the file"},
+    {{.key = "suite", .type = T::string, .pattern = test_name_pattern, .description = "the GoogleTest suite; names the file", .review = R::informative},
      [](const SuiteFile& f, Samples) -> json { return f.suite; }},
-    {{.key = "gpu", .type = T::object, .of = "gpu", .description = "the GPU model it was measured on"},
+    {{.key = "gpu", .type = T::object, .of = "gpu", .description = "the GPU model it was measured on", .review = R::informative},
      [](const SuiteFile& f, Samples s) { return written(f.gpu, s); }},
-    {{.key = "provenance", .type = T::object, .of = "provenance", .description = "the machine, build and command that measured it"},
+    {{.key = "provenance", .type = T::object, .of = "provenance", .description = "the machine, build and command that measured it", .review = R::informative},
      [](const SuiteFile& f, Samples s) { return written(f.provenance, s); }},
-    {{.key = "tests", .type = T::map, .of = "test", .description = "each test's record, by test name"},
+    {{.key = "tests", .type = T::map, .of = "test", .description = "each test's record, by test name", .review = R::nested},
      [](const SuiteFile& f, Samples s) { return map_of(f.tests, s); }},
     {{.key = "baselines", .type = T::string, .required = false, .candidate_only = true,
-      .description = "the baselines folder the suite that wrote it is gated against"},
+      .description = "the baselines folder the suite that wrote it is gated against", .review = R::informative},
      [](const SuiteFile& f, Samples) { return text_unless_empty(f.baseline_dir.string()); }},
 };
 
 constexpr Column<GpuKey> gpu_columns[] = {
-    {{.key = "arch", .type = T::string, .pattern = gpu_name_pattern, .description = "the architecture, e.g. sm_90; names a folder"},
+    {{.key = "arch", .type = T::string, .pattern = gpu_name_pattern, .description = "the architecture, e.g. sm_90; names a folder", .review = R::informative},
      [](const GpuKey& g, Samples) -> json { return g.arch; }},
-    {{.key = "model", .type = T::string, .pattern = gpu_name_pattern, .description = "the model, e.g. nvidia-h200; names a folder"},
+    {{.key = "model", .type = T::string, .pattern = gpu_name_pattern, .description = "the model, e.g. nvidia-h200; names a folder", .review = R::informative},
      [](const GpuKey& g, Samples) -> json { return g.model; }},
 };
 
 constexpr Column<Provenance> provenance_columns[] = {
-    {{.key = "gpu_name", .type = T::string, .description = "the GPU's name as the driver gives it"},
+    {{.key = "gpu_name", .type = T::string, .description = "the GPU's name as the driver gives it", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.gpu_name; }},
-    {{.key = "chip", .type = T::string, .description = "its chip, e.g. GH100"},
+    {{.key = "chip", .type = T::string, .description = "its chip, e.g. GH100", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.chip; }},
-    {{.key = "compute_capability", .type = T::string, .description = "e.g. 9.0"},
+    {{.key = "compute_capability", .type = T::string, .description = "e.g. 9.0", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.compute_capability; }},
-    {{.key = "multiprocessor_count", .type = T::integer, .description = "its streaming multiprocessors"},
+    {{.key = "multiprocessor_count", .type = T::integer, .description = "its streaming multiprocessors", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.multiprocessor_count; }},
-    {{.key = "driver_version", .type = T::integer, .description = "the CUDA API level the driver offers, e.g. 13000"},
+    {{.key = "driver_version", .type = T::integer, .description = "the CUDA API level the driver offers, e.g. 13000", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.driver_version; }},
-    {{.key = "driver_release", .type = T::string, .description = "the driver's release, e.g. 580.159.04; empty where unknown"},
+    {{.key = "driver_release", .type = T::string, .description = "the driver's release, e.g. 580.159.04; empty where unknown", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.driver_release; }},
-    {{.key = "cuda_runtime_version", .type = T::integer, .description = "the CUDA runtime's version, e.g. 13000"},
+    {{.key = "cuda_runtime_version", .type = T::integer, .description = "the CUDA runtime's version, e.g. 13000", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.cuda_runtime_version; }},
-    {{.key = "cupti_version", .type = T::count, .maximum = max_count, .description = "CUPTI's API version"},
+    {{.key = "cupti_version", .type = T::count, .maximum = max_count, .description = "CUPTI's API version", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.cupti_version; }},
-    {{.key = "git_commit", .type = T::string, .description = "the measured build's commit"},
+    {{.key = "git_commit", .type = T::string, .description = "the measured build's commit", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.git_commit; }},
-    {{.key = "git_dirty", .type = T::boolean, .description = "the measured build had uncommitted changes"},
+    {{.key = "git_dirty", .type = T::boolean, .description = "the measured build had uncommitted changes", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.git_dirty; }},
-    {{.key = "date", .type = T::string, .description = "when it was measured: UTC, ISO 8601"},
+    {{.key = "date", .type = T::string, .description = "when it was measured: UTC, ISO 8601", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.date; }},
-    {{.key = "command", .type = T::string, .description = "what wrote the file"},
+    {{.key = "command", .type = T::string, .description = "what wrote the file", .review = R::informative},
      [](const Provenance& p, Samples) -> json { return p.command; }},
     {{.key = "bankgate_version", .type = T::string, .required = false,
-      .description = "the bankgate that wrote it (files of 0.4 and later)"},
+      .description = "the bankgate that wrote it (files of 0.4 and later)", .review = R::informative},
      [](const Provenance& p, Samples) { return text_unless_empty(p.bankgate_version); }},
 };
 
 // A test of one kernel: the kernel's columns and this one.
 constexpr Column<TestRecord> correct_columns[] = {
-    {{.key = "correct", .type = T::boolean, .description = "the output matched the CPU reference"},
+    {{.key = "correct", .type = T::boolean, .description = "the output matched the CPU reference", .review = R::informative},
      [](const TestRecord& r, Samples) -> json { return r.correct; }},
 };
 
 constexpr Column<TestRecord> test_of_kernels_columns[] = {
     correct_columns[0],
     {{.key = "kernels", .type = T::array, .of = "kernel", .minimum = 2,
-      .description = "each kernel's record, in launch order (a test of one kernel is written without it)"},
+      .description = "each kernel's record, in launch order (a test of one kernel is written without it)", .review = R::nested},
      [](const TestRecord& r, Samples s) {
        json kernels = json::array();
        for (const KernelRecord* k : r.kernels()) kernels.push_back(written(*k, s));
@@ -133,24 +134,24 @@ constexpr Column<TestRecord> test_of_kernels_columns[] = {
 };
 
 constexpr Column<KernelRecord> kernel_columns[] = {
-    {{.key = "kernel", .type = T::string, .description = "its function name, as results name it"},
+    {{.key = "kernel", .type = T::string, .description = "its function name, as results name it", .review = R::judged},
      [](const KernelRecord& r, Samples) -> json { return r.kernel; }},
-    {{.key = "counters", .type = T::map, .of = "counter", .description = "each gated counter, by metric name"},
+    {{.key = "counters", .type = T::map, .of = "counter", .description = "each gated counter, by metric name", .review = R::judged},
      [](const KernelRecord& r, Samples s) { return map_of(r.counters, s); }},
     {{.key = "derived", .type = T::map, .required = false, .of = "non_negative",
-      .description = "figures the counters give (ratios, excess per kind); informative, not gated"},
+      .description = "figures the counters give (ratios, excess per kind); informative, not gated", .review = R::informative},
      [](const KernelRecord& r, Samples s) { return map_of(r.derived, s); }},
     {{.key = "expected", .type = T::object, .required = false, .of = "expected",
-      .description = "the ratios its source says it should show"},
+      .description = "the ratios its source says it should show", .review = R::informative},
      [](const KernelRecord& r, Samples s) { return r.expected ? written(*r.expected, s) : json(); }},
-    {{.key = "timing", .type = T::object, .required = false, .of = "timing", .description = "its duration distribution"},
+    {{.key = "timing", .type = T::object, .required = false, .of = "timing", .description = "its duration distribution", .review = R::judged},
      [](const KernelRecord& r, Samples s) { return r.timing ? written(*r.timing, s) : json(); }},
     {{.key = "samples_ns", .type = T::array, .required = false, .candidate_only = true, .of = "non_negative",
       .maximum = static_cast<double>(limits::max_samples_per_test),
-      .description = "the raw durations the timing summarizes; baselines keep quantiles, not samples"},
+      .description = "the raw durations the timing summarizes; baselines keep quantiles, not samples", .review = R::informative},
      [](const KernelRecord& r, Samples) { return r.samples_ns.empty() ? json() : numbers(r.samples_ns); }},
     {{.key = "lines", .type = T::array, .required = false, .of = "line",
-      .description = "per-line figures, where the attribution ran"},
+      .description = "per-line figures, where the attribution ran", .review = R::informative},
      [](const KernelRecord& r, Samples s) {
        if (r.lines.empty()) return json();
        json lines = json::array();
@@ -160,106 +161,106 @@ constexpr Column<KernelRecord> kernel_columns[] = {
 };
 
 constexpr Column<CounterValue> counter_columns[] = {
-    {{.key = "value", .type = T::count, .maximum = limits::max_counter, .description = "the events counted"},
+    {{.key = "value", .type = T::count, .maximum = limits::max_counter, .description = "the events counted", .review = R::judged},
      [](const CounterValue& c, Samples) { return json_number(c.value); }},
-    {{.key = "tolerance", .type = T::object, .of = "tolerance", .description = "how far it may move"},
+    {{.key = "tolerance", .type = T::object, .of = "tolerance", .description = "how far it may move", .review = R::judged},
      [](const CounterValue& c, Samples s) { return written(c.tolerance, s); }},
 };
 
 constexpr Column<Tolerance> tolerance_columns[] = {
-    {{.key = "kind", .type = T::string, .choices = tolerance_kinds, .description = "exact, or how the amount is read"},
+    {{.key = "kind", .type = T::string, .choices = tolerance_kinds, .description = "exact, or how the amount is read", .review = R::judged},
      [](const Tolerance& t, Samples) -> json {
        return t.kind == Tolerance::Kind::exact ? "exact" : t.kind == Tolerance::Kind::absolute ? "absolute" : "relative";
      }},
     {{.key = "amount", .type = T::non_negative, .required = false,
-      .description = "events (absolute) or a fraction of the value (relative); never with exact"},
+      .description = "events (absolute) or a fraction of the value (relative); never with exact", .review = R::judged},
      [](const Tolerance& t, Samples) { return t.kind == Tolerance::Kind::exact ? json() : json_number(t.amount); }},
-    {{.key = "reason", .type = T::text, .required = false, .description = "why the counter varies; required with an amount"},
+    {{.key = "reason", .type = T::text, .required = false, .description = "why the counter varies; required with an amount", .review = R::informative},
      [](const Tolerance& t, Samples) { return t.kind == Tolerance::Kind::exact ? json() : json(t.reason); }},
 };
 
 constexpr Column<TimingSummary> timing_columns[] = {
-    {{.key = "median_ns", .type = T::non_negative, .maximum = limits::max_duration_ns, .description = "the median duration"},
+    {{.key = "median_ns", .type = T::non_negative, .maximum = limits::max_duration_ns, .description = "the median duration", .review = R::judged},
      [](const TimingSummary& t, Samples) { return json_number(t.median_ns); }},
-    {{.key = "mad_ns", .type = T::non_negative, .description = "the median absolute deviation from it"},
+    {{.key = "mad_ns", .type = T::non_negative, .description = "the median absolute deviation from it", .review = R::informative},
      [](const TimingSummary& t, Samples) { return json_number(t.mad_ns); }},
-    {{.key = "p10_ns", .type = T::non_negative, .description = "the 10th percentile"},
+    {{.key = "p10_ns", .type = T::non_negative, .description = "the 10th percentile", .review = R::informative},
      [](const TimingSummary& t, Samples) { return json_number(t.p10_ns); }},
-    {{.key = "p90_ns", .type = T::non_negative, .description = "the 90th percentile"},
+    {{.key = "p90_ns", .type = T::non_negative, .description = "the 90th percentile", .review = R::informative},
      [](const TimingSummary& t, Samples) { return json_number(t.p90_ns); }},
-    {{.key = "min_ns", .type = T::non_negative, .description = "the shortest duration"},
+    {{.key = "min_ns", .type = T::non_negative, .description = "the shortest duration", .review = R::informative},
      [](const TimingSummary& t, Samples) { return json_number(t.min_ns); }},
-    {{.key = "samples", .type = T::count, .minimum = 1, .maximum = max_count, .description = "the durations summarized"},
+    {{.key = "samples", .type = T::count, .minimum = 1, .maximum = max_count, .description = "the durations summarized", .review = R::judged},
      [](const TimingSummary& t, Samples) -> json { return t.samples; }},
-    {{.key = "median_se_ns", .type = T::non_negative, .description = "the median's standard error (bootstrap)"},
+    {{.key = "median_se_ns", .type = T::non_negative, .description = "the median's standard error (bootstrap)", .review = R::judged},
      [](const TimingSummary& t, Samples) { return json_number(t.median_se_ns); }},
-    {{.key = "tolerance", .type = T::object, .of = "timing_tolerance", .description = "how much slower counts as slower"},
+    {{.key = "tolerance", .type = T::object, .of = "timing_tolerance", .description = "how much slower counts as slower", .review = R::nested},
      [](const TimingSummary& t, Samples s) { return written(t.tolerance, s); }},
     {{.key = "l2", .type = T::string, .choices = l2_states,
-      .description = "warm: inputs left in L2 between launches; cold: L2 flushed before each"},
+      .description = "warm: inputs left in L2 between launches; cold: L2 flushed before each", .review = R::method},
      [](const TimingSummary& t, Samples) -> json { return t.l2; }},
     {{.key = "launches_per_sample", .type = T::integer, .minimum = 1, .maximum = limits::max_launches_per_sample,
-      .description = "each sample is the mean of that many back-to-back launches"},
+      .description = "each sample is the mean of that many back-to-back launches", .review = R::method},
      [](const TimingSummary& t, Samples) -> json { return t.launches_per_sample; }},
-    {{.key = "warmup_launches", .type = T::count, .maximum = max_count, .description = "launches before durations were stable"},
+    {{.key = "warmup_launches", .type = T::count, .maximum = max_count, .description = "launches before durations were stable", .review = R::informative},
      [](const TimingSummary& t, Samples) -> json { return t.warmup_launches; }},
     {{.key = "dropped_samples", .type = T::count, .maximum = max_count,
-      .description = "samples discarded because the GPU was clocked down"},
+      .description = "samples discarded because the GPU was clocked down", .review = R::informative},
      [](const TimingSummary& t, Samples) -> json { return t.dropped_samples; }},
     {{.key = "sm_clock_mhz", .type = T::non_negative, .maximum = limits::max_sm_clock_mhz,
-      .description = "the median SM clock while sampling; 0 where unknown"},
+      .description = "the median SM clock while sampling; 0 where unknown", .review = R::informative},
      [](const TimingSummary& t, Samples) { return json_number(t.sm_clock_mhz); }},
     {{.key = "quantiles_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 21, .maximum = 21,
-      .description = "the 0th, 5th, ..., 100th percentiles, for plots"},
+      .description = "the 0th, 5th, ..., 100th percentiles, for plots", .review = R::informative},
      [](const TimingSummary& t, Samples) { return t.quantiles_ns.empty() ? json() : numbers(t.quantiles_ns); }},
 };
 
 constexpr Column<TimingTolerance> timing_tolerance_columns[] = {
     {{.key = "relative", .type = T::non_negative, .maximum = limits::max_timing_relative_tolerance,
-      .description = "of the baseline median"},
+      .description = "of the baseline median", .review = R::judged},
      [](const TimingTolerance& t, Samples) { return json_number(t.relative); }},
     {{.key = "absolute_ns", .type = T::non_negative, .maximum = limits::max_timing_absolute_ns,
-      .description = "added to the relative part"},
+      .description = "added to the relative part", .review = R::judged},
      [](const TimingTolerance& t, Samples) { return json_number(t.absolute_ns); }},
     {{.key = "reason", .type = T::text, .required = false,
-      .description = "why the test needs more room than 3% + 64 ns; required then"},
+      .description = "why the test needs more room than 3% + 64 ns; required then", .review = R::informative},
      [](const TimingTolerance& t, Samples) { return text_unless_empty(t.reason); }},
     {{.key = "modes_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 2, .maximum = 10,
-      .description = "the medians of the processes whose speeds differed: the tolerance then judges alone"},
+      .description = "the medians of the processes whose speeds differed: the tolerance then judges alone", .review = R::judged},
      [](const TimingTolerance& t, Samples) { return t.modes_ns.empty() ? json() : numbers(t.modes_ns); }},
     {{.key = "compare_floor", .type = T::non_negative, .required = false, .maximum = limits::max_compare_floor,
-      .description = "the smallest relative change bankgate compare decides for this test; needs the reason"},
+      .description = "the smallest relative change bankgate compare decides for this test; needs the reason", .review = R::judged},
      [](const TimingTolerance& t, Samples) { return t.compare_floor > 0.0 ? json_number(t.compare_floor) : json(); }},
 };
 
 constexpr Column<SourceLineFigures> line_columns[] = {
-    {{.key = "file", .type = T::string, .description = "relative to the project's source folder where inside it"},
+    {{.key = "file", .type = T::string, .description = "relative to the project's source folder where inside it", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.file; }},
-    {{.key = "line", .type = T::count, .maximum = max_count, .description = "0: unknown (built without -lineinfo)"},
+    {{.key = "line", .type = T::count, .maximum = max_count, .description = "0: unknown (built without -lineinfo)", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.line; }},
     {{.key = "inlined", .type = T::string, .required = false,
-      .description = "the inlined function's own line, where the kernel's line called it"},
+      .description = "the inlined function's own line, where the kernel's line called it", .review = R::informative},
      [](const SourceLineFigures& l, Samples) { return text_unless_empty(l.inlined); }},
-    {{.key = "kind", .type = T::string, .description = "an instruction kind of the metric table"},
+    {{.key = "kind", .type = T::string, .description = "an instruction kind of the metric table", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.kind; }},
-    {{.key = "opcode", .type = T::string, .description = "the SASS opcodes of its instructions; empty where unknown"},
+    {{.key = "opcode", .type = T::string, .description = "the SASS opcodes of its instructions; empty where unknown", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.opcode; }},
-    {{.key = "executions", .type = T::count, .maximum = limits::max_counter, .description = "warp-level instructions executed"},
+    {{.key = "executions", .type = T::count, .maximum = limits::max_counter, .description = "warp-level instructions executed", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.executions; }},
-    {{.key = "wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "shared-memory wavefronts"},
+    {{.key = "wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "shared-memory wavefronts", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.wavefronts; }},
-    {{.key = "ideal_wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "the wavefronts without conflicts"},
+    {{.key = "ideal_wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "the wavefronts without conflicts", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.ideal_wavefronts; }},
-    {{.key = "sectors", .type = T::count, .maximum = limits::max_counter, .description = "global or local memory sectors"},
+    {{.key = "sectors", .type = T::count, .maximum = limits::max_counter, .description = "global or local memory sectors", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.sectors; }},
-    {{.key = "ideal_sectors", .type = T::count, .maximum = limits::max_counter, .description = "the sectors if coalesced"},
+    {{.key = "ideal_sectors", .type = T::count, .maximum = limits::max_counter, .description = "the sectors if coalesced", .review = R::informative},
      [](const SourceLineFigures& l, Samples) -> json { return l.ideal_sectors; }},
 };
 
 constexpr Column<ExpectedRatios> expected_columns[] = {
-    {{.key = "ratios", .type = T::map, .of = "non_negative", .description = "ratios of the metric table, by key"},
+    {{.key = "ratios", .type = T::map, .of = "non_negative", .description = "ratios of the metric table, by key", .review = R::informative},
      [](const ExpectedRatios& e, Samples s) { return map_of(e.ratios, s); }},
-    {{.key = "why", .type = T::text, .description = "why the kernel should show them"},
+    {{.key = "why", .type = T::text, .description = "why the kernel should show them", .review = R::informative},
      [](const ExpectedRatios& e, Samples) -> json { return e.why; }},
 };
 // clang-format on
@@ -352,6 +353,8 @@ json json_number(double v) {
   if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 9.0e15) return static_cast<std::int64_t>(v);
   return v;
 }
+
+json kernel_document(const KernelRecord& kernel) { return written(kernel, Samples::drop); }
 
 json suite_file_document(const SuiteFile& file, Samples samples) {
   return write_object(file, suite_file_columns, samples);

@@ -31,6 +31,18 @@ enum class JsonType {
   map,           // names the file chooses (tests, metrics, ratios) to values of `of`
 };
 
+// What a change of a field from the base branch's baseline to a pull request's does to the gate
+// (baseline_changes.hpp). Every row says it, so that the review of a change compares every field the judgement
+// reads: a field nobody classified fails closed (its change is named as a loosening), and a test holds every row
+// to a class.
+enum class Review {
+  unclassified,  // named as a loosening whenever it changes: bankgate cannot tell what the change does
+  informative,   // read by no verdict (plots, provenance, explanations): not compared
+  judged,        // compared by baseline_changes.cpp's rules for what the judgement reads, each change named
+  nested,        // an object, map or array of another table: its own fields are compared
+  method,        // how a figure was taken: a change is named (the judgement refuses to compare across it)
+};
+
 struct SchemaField {
   std::string_view key;
   JsonType type;
@@ -42,6 +54,7 @@ struct SchemaField {
   std::span<const std::string_view> choices;  // strings: the only values allowed, where the table knows them
   std::string_view pattern;                   // strings: the regular expression every value matches
   std::string_view description;
+  Review review = Review::unclassified;
 };
 
 // One JSON object of a suite file; `name` is what the JSON Schema calls it under $defs.
@@ -73,6 +86,8 @@ std::span<const SchemaObject> schema_objects();  // in Part's order
 
 // The document serialize_suite_file prints, written by the tables.
 nlohmann::json suite_file_document(const SuiteFile& file, Samples samples);
+// One kernel's record as a baseline holds it, by the kernel table: what the review of a change walks.
+nlohmann::json kernel_document(const KernelRecord& kernel);
 // A number as the writer puts it: integral values as integers, so that counters read as counts, not 1024.0.
 nlohmann::json json_number(double value);
 
