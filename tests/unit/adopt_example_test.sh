@@ -3,7 +3,7 @@
 #   adopt_example_test.sh MODE REPO MAIN_BUILD CUDA_COMPILER
 # MODE package: `cmake --install` of this build into a prefix, then find_package(bankgate);
 # MODE subdirectory: add_subdirectory of the checkout; MODE fetch: FetchContent from the checkout's git
-# repository (its HEAD commit). Checks that the project's ctest holds its one GPU test and none of bankgate's,
+# repository at the commit the docs pin, which must be the release of the version they describe. Checks that the project's ctest holds its one GPU test and none of bankgate's,
 # and that without a GPU that test is Skipped with the reason. Prints "N passed, M failed".
 set -uo pipefail
 mode=${1:?usage: adopt_example_test.sh package|subdirectory|fetch REPO MAIN_BUILD CUDA_COMPILER}
@@ -31,7 +31,19 @@ case $mode in
     args+=(-DCMAKE_PREFIX_PATH="$work/prefix${CMAKE_PREFIX_PATH:+;${CMAKE_PREFIX_PATH//:/;}}") ;;
   subdirectory) args+=(-DBANKGATE_SOURCE_DIR="$repo") ;;
   fetch)
-    tag=$(git -C "$repo" rev-parse HEAD 2>/dev/null) || { echo "skipped: $repo is no git checkout, nothing to fetch"; finish; }
+    # The commit the docs pin (README, docs/adopting.md), as a newcomer copies it: the release of the version the
+    # docs describe. A stale pin, or docs that disagree on it, fails here.
+    git -C "$repo" rev-parse HEAD >/dev/null 2>&1 || { echo "skipped: $repo is no git checkout, nothing to fetch"; finish; }
+    pins=$(grep -hoE 'GIT_TAG [0-9a-f]{40}\)  # a commit of main \([0-9]+\.[0-9]+\.[0-9]+\)' "$repo/README.md" "$repo/docs/adopting.md" | sort -u)
+    [ "$(printf '%s\n' "$pins" | grep -c .)" -eq 1 ] && pass "the docs pin one commit" ||
+      { fail "the docs pin one commit" "$pins"; finish; }
+    tag=$(printf '%s' "$pins" | grep -oE '[0-9a-f]{40}') pinned=$(printf '%s' "$pins" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+')
+    version=$(sed -nE 's/^project\(bankgate VERSION ([0-9.]+) .*/\1/p' "$repo/CMakeLists.txt")
+    git -C "$repo" merge-base --is-ancestor "$tag" HEAD 2>/dev/null && pass "the pinned commit is on this branch" ||
+      { fail "the pinned commit is on this branch" "$tag is not an ancestor of HEAD (a shallow clone lacks it)"; finish; }
+    at_pin=$(git -C "$repo" show "$tag:CMakeLists.txt" | sed -nE 's/^project\(bankgate VERSION ([0-9.]+) .*/\1/p')
+    [ "$pinned" = "$version" ] && [ "$at_pin" = "$version" ] && pass "the pin is the release of the version the docs describe ($version)" ||
+      fail "the pin is the release of the version the docs describe ($version)" "the docs say $pinned, the pinned commit is $at_pin"
     args+=(-DBANKGATE_SOURCE_DIR="$repo" -DBANKGATE_GIT_TAG="$tag") ;;
   *) echo "unknown mode '$mode'" >&2; exit 64 ;;
 esac

@@ -9,6 +9,7 @@
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/suite_file_table.hpp>
 #include <bankgate/gate/text/number_format.hpp>
+#include <bankgate/gate/text/text.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
@@ -164,10 +165,10 @@ void walk(const SchemaObject& table, const json& before, const json& after, cons
       for (const auto& [key, value] : b.items())
         if (a.contains(key)) walk(*of, value, a.at(key), path + "." + key + ".", test, out);
     } else if (field.review == Review::method) {
-      out.push_back({test, path + " (how the duration was taken)", b.dump(), a.dump(), false});
+      out.push_back({test, path + " (how the duration was taken)", json_text(b, -1), json_text(a, -1), false});
     } else if (field.review == Review::unclassified) {
-      out.push_back(
-          {test, path + " (a field this bankgate cannot judge)", b.dump(), a.is_null() ? "removed" : a.dump(), true});
+      out.push_back({test, path + " (a field this bankgate cannot judge)", json_text(b, -1),
+                     a.is_null() ? "removed" : json_text(a, -1), true});
     }
   }
 }
