@@ -6,6 +6,7 @@
 
 #include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
@@ -34,24 +35,36 @@ struct GateOptions {
 };
 
 // Copies the run's test result records into the gate's folder (protocol::run_gtest_results), so that the folder
-// alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
-// copy, or the originals where it could not be made.
+// alone explains the run (a merge of a split gate reads nothing else). A copy is a read: each record is read inside
+// the records' folder like any input (a link is no record, and one leading out is never followed into the
+// artifact), so a test whose record cannot be read has none there and is NOT MEASURED. Returns where the summary
+// reads them: the copy, or the originals where it could not be made.
 fs::path keep_result_records(const fs::path& build, const fs::path& results) {
   fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
   std::error_code ec;
-  fs::create_directories(to, ec);
-  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    // One record per test; the claims and running files of the suites' processes (dot names) are none.
-    std::error_code kind;
-    if (name.starts_with(".") || !name.ends_with(g::test_result_suffix) || !it->is_regular_file(kind)) continue;
-    fs::copy_file(it->path(), to / name, fs::copy_options::overwrite_existing, ec);
-    if (ec) break;
+  if (!fs::is_directory(from, ec)) return to;
+  try {
+    fs::create_directories(to);
+    const g::ConfinedFolder records(from, "the test result records");
+    for (auto it = fs::directory_iterator(from); it != fs::directory_iterator(); ++it) {
+      const std::string name = it->path().filename().string();
+      // One record per test; the claims and running files of the suites' processes (dot names) are none.
+      if (name.starts_with(".") || !name.ends_with(g::test_result_suffix)) continue;
+      try {
+        if (it->is_symlink() || !it->is_regular_file()) throw std::runtime_error("not a plain file");
+        write_text(to / name, records.read(name));
+      } catch (const std::exception& e) {
+        std::cerr << "bankgate: " << g::terminal_line(records.display(name).string()) << " is left out ("
+                  << g::terminal_line(e.what()) << "): its test has no record\n";
+      }
+    }
+    return to;
+  } catch (const std::exception& e) {
+    std::cerr << "bankgate: the test result records were not copied into " << g::terminal_line(to.string()) << " ("
+              << g::terminal_line(e.what()) << "); the reports read them from " << g::terminal_line(from.string())
+              << "\n";
+    return from;
   }
-  if (!ec || ec == std::errc::no_such_file_or_directory) return to;
-  std::cerr << "bankgate: the test result records were not copied into " << to.string() << " (" << ec.message()
-            << "); the reports read them from " << from.string() << "\n";
-  return from;
 }
 
 // The gate's last word, after the reports.

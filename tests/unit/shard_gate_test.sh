@@ -61,6 +61,8 @@ touch "$2/bankgate.measure.$1"
 # Where candidates go, as the command's run manifest says.
 candidates=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
 mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates" && cp "$5"/*.result.json "$4"
+# A suite process that leaves a record as a link to a file outside its folder.
+[ -z "${PLANT_RECORD_LINK:-}" ] || ln -sf "$PLANT_RECORD_LINK" "$4/Lone.x.result.json"
 SH
   {
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
@@ -222,6 +224,13 @@ run "$tool" gate --shard 1/3 --ctest-arg=-E --ctest-arg=Stride --build "$build" 
 expect_rc "a --ctest-arg that selects tests is refused with --shard (exit 3)" 3
 expect_in "it says why" "--ctest-arg -E selects tests, which would undo the split of --shard" "$out"
 check "refusals come before the last run's reports are cleared" '[ "$(ls "$(gate_folder "$build")")" = "$before" ]'
+
+# A copy is a read: a record the suite process left as a link out of its folder never reaches the gate's folder
+# (the CI artifact) or its reports, and its test has no record.
+printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "Lone", "test": "x", "outcome": "passed", "seconds": 0.1, "messages": ["TOKEN-outside"], "properties": {}, "wrong_output": false, "findings": []}\n' >"$root/outside-record.json"
+PLANT_RECORD_LINK="$root/outside-record.json" run "$tool" gate --build "$build" --no-build --baselines "$root/baselines"
+check "a result record linked out of its folder is left out of the gate's folder and reports" \
+  '! grep -rq TOKEN-outside "$(gate_folder "$build")" && [[ $out == *"Lone.x.result.json is left out"* ]]' "$out"
 
 # 7. The command line.
 for value in 0/3 4/3 a/b 3; do
