@@ -7,6 +7,7 @@
 #include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/gate/rules/baseline_changes.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/baseline_transaction.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/text.hpp>
 
@@ -96,6 +97,10 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   std::map<fs::path, g::SuiteFile> read;
   std::vector<std::string> problems;
   if (const auto stray = stray_journal(folder)) problems.push_back(*stray);
+  for (const fs::path& leftover : g::leftover_staging_files(folder))
+    problems.push_back(folder.display(leftover).string() +
+                       " is a staging file an interrupted promotion left (killed before it journaled it): `" +
+                       g::recover_command(root) + "` removes it; never commit it");
   const auto is_json = [](const std::string& name) { return name.ends_with(".json"); };
   for (const g::GpuKey& gpu : baselines.gpus(problems)) {
     // Links are listed by their own names, so that a link from one suite's name to another's file is caught.

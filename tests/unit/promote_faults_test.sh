@@ -114,6 +114,37 @@ check "a journal pointing outside the folder is refused" '[ "$rc" -ne 0 ] && [[ 
 check "and the file it names is untouched" '[ "$(cat "$dir/victim.json")" = keep ]'
 rm "$(journal_of "$base")"
 
+# A promotion killed between creating a staging file and journaling it: no journal names the file. check-baselines
+# names it (exit 2), and recover removes it; a file of that shape only in part stays.
+new_case
+touch "$base/$gpu/S1.json.bankgate-staged-4242-0123456789abcdef" "$base/$gpu/S1.json.bankgate-staged-other"
+run "$tool" check-baselines --baselines "$base" --base-ref none
+check "check-baselines names a staging file no journal names" \
+  '[ "$rc" -eq 2 ] && [[ $out == *"S1.json.bankgate-staged-4242-0123456789abcdef is a staging file an interrupted promotion left"*"bankgate recover --baselines"* ]]' "$out"
+run "$tool" recover --baselines "$base"
+check "recover removes it and says so" \
+  '[ "$rc" -eq 0 ] && [[ $out == *"removed 1 staging files"* ]] && [ ! -e "$base/$gpu/S1.json.bankgate-staged-4242-0123456789abcdef" ] && [ -e "$base/$gpu/S1.json.bankgate-staged-other" ]' "$out"
+rm -f "$base/$gpu/S1.json.bankgate-staged-other"
+
+# A journal another folder wrote, one gone since whose inode this folder took: set aside, nothing touched.
+new_case
+echo keep >"$base/$gpu/S1.json"
+printf '{"folder": "/gone/project/baselines", "folder_identity": {"path": "/gone/project/baselines", "birth_ns": 1}, "phase": "committing", "entries": [{"real": "%s/S1.json", "staged": "S1.json.bankgate-staged-1-0000000000000000", "backup": "S1.json.bankgate-backup-1-0000000000000000", "created": true,
+  "staged_file": {"device": 1, "inode": 1, "size": 1, "mtime_ns": 1}, "original_file": {"device": 1, "inode": 1, "size": 1, "mtime_ns": 1}}]}' "$gpu" >"$(journal_of "$base")"
+chmod 600 "$(journal_of "$base")"
+run "$tool" recover --baselines "$base"
+check "a journal of another folder that shared this one's inode is set aside, naming that folder" \
+  '[ "$rc" -eq 0 ] && [[ $out == *"set aside the journal of an interrupted promotion of /gone/project/baselines"* ]] && [ ! -e "$(journal_of "$base")" ] && [ -e "$(journal_of "$base").stale" ]' "$out"
+check "and nothing of this folder is touched" '[ "$(cat "$base/$gpu/S1.json")" = keep ]'
+rm -f "$(journal_of "$base").stale"
+
+# The state folder below a folder another user can write: they could move the journals away.
+new_case
+mkdir -p "$root/open" && chmod 777 "$root/open"
+run env XDG_STATE_HOME="$root/open/state" "$tool" promote --candidates "$cand" --baselines "$base"
+check "a journal folder below a folder others can write is refused" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"lies in $root/open, which another user can write"* ]]' "$out"
+
 # 5. An injected failure in the middle of the commit rolls back in the same run.
 new_case
 run env BANKGATE_FAULT_INJECT=renamed:5:fail "$tool" promote --candidates "$cand" --baselines "$base"

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <regex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -109,8 +110,18 @@ void check_journal_path(const ConfinedFolder& folder, const std::string& text) {
     throw std::runtime_error("'" + text + "' runs through a symbolic link (a journal names files without links)");
 }
 
-// The folder for this user's journals, made where missing: only this user may write it (a folder others can
-// write, or one that is a link, is refused: someone else could place a journal there).
+// Whether nobody but this user (and root) can move or replace what `folder` holds: owned by this user or root,
+// written by no one else, or a sticky folder of root's (/tmp), where others cannot move this user's entries.
+bool only_this_user_moves(const fs::path& folder) {
+  struct stat info {};
+  if (::lstat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return false;
+  if (info.st_uid != ::getuid() && info.st_uid != 0) return false;
+  return (info.st_mode & 022) == 0 || (info.st_uid == 0 && (info.st_mode & S_ISVTX) != 0);
+}
+
+// The folder for this user's journals, made where missing: only this user may write it, and every folder above it
+// up to the root is this user's or root's, written by nobody else (a folder others can write, or one that is a
+// link, is refused: someone else could place a journal there, or move the journals away).
 fs::path own_journal_folder() {
   fs::path folder = journal_folder();
   std::error_code ec;
@@ -122,7 +133,34 @@ fs::path own_journal_folder() {
     throw TransactionError("the journal folder " + folder.string() +
                            " is not a folder that only this user may write (" + (ec ? ec.message() : reason()) +
                            "): set XDG_STATE_HOME to a folder of your own");
+  for (fs::path above = folder.parent_path(); !above.empty(); above = above.parent_path()) {
+    if (!only_this_user_moves(above))
+      throw TransactionError("the journal folder " + folder.string() + " lies in " + above.string() +
+                             ", which another user can write or owns: they could move the journals away. Set "
+                             "XDG_STATE_HOME to a folder whose parents only you and root can write");
+    if (above == above.parent_path()) break;
+  }
   return folder;
+}
+
+// What tells the baselines folder apart from another that later takes its inode (a deleted project's): its
+// canonical path and birth time, kept in the journal beside the device and inode its name carries.
+nlohmann::json folder_identity(const ConfinedFolder& folder) {
+  struct statx info {};
+  long long birth = 0;
+  if (::statx(folder.fd(), "", AT_EMPTY_PATH, STATX_BTIME, &info) == 0 && (info.stx_mask & STATX_BTIME) != 0)
+    birth = info.stx_btime.tv_sec * 1000000000LL + info.stx_btime.tv_nsec;
+  std::error_code ec;
+  return {{"path", fs::canonical(folder.root(), ec).string()}, {"birth_ns", birth}};
+}
+
+// Whether a journal written for `written` is this folder's: the same birth where both know one, else the same path.
+// A journal of a bankgate before 0.5 carries no identity: its name (device and inode) is all it has.
+bool same_folder(const nlohmann::json& written, const nlohmann::json& now) {
+  if (written.empty()) return true;
+  const long long was = written.value("birth_ns", 0LL), is = now.value("birth_ns", 0LL);
+  if (was != 0 && is != 0) return was == is;
+  return written.value("path", std::string()) == now.value("path", std::string());
 }
 
 // The journal's name: the baselines folder's device and inode, so that every spelling of its path finds it.
@@ -185,6 +223,7 @@ BaselineTransaction::BaselineTransaction(const fs::path& root, std::chrono::seco
   lock(wait);
   journal_ = own_journal_folder() / journal_name(folder_);
   recover();
+  remove_leftover_staging();
 } catch (const ConfinementError& e) {
   throw TransactionError(e.what());
 }
@@ -239,8 +278,10 @@ void BaselineTransaction::write_journal(Phase phase) const {
                        {"staged_file", id(e.staged_id)},
                        {"original_file", id(e.original_id)}});
   const char* phases[] = {"staging", "committing", "committed"};
-  const nlohmann::json document = {
-      {"folder", root().string()}, {"phase", phases[static_cast<int>(phase)]}, {"entries", entries}};
+  const nlohmann::json document = {{"folder", root().string()},
+                                   {"folder_identity", folder_identity(folder_)},
+                                   {"phase", phases[static_cast<int>(phase)]},
+                                   {"entries", entries}};
   // Written whole, then renamed into place: a kill leaves the previous journal or this one, never half of one.
   const fs::path draft = journal_.string() + ".draft";
   const UniqueFd journals(::open(journal_.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -325,6 +366,8 @@ void BaselineTransaction::recover() {
   Phase phase = Phase::staging;
   try {
     const nlohmann::json document = nlohmann::json::parse(read_journal(journal_));
+    if (!same_folder(document.value("folder_identity", nlohmann::json::object()), folder_identity(folder_)))
+      return set_aside_journal(document.value("folder", std::string("another folder")));
     const std::string written = document.at("phase").get<std::string>();
     phase = written == "committing" ? Phase::committing : written == "committed" ? Phase::committed : Phase::staging;
     if (written != "staging" && written != "committing" && written != "committed")
@@ -454,6 +497,40 @@ std::vector<BaselineTransaction::Change> BaselineTransaction::commit() {
   std::vector<Change> changes;
   for (const Entry& e : entries_) changes.push_back({folder_.display(e.target), e.created});
   return changes;
+}
+
+std::vector<fs::path> leftover_staging_files(const ConfinedFolder& baselines) {
+  // As stage() names them: the baseline's name, the suffix, the process id and 16 hex digits (random_suffix).
+  static const std::regex staging_name(R"(.+\.json\.bankgate-staged-[0-9]+-[0-9a-f]{16})");
+  std::vector<std::string> problems;  // a folder that cannot be listed is the readers' to name
+  return baselines.files_below(
+      "", [](const std::string& name) { return std::regex_match(name, staging_name); }, problems,
+      /*links_as_entries=*/true);
+}
+
+// With the lock held and any journal recovered, every staging file left in the folder is a dead promotion's that
+// was killed between creating it and journaling it: nothing else names it, and it is removed.
+void BaselineTransaction::remove_leftover_staging() {
+  std::size_t removed = 0;
+  for (const fs::path& relative : leftover_staging_files(folder_)) {
+    const ConfinedFolder::Place place = folder_.locate(relative);
+    if (::unlinkat(place.folder.get(), place.name.c_str(), 0) == 0) ++removed;
+  }
+  if (removed > 0)
+    recovered_.push_back("removed " + std::to_string(removed) +
+                         " staging files that promotions killed before journaling them had left");
+}
+
+// A journal named for this folder's device and inode that another folder wrote (one deleted since, whose inode
+// this folder took): nothing it names is this folder's, so it is set aside, named, and nothing is touched.
+void BaselineTransaction::set_aside_journal(const std::string& written_for) {
+  const fs::path aside = journal_.string() + ".stale";
+  if (::rename(journal_.c_str(), aside.c_str()) != 0)
+    throw TransactionError("the journal " + journal_.string() + " was written for " + written_for +
+                           ", not this folder, and cannot be set aside: " + reason() + "; remove it");
+  recovered_.push_back("set aside the journal of an interrupted promotion of " + written_for +
+                       " (a folder gone since, whose inode this one took): nothing was touched; it is " +
+                       aside.string());
 }
 
 }  // namespace bankgate::gate

@@ -50,6 +50,11 @@ std::optional<std::filesystem::path> interrupted_promotion(const ConfinedFolder&
 // Every reader of baselines calls it before trusting what it reads.
 void refuse_interrupted_promotion(const ConfinedFolder& baselines);
 
+// Staging files a promotion killed before it journaled them left in the folder (name.json.bankgate-staged-...),
+// relative to it: no journal names them, so the next promotion (or `bankgate recover`) removes them and
+// check-baselines names them.
+std::vector<std::filesystem::path> leftover_staging_files(const ConfinedFolder& baselines);
+
 // The command that restores the baselines folder `root` after an interrupted promotion, quoted for a POSIX shell
 // (the folder's name comes from whoever made it): the one spelling every message advises.
 std::string recover_command(const std::filesystem::path& root);
@@ -84,6 +89,8 @@ class BaselineTransaction {
   const std::filesystem::path& root() const { return folder_.root(); }
 
  private:
+  void remove_leftover_staging();
+  void set_aside_journal(const std::string& written_for);
   // Which file an entry is: equal only for the very same file (a hard link of it included), never for a copy.
   struct FileId {
     unsigned long long device = 0, inode = 0, size = 0;
