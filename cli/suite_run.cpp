@@ -84,7 +84,7 @@ int gpus_in_resource_spec(const fs::path& spec) {
       "; write one with bankgate-resource-spec (installed beside bankgate), or see CTest's resource spec format";
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(g::read_input_file(spec));
+    doc = g::parse_input_json(g::read_input_file(spec), spec.string());
   } catch (const g::InputFileError& e) {
     throw Refusal(std::string("the resource spec cannot be read: ") + e.what() + how);
   } catch (const nlohmann::json::exception& e) {

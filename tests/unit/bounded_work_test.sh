@@ -86,6 +86,12 @@ python3 -c 'import sys; sys.stdout.write("{\"schema_version\": 4, \"tests\": {" 
 run "$tool" check-baselines --baselines "$root/wide"
 check "an object of 300,000 keys is refused at 200,000" '[ "$rc" -eq 2 ] && [[ $out == *"more than 200000 keys"* ]]' "rc $rc: $out"
 
+# Every JSON input has the same bounds (input_file.hpp's parse_input_json): a result record here; the resource spec,
+# shard durations, shard summaries and manifests read through the same function (InputFile.* unit tests).
+mkdir -p "$root/records"
+cp "$root/nested/$gpu/Nested.json" "$root/records/Transpose.NaiveSquare.result.json"
+run bash -c 'ulimit -v 1000000; exec "$0" verdict --results "$1" --test Transpose.NaiveSquare' "$tool" "$root/records"
+check "a result record of nested arrays is refused within 1 GB of memory" '[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [[ $out != *"std::bad_alloc"* ]]' "rc $rc: $out"
 echo "# 3. The report of a run of many samples"
 run_dir="$root/run" && cp -r "$fixture" "$run_dir"
 samples "$run_dir/candidates/$gpu/$test_file" 100000
@@ -94,5 +100,25 @@ run "$tool" summary --junit "$run_dir/ctest-junit.xml" --gtest-results "$run_dir
 size=$(stat -c %s "$run_dir/report.html" 2>/dev/null || echo 0)
 check "a run of 100,000 samples makes a report of the usual size (its curve drawn from 1,001 quantiles)" \
   '[ "$rc" -eq 1 ] && [ "$size" -gt 0 ] && [ "$size" -lt 400000 ]' "rc $rc, $size bytes: $out"
+
+echo "# 4. Budgets per run"
+# 60,000 per-line figures over the run's candidates, each file within its own bounds: the run refuses them (100,000
+# once made summary --html take 38 s).
+budget_dir="$root/budget" && cp -r "$fixture" "$budget_dir"
+for file in "$budget_dir"/candidates/$gpu/Transpose/*.json; do
+  python3 - "$file" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = next(iter(d["tests"].values()))
+t.pop("derived", None)  # figures the lines would have to give; informative, and optional
+t["lines"] = [{"executions": 1, "file": "k.cu", "ideal_sectors": 0, "ideal_wavefronts": 0, "kind": "instructions",
+               "line": i + 1, "opcode": "", "sectors": 0, "wavefronts": 0} for i in range(7500)]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+done
+run "$tool" summary --junit "$budget_dir/ctest-junit.xml" --gtest-results "$budget_dir/gtest-results" --candidates "$budget_dir/candidates" \
+  --baselines "$budget_dir/baselines" --html "$budget_dir/report.html" --json "$budget_dir/summary.json"
+check "per-line figures past the run's budget are refused, naming the bound" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"past the 50000 per-line figures bankgate reads in one run"* ]]' "rc $rc: $(printf '%s' "$out" | head -c 2000)"
 
 finish

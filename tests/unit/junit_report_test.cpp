@@ -145,4 +145,23 @@ TEST(MarkdownSummary, ItsProvenanceLineFollowsTheHeadline) {
       << "no refresh advice for a wrong output";
 }
 
+// 20,000 failing tests once wrote a 44 MB summary.md, far over a pull request comment's or a step summary's limit.
+TEST(MarkdownSummary, ManyFailuresAreCutToFitAPullRequestCommentAndSaySo) {
+  GateSummary s = planted::summary();
+  for (int i = 0; i < 20000; ++i) {
+    TestResult t = planted::result("Many", "t" + std::to_string(i), Outcome::regressed);
+    t.reason = std::string(300, 'x');
+    s.tests.push_back(t);
+  }
+  const std::string markdown = render_markdown(s);
+  EXPECT_LE(markdown.size(), 65536u);
+  EXPECT_NE(markdown.find("Cut to fit a pull request comment"), std::string::npos);
+  EXPECT_NE(markdown.find("`summary.json` and `report.html`"), std::string::npos);
+  EXPECT_TRUE(markdown.starts_with("## bankgate gate FAILED")) << "the verdict comes first, whatever is cut";
+}
+
+TEST(MarkdownSummary, ASummaryThatFitsIsNotCut) {
+  EXPECT_EQ(render_markdown(planted::summary()).find("Cut to fit"), std::string::npos);
+}
+
 }  // namespace

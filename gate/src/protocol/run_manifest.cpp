@@ -90,7 +90,12 @@ std::string manifest_json(const RunManifest& m) {
 }
 
 RunManifest parse_manifest(const std::string& text, const std::string& origin) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json doc;
+  try {
+    doc = parse_input_json(text, origin);
+  } catch (const InputFileError&) {
+    doc = json(json::value_t::discarded);  // named below as not a JSON object
+  }
   const Reader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
   r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus",

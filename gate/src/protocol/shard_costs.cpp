@@ -56,7 +56,7 @@ TestSeconds test_seconds_from_summary(const fs::path& summary_json) {
   const std::string how = "; give --shard-durations the summary.json of an earlier gate (or of a merge of its shards)";
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(read_input_file(summary_json));
+    doc = parse_input_json(read_input_file(summary_json), summary_json.string());
   } catch (const InputFileError& e) {
     throw ShardInputError(e.what() + how);
   } catch (const nlohmann::json::exception& e) {

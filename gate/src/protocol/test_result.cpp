@@ -1,5 +1,7 @@
 #include <bankgate/gate/protocol/test_result.hpp>
 
+#include <bankgate/gate/store/input_file.hpp>
+
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -118,7 +120,12 @@ std::string result_record_json(const TestResultRecord& r) {
 }
 
 TestResultRecord parse_result_record(const std::string& text, const std::string& origin) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json doc;
+  try {
+    doc = parse_input_json(text, origin);
+  } catch (const InputFileError&) {
+    doc = json(json::value_t::discarded);  // named below as not a JSON object, bounds exceeded or not
+  }
   const RecordReader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
   static const std::set<std::string> keys{"schema",  "schema_version", "suite",      "test",         "outcome",

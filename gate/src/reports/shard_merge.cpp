@@ -52,7 +52,7 @@ ShardReport read_report(const fs::path& folder) {
     for (const fs::path& entry :
          {protocol::ctest_junit(""), protocol::run_gtest_results(""), protocol::run_candidates("")})
       part.locate(entry);
-    doc = nlohmann::json::parse(part.read(file.filename()));
+    doc = parse_input_json(part.read(file.filename()), file.string());
   } catch (const InputFileError& e) {
     throw ShardMergeError(e.what());
   } catch (const ConfinementError& e) {

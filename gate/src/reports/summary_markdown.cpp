@@ -81,24 +81,53 @@ void write_failure(std::ostream& out, const TestResult& t) {
   }
 }
 
+// A pull request's comment holds 65,536 characters and a CI step summary 1 MiB: the summary keeps within the
+// smaller, counting bytes (never fewer than characters), with room for the note of what it left out.
+constexpr std::size_t max_markdown_bytes = 60000;
+
+// The summary as it grows: each piece is added whole while it fits, and what did not fit is counted. A step
+// summary is also read as plain text in CI logs: no raw control character from a test's name or message reaches it.
+struct BoundedMarkdown {
+  std::string text;
+  std::size_t failures_left_out = 0, rows_left_out = 0;
+  bool add(const std::string& piece) {
+    const std::string safe = terminal_safe(piece);
+    if (text.size() + safe.size() > max_markdown_bytes) return false;
+    text += safe;
+    return true;
+  }
+};
+
 // Regressions first, then the tests that could not be measured, then the skipped ones.
-void write_failures(std::ostream& out, const GateSummary& s) {
+void write_failures(BoundedMarkdown& out, const GateSummary& s) {
   std::vector<const TestResult*> failures;
   for (const Outcome o : {Outcome::regressed, Outcome::not_measured, Outcome::skipped})
     for (const TestResult& t : s.tests)
       if (t.outcome == o) failures.push_back(&t);
-  if (!failures.empty()) out << "### Failures\n\n";
-  for (const TestResult* t : failures) write_failure(out, *t);
+  if (failures.empty() || !out.add("### Failures\n\n")) {
+    out.failures_left_out = failures.size();
+    return;
+  }
+  for (const TestResult* t : failures) {
+    std::ostringstream one;
+    write_failure(one, *t);
+    if (out.failures_left_out > 0 || !out.add(one.str())) ++out.failures_left_out;
+  }
 }
 
-void write_all_tests(std::ostream& out, const GateSummary& s) {
+void write_all_tests(BoundedMarkdown& out, const GateSummary& s) {
   if (s.tests.empty()) return;
-  out << "### All tests\n\n| test | result | device | detail |\n| --- | --- | --- | --- |\n";
-  for (const TestResult& t : s.tests)
-    out << "| " << markdown_code(t.name, MarkdownPlace::table) << " | " << to_string(t.outcome) << " | "
-        << markdown_text(t.device.empty() ? "-" : t.device) << " | " << markdown_text(summary_text::detail(t))
-        << " |\n";
-  out << "\n";
+  if (!out.add("### All tests\n\n| test | result | device | detail |\n| --- | --- | --- | --- |\n")) {
+    out.rows_left_out = s.tests.size();
+    return;
+  }
+  for (const TestResult& t : s.tests) {
+    const std::string row = "| " + markdown_code(t.name, MarkdownPlace::table) + " | " + to_string(t.outcome) + " | " +
+                            markdown_text(t.device.empty() ? "-" : t.device) + " | " +
+                            markdown_text(summary_text::detail(t)) + " |\n";
+    if (out.rows_left_out > 0 || !out.add(row)) ++out.rows_left_out;
+  }
+  out.add("\n");
 }
 
 std::string not_regular(const fs::path& file) {
@@ -110,13 +139,18 @@ std::string not_regular(const fs::path& file) {
 }  // namespace
 
 std::string render_markdown(const GateSummary& s, const std::string& title) {
-  std::ostringstream out;
-  write_overview(out, s, title);
+  std::ostringstream overview;
+  write_overview(overview, s, title);
+  BoundedMarkdown out;
+  out.text = terminal_safe(overview.str());
   write_failures(out, s);
   write_all_tests(out, s);
-  // A step summary is also read as plain text in CI logs: no raw control character from a test's name or
-  // message reaches it.
-  return terminal_safe(out.str());
+  if (out.failures_left_out + out.rows_left_out > 0)
+    out.text += "**Cut to fit a pull request comment (65,536 characters):** " + std::to_string(out.failures_left_out) +
+                " failures and " + std::to_string(out.rows_left_out) +
+                " rows of the table of all tests are not shown here; every test's verdict is in the gate's "
+                "`summary.json` and `report.html` beside this summary.\n";
+  return out.text;
 }
 
 void append_markdown(const fs::path& file, const std::string& markdown) {

@@ -45,6 +45,22 @@ fs::path candidate_baselines_folder(const fs::path& named, const fs::path& proje
   return named;
 }
 
+// A suite file read, its samples and per-line figures charged to the run's budget (input_file.hpp).
+static SuiteFile charged(SuiteFile file, const std::string& name) {
+  std::size_t samples = 0, lines = 0;
+  for (const auto& [test, record] : file.tests)
+    for (const KernelRecord* kernel : record.kernels()) {
+      samples += kernel->samples_ns.size();
+      lines += kernel->lines.size();
+    }
+  try {
+    charge_figures(samples, lines, name);
+  } catch (const InputFileError& e) {
+    throw BaselineError(e.what());
+  }
+  return file;
+}
+
 SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative,
                           const std::set<std::string>* known_metrics) {
   std::string text;
@@ -53,7 +69,8 @@ SuiteFile read_suite_file(const ConfinedFolder& folder, const fs::path& relative
   } catch (const std::exception& e) {  // ConfinementError, InputFileError
     throw BaselineError(e.what());
   }
-  return parse_suite_file(text, folder.display(relative).string(), known_metrics);
+  return charged(parse_suite_file(text, folder.display(relative).string(), known_metrics),
+                 folder.display(relative).string());
 }
 
 BaselineFolder::BaselineFolder(const fs::path& root) : root_(root) {
@@ -108,7 +125,7 @@ SuiteFile read_suite_file(const std::filesystem::path& path, const std::set<std:
   } catch (const InputFileError& e) {
     throw BaselineError(e.what());
   }
-  return parse_suite_file(text, path.string(), known_metrics);
+  return charged(parse_suite_file(text, path.string(), known_metrics), path.string());
 }
 
 void write_suite_file(const std::filesystem::path& path, const SuiteFile& file, Samples samples) {
