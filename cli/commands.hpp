@@ -176,9 +176,10 @@ struct VerdictOptions {
 int verdict(const VerdictOptions& options);
 struct DiscoverOptions {
   std::filesystem::path binary, results, out;
-  std::string fixture;                // the ctest fixture of the suite's measuring test
-  std::vector<std::string> labels;    // for every per-test entry
-  std::filesystem::path driver_stub;  // as RunSuiteOptions::driver_stub
+  std::string fixture;                         // the ctest fixture of the suite's measuring test
+  std::vector<std::string> labels;             // for every per-test entry
+  std::filesystem::path driver_stub;           // as RunSuiteOptions::driver_stub
+  std::vector<std::filesystem::path> sources;  // the suite's sources, whose kernel names are checked first
 };
 int discover(const DiscoverOptions& options);
 

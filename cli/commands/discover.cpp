@@ -17,6 +17,8 @@ Runner define_discover(CLI::App& command) {
   command.add_option("--fixture", o->fixture, "the ctest fixture of the suite's measuring test")->required();
   command.add_option("--labels", o->labels, "labels of every test")->delimiter(';');
   command.add_option("--driver-stub", o->driver_stub, driver_stub_help);
+  command.add_option("--sources", o->sources,
+                     "the suite's sources, whose kernel names are checked against its device code first");
   command.footer(exit_codes_of({exit_code::unreadable, exit_code::refused}));
   return [o] { return discover(*o); };
 }

@@ -8,17 +8,27 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 
 #include "fixture_console.hpp"
+#include "kernel_name_check.hpp"
 #include "result_files.hpp"
 
 namespace g = bankgate::gate;
 
+// `--bankgate-check-kernel-names=SOURCES` (bankgate_add_gpu_suite runs it after each build): the kernel names of
+// the suite's sources against its program's own device code, without a GPU (kernel_name_check.hpp).
+constexpr std::string_view check_kernel_names_flag = "--bankgate-check-kernel-names=";
+
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]).starts_with(check_kernel_names_flag))
+    return bankgate::gtest::check_kernel_names_of_this_program(
+        std::string(std::string_view(argv[1]).substr(check_kernel_names_flag.size())), argv[0]);
   // Before any CUDA call: the driver reads it when the process's first context is made.
   if (const auto connections = g::cuda_connections_to_set(g::process_environment))
     setenv(g::protocol::env::cuda_device_max_connections, connections->c_str(), 1);

@@ -64,6 +64,10 @@ case $listed in *"Total Tests: 2"*"bankgate.measure.transpose_gate"*|*"bankgate.
 gpu=$(ctest --test-dir "$work/build" -N -L '^gpu$' 2>&1)
 case $gpu in *"Transpose.PaddedTile"*) pass "its test is labelled gpu" ;; *) fail "its test is labelled gpu" "$gpu" ;; esac
 if [ "$mode" != package ]; then
+  # bankgate's sources build under the project's flags: its own warning flags stay out of the project's build.
+  flagged=$(ninja -C "$work/build" -t commands 2>/dev/null | grep -c -- '-Wshadow')
+  [ "$flagged" -eq 0 ] && pass "no warning flag of bankgate's reaches the project's build" ||
+    fail "no warning flag of bankgate's reaches the project's build" "$flagged commands with -Wshadow"
   command=$(find "$work/build" -path '*/cli/bankgate' -type f -print -quit)
   [ -n "$command" ] && "$command" --help >/dev/null && pass "the bankgate command is built with the project" ||
     fail "the bankgate command is built with the project"
@@ -100,6 +104,16 @@ if [ "$mode" = package ]; then
     case $props in *'"value" : 123'*) pass "TIMEOUT reaches the suite's measuring run" ;; *) fail "TIMEOUT reaches the suite's measuring run" "$(printf '%s' "$props" | grep -i -A2 timeout)" ;; esac
   else
     fail "a suite with LABELS and TIMEOUT configures and builds"
+  fi
+  # A misspelt kernel name fails the build, without a GPU, naming the line (it used to build, and be skipped).
+  cp -r "$repo/examples/adopt" "$work/misspelt"
+  sed -i 's/\.kernel_name = "transposePadded"/.kernel_name = "transposePaded"/' "$work/misspelt/transpose_gate_test.cpp"
+  cmake -S "$work/misspelt" -B "$work/misspelt-build" "${args[@]}" >/dev/null 2>&1
+  if out=$(cmake --build "$work/misspelt-build" 2>&1); then fail "a misspelt kernel name fails the build" "it built"
+  else
+    case $out in *'transpose_gate_test.cpp:'*'kernel name "transposePaded" matches no kernel of'*'transposePadded'*)
+      pass "a misspelt kernel name fails the build, naming its line and the suite's kernels" ;;
+      *) fail "a misspelt kernel name fails the build, naming its line and the suite's kernels" "$(printf '%s\n' "$out" | tail -20)" ;; esac
   fi
   # A suite two folders down, in a project that enables testing nowhere itself: its test must still reach
   # the top's ctest.
