@@ -17,9 +17,11 @@
 #include <bankgate/gate/text/text.hpp>
 #include <bankgate/history/bisection.hpp>
 #include <bankgate/history/collect.hpp>
+#include <bankgate/history/store.hpp>
 
 #include "../commands.hpp"
 #include "../console.hpp"
+#include "../history_append.hpp"
 #include "../options.hpp"
 #include "../process.hpp"
 #include "../source_checkout.hpp"
@@ -36,6 +38,7 @@ namespace h = bankgate::history;
 struct BisectOptions {
   std::string good, bad, filter;
   CommitBuilds builds;  // --source, --work, --build, --cmake-arg
+  std::string history;  // --history: where measured commits are taken from and appended to
 };
 
 // Every counter a run measured: "Suite.test kernel metric" -> value.
@@ -47,6 +50,10 @@ struct Bisector {
   fs::path work, run;
   std::vector<std::string> cmake_args;
   int builds = 0;
+  // The history, where it can be read: commits this GPU measured before are taken from it (from_the_history).
+  std::unique_ptr<h::Store> store;
+  std::string gpu_key;  // this runner's GPU, as GOOD's measurement names it
+  int from_history = 0;
 
   fs::path logs() const { return run / "build-logs"; }
 
@@ -63,6 +70,17 @@ struct Bisector {
     return measure_built(tree, build);
   }
 
+  // The commit's counters as this GPU measured them before, where the history has every watched one; no build.
+  std::optional<Counters> from_the_history(const SourceTree& tree, const std::vector<std::string>& watched) {
+    if (!store || gpu_key.empty()) return std::nullopt;
+    Counters kept = store->counters_at(tree.commit, gpu_key);
+    for (const std::string& key : watched)
+      if (!kept.contains(key)) return std::nullopt;
+    ++from_history;
+    progress("bankgate bisect: " + tree.key + " taken from the history (measured on " + gpu_key + " before)");
+    return kept;
+  }
+
   std::optional<Counters> measure_built(const SourceTree& tree, const fs::path& build) {
     const fs::path candidates = run / "candidates" / tree.key;
     std::error_code ec;
@@ -71,6 +89,12 @@ struct Bisector {
     suites.filter = o.filter;
     run_ctest(suites, build, candidates, run / (tree.key + "-ctest.xml"), false,
               (run / (tree.key + "-ctest.log")).string());
+    append_to_history(o.history, {"bisect", build, candidates, {}});
+    if (gpu_key.empty()) {
+      h::RunInfo info;
+      h::fill_from_candidates(info, candidates);
+      gpu_key = info.runner.gpu_key;
+    }
     Counters counters;
     for (const h::TestEntry& t : h::collect_tests(candidates, {}))
       for (const h::KernelEntry& k : t.kernels)
@@ -79,6 +103,21 @@ struct Bisector {
     return counters;
   }
 };
+
+// The history store `option` names (as the appending commands find it from `build`), where there is one to read;
+// nothing where there is none or it cannot be read, which only costs builds (said).
+std::unique_ptr<h::Store> readable_history(const std::string& option, const fs::path& build) {
+  try {
+    const std::string location = history_location(option, build);
+    std::error_code ec;
+    if (location.empty() || (!h::is_server_url(location) && !fs::exists(location, ec))) return nullptr;
+    return h::open_store(location);
+  } catch (const std::exception& e) {
+    std::cerr << "bankgate bisect: the history is not used (" << g::terminal_safe(e.what())
+              << "); every commit probed is built\n";
+    return nullptr;
+  }
+}
 
 // The counters GOOD and BAD both measured and that differ between them.
 std::vector<std::string> differing(const Counters& good, const Counters& bad) {
@@ -169,9 +208,9 @@ int report(Bisector& b, const h::Bisection& found, const Seen& seen, const Sourc
   if (!found.exact())
     std::cout << "bankgate bisect: the commits between " << before.key << " and " << after.key
               << " could not be built or measured: the change is one of them or " << after.key << "\n";
-  std::cout << "bankgate bisect: " << b.builds << " build(s): good, bad and " << found.probes << " of the "
-            << commits.size() - 1 << " commits between (" << found.skipped.size() << " skipped); logs in "
-            << g::terminal_line(b.run.string()) << "\n";
+  std::cout << "bankgate bisect: " << b.builds << " build(s): good, bad and " << found.probes - b.from_history
+            << " of the " << commits.size() - 1 << " commits between (" << found.skipped.size() << " skipped, "
+            << b.from_history << " taken from the history); logs in " << g::terminal_line(b.run.string()) << "\n";
   if (!confirmed(b, before, after, ends)) {
     std::cout << "bankgate bisect: NOT confirmed: measured again, " << before.key << " and " << after.key
               << " did not repeat their counters (a counter that is no property of the code?)\n";
@@ -192,6 +231,7 @@ int bisect_commits(const BisectOptions& o) {
   const fs::path top = b.repository.top / b.repository.prefix;
   const std::vector<std::string> commits = commits_between(b.repository, good, bad);
   const Ends ends = measure_ends(b, good, bad);
+  b.store = readable_history(o.history, b.work / "build" / good.key);
   if (ends.watched.empty()) {
     std::cout << "bankgate bisect: no counter differs between the " << g::terminal_line(describe("good", good))
               << " and the " << g::terminal_line(describe("bad", bad))
@@ -201,7 +241,8 @@ int bisect_commits(const BisectOptions& o) {
   std::map<std::size_t, std::pair<SourceTree, Counters>> seen{{commits.size() - 1, {bad, ends.bad}}};
   const h::Bisection found = h::bisect(commits.size(), [&](std::size_t i) {
     const SourceTree tree = resolve_revision(b.repository, commits[i]);
-    const std::optional<Counters> measured = b.measure(tree, "commit " + std::to_string(i + 1));
+    std::optional<Counters> measured = b.from_the_history(tree, ends.watched);
+    if (!measured) measured = b.measure(tree, "commit " + std::to_string(i + 1));
     const h::Probe probe = judge(measured, ends.good, ends.watched);
     if (measured) seen.emplace(i, std::pair{tree, *measured});
     progress("bankgate bisect: " + tree.key + " is " +
@@ -223,6 +264,7 @@ Runner define_bisect(CLI::App& command) {
   command.add_option("--filter", o->filter, "GoogleTest-style filter of the tests to measure");
   add_commit_build_options(command, o->builds, "the commits it builds",
                            "shared with compare-commits, and this run's logs in bisect/");
+  add_history_option(command, o->history);
   command.footer(exit_codes_of({exit_code::unreadable,
                                 {exit_setup, "git failed, or GOOD or BAD could not be built or measured"},
                                 {exit_inconclusive, "the change was found but did not repeat when measured again"}}));

@@ -7,6 +7,7 @@
 #include <bankgate/gate/rules/process_spread.hpp>
 #include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/gate/text/text.hpp>
+#include <bankgate/history/trend_page.hpp>
 
 #include "../commands.hpp"
 #include "../history_commands.hpp"
@@ -21,7 +22,9 @@ namespace h = bankgate::history;
 struct ShowOptions {
   h::SeriesQuery query;
   std::string history;
-  std::size_t last = 0;  // 0: every run
+  std::size_t last = 0;        // 0: every run
+  std::filesystem::path html;  // the trend page, where asked for
+  std::string commit_url;      // its links to commits: an http(s) address with {commit}
 };
 
 std::vector<std::string> row_of(const h::SeriesPoint& p, bool duration) {
@@ -58,6 +61,10 @@ int show(const ShowOptions& o) {
   std::cout << g::terminal_line(o.query.test) << ": " << g::terminal_line(o.query.metric) << ", " << points.size()
             << " run(s) in " << g::terminal_line(store->where()) << "\n"
             << g::format_table(rows);
+  if (!o.html.empty()) {
+    write_text(o.html, h::trend_page(o.query, points, o.commit_url));
+    std::cout << "trend page: " << g::terminal_line(o.html.string()) << "\n";
+  }
   return exit_ok;
 }
 
@@ -72,6 +79,19 @@ Runner define_history_show(CLI::App& command) {
   command.add_option("--kernel", o->query.kernel, "the kernel, for a test of several (default: its first)");
   command.add_option("--gpu", o->query.gpu_key, "only runs on this GPU, arch/model (e.g. sm_90/nvidia-h200)");
   command.add_option("--last", o->last, "only the last N runs")->check(whole_number(1));
+  command.add_option("--html", o->html, "also write the series as an HTML page with its plot here");
+  command
+      .add_option("--commit-url", o->commit_url,
+                  "link each point of the HTML page to its commit: an http(s) address with {commit}, e.g. "
+                  "https://github.com/ORG/REPO/commit/{commit}")
+      ->check(CLI::Validator(
+          [](const std::string& url) -> std::string {
+            const bool web = url.starts_with("https://") || url.starts_with("http://");
+            return web && url.find("{commit}") != std::string::npos
+                       ? ""
+                       : "must be an http(s) address holding {commit}, got '" + url + "'";
+          },
+          "URL"));
   add_store_option(command, o->history);
   command.footer(exit_codes_of({exit_code::unreadable}));
   return [o] { return show(*o); };

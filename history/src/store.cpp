@@ -122,6 +122,17 @@ class SqlStore : public Store {
         {test});
   }
 
+  std::map<std::string, double> counters_at(const std::string& commit, const std::string& gpu_key) override {
+    std::map<std::string, double> out;
+    for (const Row& row : c_->query(
+             "SELECT s.test, k.kernel, c.metric, c.value FROM results s JOIN kernels k ON k.result_id = s.id JOIN "
+             "counters c ON c.kernel_id = k.id WHERE s.run_id = (SELECT MAX(id) FROM runs WHERE commit_sha = ? AND "
+             "gpu_key = ? AND dirty = 0)",
+             {commit, gpu_key}))
+      out[text(row[0]) + " " + text(row[1]) + " " + text(row[2])] = number(row[3]).value_or(0.0);
+    return out;
+  }
+
   void add_mark(const Mark& m) override {
     WriteTransaction transaction(*c_);
     c_->insert("INSERT INTO marks (test, metric, commit_sha, verdict, note, time) VALUES (?, ?, ?, ?, ?, ?)",

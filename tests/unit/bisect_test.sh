@@ -5,7 +5,8 @@
 #   - the first changed commit is named exactly, with the counter before and after, in at most 7 builds between
 #     GOOD and BAD (the skipped one included), and confirmed by measuring it and its parent again;
 #   - GOOD and BAD without a counter between them that differs: nothing to bisect (exit 0);
-#   - BAD not after GOOD: refused (exit 3).
+#   - BAD not after GOOD: refused (exit 3);
+#   - each commit measured is appended to the history; a second bisect takes them from it instead of building.
 #
 #   tests/unit/bisect_test.sh PATH/TO/bankgate CMAKE
 #
@@ -59,7 +60,8 @@ for i in $(seq 0 63); do
   sha[$i]=$(git -C "$repo" rev-parse HEAD)
 done
 
-run "$tool" bisect --source "$repo" "${sha[0]}" "${sha[63]}"
+history="$root/history.sqlite"
+run "$tool" bisect --source "$repo" --history "$history" "${sha[0]}" "${sha[63]}"
 expect_rc "a planted counter change: found and confirmed (exit 0)" 0
 expect_in "the first changed commit is named" "first changed commit ${sha[37]} (commit 37)" "$out"
 expect_in "what changed there, before and after" "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum: 32 -> 1024" "$out"
@@ -68,6 +70,12 @@ expect_in "the commit that does not configure is skipped" "${sha[39]:0:12} is sk
 probes=$(printf '%s\n' "$out" | sed -n 's/.*build(s): good, bad and \([0-9]*\) of the 62 commits between.*/\1/p')
 check "at most 7 builds between GOOD and BAD" "[ -n '$probes' ] && [ '$probes' -le 7 ]" "$out"
 expect_in "confirmed by measuring again" "confirmed: measured again, ${sha[36]:0:12} unchanged and ${sha[37]:0:12} changed" "$out"
+
+run "$tool" bisect --source "$repo" --history "$history" "${sha[0]}" "${sha[63]}"
+expect_rc "again, with the history: found and confirmed (exit 0)" 0
+expect_in "again: the same first changed commit" "first changed commit ${sha[37]} (commit 37)" "$out"
+expect_in "again: measured commits are taken from the history" "${sha[31]:0:12} taken from the history" "$out"
+expect_in "again: only the unbuildable commit is tried again" "good, bad and 1 of the 62 commits between (1 skipped, 6 taken from the history)" "$out"
 
 run "$tool" bisect --source "$repo" "${sha[0]}" "${sha[20]}"
 expect_rc "no counter differs: nothing to bisect (exit 0)" 0

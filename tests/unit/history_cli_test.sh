@@ -81,6 +81,13 @@ expect_in "history show: the run's commit and value" "${first:0:12}" "$out"
 expect_in "history show: the value" " 32 " "$out"
 run "$tool" history show --history "$store" --test SquareTile.setRowReadRow
 expect_in "history show: durations by default, with p10 - p90" "768 ns - 768 ns" "$out"
+run "$tool" history show --history "$store" --test SquareTile.setRowReadRow --html "$root/trend.html" \
+  --commit-url 'https://example.com/commit/{commit}'
+expect_in "history show --html: the page is written" "trend page: $root/trend.html" "$out"
+expect_in "the trend page links each point to its commit" "href=\"https://example.com/commit/$first\"" "$(cat "$root/trend.html")"
+expect_in "the trend page names each point's run and commit" "<title>run 1, commit $first: 768" "$(cat "$root/trend.html")"
+run "$tool" history show --history "$store" --test SquareTile.setRowReadRow --html "$root/x.html" --commit-url 'javascript:{commit}'
+expect_rc "a --commit-url that is no web address: a usage error" 64
 run "$tool" history show --history "$store" --test SquareTile.setRowReadRow --metric no_such_counter
 expect_rc "history show of an unknown metric: exit 2" 2
 expect_in "history show of an unknown metric: names the known ones" "its metrics: duration, smsp__sass" "$out"

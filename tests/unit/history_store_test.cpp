@@ -12,6 +12,7 @@
 
 #include <bankgate/history/entry_json.hpp>
 #include <bankgate/history/store.hpp>
+#include <bankgate/history/trend_page.hpp>
 
 #include "connection.hpp"  // history/src: the tests write what no bankgate writes (a newer schema)
 
@@ -94,6 +95,10 @@ TEST_P(HistoryStore, AppendsRunsAndReadsTheirSeriesOldestFirst) {
   EXPECT_TRUE(store->series({"Transpose.case1", "duration", "", "sm_80/other"}).empty());
   EXPECT_EQ(store->tests().size(), 3u);
   EXPECT_EQ(store->metrics("Transpose.case0"), (std::vector<std::string>{"shared_loads", "shared_stores"}));
+  const auto at = store->counters_at("c2", "sm_90/nvidia-h200");
+  EXPECT_EQ(at.size(), 6u) << "3 tests of 2 counters";
+  EXPECT_EQ(at.at("Transpose.case1 transpose shared_loads"), 2048);
+  EXPECT_TRUE(store->counters_at("c2", "sm_80/other").empty());
 }
 
 TEST_P(HistoryStore, KeepsMarks) {
@@ -176,6 +181,27 @@ TEST(HistoryRunFile, KeepsEveryFieldOfARun) {
   EXPECT_EQ(back.tests[2].kernels[0].samples_ns, (std::vector<double>{1000, 1001}));
   EXPECT_THROW(h::parse_run_file(R"({"schema": "bankgate-history-run", "schema_version": 9})", "x"), h::RunFileError);
   EXPECT_THROW(h::parse_run_file("not json", "x"), h::RunFileError);
+}
+
+// Names in the store come from pull requests: on the trend page they are text, never markup or a link elsewhere.
+TEST(HistoryTrendPage, EncodesEveryNameAndLinksOnlyToTheTemplatesAddress) {
+  h::SeriesPoint p;
+  p.run_id = 3;
+  p.commit = "<img src=x onerror=alert(1)>";
+  p.value = 768;
+  p.p10_ns = 700;
+  p.p90_ns = 800;
+  const std::string page =
+      h::trend_page({"Suite.<script>alert(1)</script>", "duration", "", ""}, {p}, "https://example.com/c/{commit}");
+  EXPECT_EQ(page.find("<script>"), std::string::npos) << page;
+  EXPECT_EQ(page.find("<img"), std::string::npos) << page;
+  EXPECT_NE(page.find("Suite.&lt;script&gt;"), std::string::npos) << page;
+  EXPECT_EQ(page.find("href"), std::string::npos) << "a commit that is no hex digits is not linked: " << page;
+  p.commit = "0123abcd";
+  EXPECT_NE(h::trend_page({"T.t", "duration", "", ""}, {p}, "https://example.com/c/{commit}")
+                .find("href=\"https://example.com/c/0123abcd\""),
+            std::string::npos);
+  EXPECT_EQ(h::trend_page({"T.t", "duration", "", ""}, {p}, "javascript:{commit}").find("href"), std::string::npos);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // land whole (SQLite: WAL and a busy timeout; PostgreSQL: its own concurrency).
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,9 @@ class Store {
   // The tests with results, and the metrics of one test.
   virtual std::vector<std::string> tests() = 0;
   virtual std::vector<std::string> metrics(const std::string& test) = 0;
+  // Every counter of the last clean run (no uncommitted changes) of `commit` on the GPU `gpu_key`, keyed
+  // "Suite.test kernel metric"; empty where there is none. What bisect takes instead of building a commit again.
+  virtual std::map<std::string, double> counters_at(const std::string& commit, const std::string& gpu_key) = 0;
   virtual void add_mark(const Mark& mark) = 0;
   virtual std::vector<Mark> marks() = 0;
   virtual int runs() = 0;
