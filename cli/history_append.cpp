@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -94,7 +95,10 @@ void append_to_history(const std::string& option, const FinishedRun& run) {
     location = history_location(option, run.build);
     if (location.empty()) return;
     entry = finished_run_entry(run);
-    if (entry.tests.empty()) return;  // nothing measured, nothing decided: no run to keep
+    // A run that measured nothing (no GPU, no permission: every test skipped or not measured) is no point of any
+    // series; keeping it would fill a GPU-free CI's history with empty runs.
+    if (std::none_of(entry.tests.begin(), entry.tests.end(), [](const h::TestEntry& t) { return !t.kernels.empty(); }))
+      return;
     const auto store = h::open_store(location);
     store->append(entry);
     progress("bankgate: history: " + std::to_string(entry.tests.size()) + " test(s) appended to " +

@@ -27,7 +27,7 @@ struct FinishedRun {
 // nvidia-smi answers).
 history::RunEntry finished_run_entry(const FinishedRun& run);
 
-// Appends the run to the store `option` names (history_location). Never throws: a failure is said on standard
+// Appends the run to the store `option` names (history_location), unless it measured nothing. Never throws: a failure is said on standard
 // error with where the run's results were kept instead (<build>/bankgate/history-pending/) and how to import them.
 void append_to_history(const std::string& option, const FinishedRun& run);
 

@@ -19,6 +19,7 @@
 #include <bankgate/history/collect.hpp>
 #include <bankgate/history/store.hpp>
 
+#include "../changed_lines.hpp"
 #include "../commands.hpp"
 #include "../console.hpp"
 #include "../history_append.hpp"
@@ -187,10 +188,11 @@ Ends measure_ends(Bisector& b, const SourceTree& good, const SourceTree& bad) {
   return ends;
 }
 
-// The first bad commit and its last good one measured again, from their builds: the change must be there again.
+// The first bad commit and its last good one measured again (built where they were taken from the history): the
+// change must be there again.
 bool confirmed(Bisector& b, const SourceTree& before, const SourceTree& after, const Ends& ends) {
-  const std::optional<Counters> again_before = b.measure_built(before, b.work / "build" / before.key);
-  const std::optional<Counters> again_after = b.measure_built(after, b.work / "build" / after.key);
+  const std::optional<Counters> again_before = b.measure(before, "last unchanged");
+  const std::optional<Counters> again_after = b.measure(after, "first changed");
   return judge(again_before, ends.good, ends.watched) == h::Probe::good &&
          judge(again_after, ends.good, ends.watched) == h::Probe::bad;
 }
@@ -217,7 +219,8 @@ int report(Bisector& b, const h::Bisection& found, const Seen& seen, const Sourc
     return exit_inconclusive;
   }
   std::cout << "bankgate bisect: confirmed: measured again, " << before.key << " unchanged and " << after.key
-            << " changed\n";
+            << " changed; the lines whose figures changed:\n";
+  print_changed_lines(b.run / "candidates" / before.key, b.run / "candidates" / after.key, ends.watched, std::cout);
   return exit_ok;
 }
 

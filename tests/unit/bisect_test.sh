@@ -42,7 +42,9 @@ cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
                 "date": "2026-11-28T20:00:00Z", "command": "fake suite"},
  "tests": {"setRowReadRow": {"kernel": "setRowReadRow", "correct": true,
    "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $loads, "tolerance": {"kind": "exact"}},
-                "smsp__sass_inst_executed_op_shared_ld.sum": {"value": 32, "tolerance": {"kind": "exact"}}}}}}
+                "smsp__sass_inst_executed_op_shared_ld.sum": {"value": 32, "tolerance": {"kind": "exact"}}},
+   "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
+              "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
 JSON
 SUITE
 cmakelists() {
@@ -70,6 +72,7 @@ expect_in "the commit that does not configure is skipped" "${sha[39]:0:12} is sk
 probes=$(printf '%s\n' "$out" | sed -n 's/.*build(s): good, bad and \([0-9]*\) of the 62 commits between.*/\1/p')
 check "at most 7 builds between GOOD and BAD" "[ -n '$probes' ] && [ '$probes' -le 7 ]" "$out"
 expect_in "confirmed by measuring again" "confirmed: measured again, ${sha[36]:0:12} unchanged and ${sha[37]:0:12} changed" "$out"
+expect_in "the source line whose figures changed" "SquareTile.setRowReadRow setRowReadRow  square.cu:12 LDS: wavefronts 32 -> 1024" "$out"
 
 run "$tool" bisect --source "$repo" --history "$history" "${sha[0]}" "${sha[63]}"
 expect_rc "again, with the history: found and confirmed (exit 0)" 0

@@ -14,13 +14,22 @@ if [ ! -x "$bin/initdb" ] || [ ! -x "$bin/pg_ctl" ]; then
   exit 77
 fi
 
-root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-pg.XXXXXX")
 as_user=()
 if [ "$(id -u)" = 0 ]; then
-  # The server runs as nobody, which must own its folder and reach it.
+  command -v runuser >/dev/null 2>&1 ||
+    { echo "SKIPPED: running as root without runuser (util-linux) to start the server as nobody"; exit 77; }
+  as_user=(runuser -u nobody --)
+fi
+root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-pg.XXXXXX")
+if [ ${#as_user[@]} -gt 0 ]; then
+  # The server runs as nobody, which must own its folder and reach it: where TMPDIR is a private folder of root's,
+  # /tmp instead.
   chmod 755 "$root"
   chown nobody "$root"
-  as_user=(runuser -u nobody --)
+  if ! "${as_user[@]}" test -w "$root"; then
+    rm -rf "$root"
+    root=$(mktemp -d /tmp/bankgate-pg.XXXXXX) && chmod 755 "$root" && chown nobody "$root"
+  fi
 fi
 stop() {
   "${as_user[@]}" "$bin/pg_ctl" -D "$root/data" -m immediate stop >/dev/null 2>&1

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,8 +51,10 @@ h::RunEntry make_run(const std::string& key, const std::string& commit, const st
 class HistoryStore : public ::testing::TestWithParam<h::Engine> {
  protected:
   void SetUp() override {
-    folder_ = fs::temp_directory_path() / ("bankgate-history-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // One folder per test and engine: the test's name ("Appends.../SQLite") with its '/' made a '-'.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    folder_ = fs::temp_directory_path() / ("bankgate-history-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(folder_);
     fs::create_directories(folder_);
     if (GetParam() == h::Engine::sqlite) {
