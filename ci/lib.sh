@@ -66,14 +66,17 @@ bankgate_ensure_dependencies() {
 }
 
 # What the tests need as well: PyYAML (the CI templates' test reads YAML), jsonschema (tests check the JSON
-# outputs against their schemas) and cmark-gfm (GitHub's markdown renderer: tests render the markdown reports as
-# GitHub would). Only ci/test.sh and the scripts that run the unit tests ask for these; the gate and the
+# outputs against their schemas), cmark-gfm (GitHub's markdown renderer: tests render the markdown reports as
+# GitHub would), and for the history store's tests the sqlite3 shell and a PostgreSQL server's programs (initdb,
+# pg_ctl: the tests start a throwaway server of their own). Only ci/test.sh and the scripts that run the unit tests ask for these; the gate and the
 # benchmarks never do.
 bankgate_ensure_test_dependencies() {
   bankgate_find_build_dependencies
   python3 -c 'import yaml' >/dev/null 2>&1 || bankgate_missing+=(python3-yaml)
   python3 -c 'import jsonschema' >/dev/null 2>&1 || bankgate_missing+=(python3-jsonschema)
   command -v cmark-gfm >/dev/null 2>&1 || bankgate_missing+=(cmark-gfm)
+  command -v sqlite3 >/dev/null 2>&1 || bankgate_missing+=(sqlite3)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || bankgate_missing+=(postgresql)
   bankgate_install_missing
 }
 
@@ -92,6 +95,10 @@ bankgate_find_build_dependencies() {
   bankgate_has_package_file nlohmann/json.hpp include || bankgate_missing+=(nlohmann-json3-dev)
   bankgate_has_package_file CLI/CLI.hpp include || bankgate_missing+=(libcli11-dev)
   bankgate_has_package_file pugixml.hpp include || bankgate_missing+=(libpugixml-dev)
+  # The history store (history/): SQLite always, libpq for a PostgreSQL server.
+  bankgate_has_package_file sqlite3.h include || bankgate_missing+=(libsqlite3-dev)
+  bankgate_has_package_file libpq-fe.h include || bankgate_has_package_file libpq-fe.h include/postgresql ||
+    bankgate_missing+=(libpq-dev)
 }
 
 # Installs bankgate_missing in one go, where anything is missing.

@@ -71,6 +71,8 @@ struct RecordOptions {
   // Processes to measure in, at most (process_spread.hpp): the second measures every test again, each later one only
   // the tests whose speed differed between processes; the candidates are their merge. 1: one process, no merge.
   int processes = 1;
+  std::string history;             // --history (history_append.hpp)
+  std::string command = "record";  // as the history names the run: record, or refresh
 };
 // What a recording measured: where its candidates are, and the build they came from.
 struct RecordResult {
@@ -132,6 +134,7 @@ struct CompareOptions {
   std::filesystem::path sources;   // the project's source folder, for source text in the report
   std::string source_url;          // the report's source link template (default: the setting)
   std::string sides;               // what base and head are, for the reports' headings; empty: "head against base"
+  std::string history;             // --history (history_append.hpp): builds only, each side a run
 };
 int compare(const CompareOptions& options);
 // Base and head are candidate folders. `summary_file`: where the markdown summary is also written, anew (compare

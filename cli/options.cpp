@@ -215,6 +215,39 @@ void add_comparison_options(CLI::App& command, CompareOptions& compare, const st
   command.add_option("--markdown", compare.markdown,
                      "also append the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)");
   add_source_url_option(command, compare.source_url);
+  add_history_option(command, compare.history);
+}
+
+void add_commit_build_options(CLI::App& command, CommitBuilds& builds, const std::string& which,
+                              const std::string& run) {
+  command
+      .add_option("--source", builds.source,
+                  "the project's folder in its git repository (default: the top level of the current folder's)")
+      ->check(CLI::ExistingDirectory);
+  command
+      .add_option("--work", builds.work,
+                  "scratch folder: worktrees and builds, kept for later runs, " + run +
+                      " (default: <source>/build/bankgate-compare)")
+      ->check(names_a_folder());
+  command
+      .add_option("--build", builds.build,
+                  "the project's own build folder: " + which +
+                      " are configured with its CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER and "
+                      "CMAKE_CUDA_ARCHITECTURES (default: <source>/build, where configured)")
+      ->check(names_a_folder());
+  command
+      .add_option("--cmake-arg", builds.cmake_args,
+                  "an extra argument for configuring " + which +
+                      ", after those of --build, e.g. --cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
+      ->allow_extra_args(false);
+}
+
+void add_history_option(CLI::App& command, std::string& history) {
+  command.add_option("--history", history,
+                     "append this run's per-test results to this history store: an SQLite file or a "
+                     "postgresql:// URL; off: none (default: $" +
+                         std::string(gate::protocol::env::history) +
+                         ", else <repository>/.bankgate/history.sqlite; docs/history.md)");
 }
 
 // --quiet and --color, on the top level and on each subcommand that prints progress or verdicts, each bound to

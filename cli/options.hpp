@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "source_checkout.hpp"
 
 namespace bankgate::cli {
 
@@ -39,6 +40,13 @@ void add_source_url_option(CLI::App& command, std::string& source_url);
 // What compare and compare-commits share: the rounds, the filter and the reports. `html_default` says where the
 // HTML report goes when --html is not given.
 void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default);
+// --source, --work, --build and --cmake-arg: where compare-commits and bisect find the project and build its
+// commits (source_checkout.hpp). `which` names the commits built ("both commits"), `run` what --work holds of
+// this run ("and this run's logs and results in run/").
+void add_commit_build_options(CLI::App& command, CommitBuilds& builds, const std::string& which,
+                              const std::string& run);
+// --history PATH|URL|off: where gate, record, refresh and compare append their results (history_append.hpp).
+void add_history_option(CLI::App& command, std::string& history);
 // --quiet and --color, on the top level and on each subcommand that prints progress or verdicts, each bound to
 // one field: `bankgate --quiet gate` and `bankgate gate --quiet` are the same.
 void add_console_options(CLI::App& command, bool& quiet, std::string& colour);

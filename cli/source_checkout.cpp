@@ -1,5 +1,6 @@
 #include "source_checkout.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -7,7 +8,9 @@
 
 #include <bankgate/gate/protocol/settings.hpp>
 
+#include "cmake_cache.hpp"
 #include "commands.hpp"
+#include "console.hpp"
 #include "process.hpp"
 
 namespace bankgate::cli {
@@ -162,6 +165,58 @@ std::optional<gate::SourceTree> source_commit(const fs::path& source) {
   const std::string changes =
       program_output({"git", "-C", source.string(), "status", "--porcelain", "--untracked-files=no"});
   return gate::SourceTree{commit, !changes.empty()};
+}
+
+void build_tree(const std::string& who, const SourceTree& tree, const std::string& side, const fs::path& build,
+                const std::vector<std::string>& cmake_args, const fs::path& logs) {
+  std::vector<std::string> configure{"cmake", "-S",    tree.project.string(),       "-B", build.string(),
+                                     "-G",    "Ninja", "-DCMAKE_BUILD_TYPE=Release"};
+  configure.insert(configure.end(), cmake_args.begin(), cmake_args.end());
+  progress("bankgate " + who + ": building the " + describe(side, tree) + " from " + tree.project.string() + " in " +
+           build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
+  run_step(configure, side, tree, "configure", logs);
+  run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
+}
+
+// What every commit's build takes from the project's own build, so that they configure as it did: where packages
+// are found (a project on the package route finds bankgate there), the CUDA compiler and the GPU architectures.
+constexpr std::array<const char*, 4> shared_settings{"CMAKE_PREFIX_PATH", "bankgate_DIR", "CMAKE_CUDA_COMPILER",
+                                                     "CMAKE_CUDA_ARCHITECTURES"};
+
+std::vector<std::string> settings_of_build(const fs::path& build, bool named, const std::string& builds) {
+  const CMakeCache cache = CMakeCache::of_build(build);
+  if (cache.empty()) {
+    if (named)
+      throw Refusal(build.string() +
+                    " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
+                    "own build folder with --build, or leave --build out");
+    return {};
+  }
+  std::vector<std::string> arguments;
+  std::string names;
+  for (const char* key : shared_settings) {
+    if (const auto value = cache.found_value(key)) {
+      arguments.push_back("-D" + std::string(key) + "=" + *value);
+      names += (names.empty() ? "" : ", ") + std::string(key);
+    }
+  }
+  if (!names.empty()) progress(builds + " take " + names + " from the build folder " + build.string());
+  return arguments;
+}
+
+CommitBuildPlace prepare_commit_builds(const CommitBuilds& o, const std::string& run_name, const std::string& builds) {
+  CommitBuildPlace place{find_repository(o.source), {}, {}, {}};
+  const fs::path top = place.repository.top / place.repository.prefix;
+  place.work = fs::absolute(o.work.empty() ? top / "build" / "bankgate-compare" : o.work).lexically_normal();
+  place.run = place.work / run_name;
+  for (const fs::path& own : {place.run, place.work / "src", place.work / "build"}) check_own_folder(own);
+  make_own_folder(place.run, /*clear=*/true);  // nothing an earlier run left may pass for this one's
+  make_own_folder(place.work / "src", false);
+  make_own_folder(place.work / "build", false);
+  place.cmake_args =
+      settings_of_build(fs::absolute(o.build.empty() ? top / "build" : o.build), !o.build.empty(), builds);
+  place.cmake_args.insert(place.cmake_args.end(), o.cmake_args.begin(), o.cmake_args.end());
+  return place;
 }
 
 }  // namespace bankgate::cli

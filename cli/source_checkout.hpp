@@ -61,6 +61,42 @@ inline constexpr char own_folder_marker[] = ".bankgate-compare-commits";
 void check_own_folder(const std::filesystem::path& folder);
 void make_own_folder(const std::filesystem::path& folder, bool clear);
 
+// Where compare-commits and bisect find the project and build its commits: --source, --work, --build and
+// --cmake-arg (options.hpp's add_commit_build_options).
+struct CommitBuilds {
+  std::filesystem::path source;  // the project's folder; empty: the top level of the current folder's repository
+  std::filesystem::path work;    // the scratch folder; empty: <source>/build/bankgate-compare
+  // The project's own build, whose CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER and
+  // CMAKE_CUDA_ARCHITECTURES every commit's configure takes; empty: <source>/build where it is configured.
+  std::filesystem::path build;
+  std::vector<std::string> cmake_args;  // added to every configure after those, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
+};
+
+// The place a command builds commits in, made ready: the repository, the scratch folder with its src/ and build/
+// (kept for later runs) and this run's folder `run_name` under it (emptied), and the configure arguments: the
+// project's build's settings first, so that an explicit --cmake-arg of the same name comes later and wins. Every
+// folder it writes is checked to be its own before anything is deleted (--work may name a user's folder).
+struct CommitBuildPlace {
+  Repository repository;
+  std::filesystem::path work, run;
+  std::vector<std::string> cmake_args;
+};
+CommitBuildPlace prepare_commit_builds(const CommitBuilds& o, const std::string& run_name, const std::string& builds);
+
+// Configures `tree` in `build` as a release build with Ninja and `cmake_args`, then builds it, each step logged
+// (step_log); a step that fails throws run_step's StepFailure. An existing build of the same commit is configured
+// and built again, which redoes only what changed. compare-commits and bisect (`who`, for the progress line) build
+// each commit so.
+void build_tree(const std::string& who, const SourceTree& tree, const std::string& side,
+                const std::filesystem::path& build, const std::vector<std::string>& cmake_args,
+                const std::filesystem::path& logs);
+
+// The settings of the project's own build `build` that every commit's build takes, as -D arguments: where packages
+// are found (CMAKE_PREFIX_PATH, bankgate_DIR), the CUDA compiler and the GPU architectures. None where `build` is
+// no configured build folder, unless it was named (`named`: --build), which is a Refusal then. `builds` names them in
+// the progress line ("bankgate compare-commits: both builds").
+std::vector<std::string> settings_of_build(const std::filesystem::path& build, bool named, const std::string& builds);
+
 // The commit the project in `source` is at, for the GPU suites to record what they measure: the user's
 // BANKGATE_GIT_COMMIT (and BANKGATE_GIT_DIRTY) where given, else git's answer; nullopt where `source` is in no
 // git repository or git is missing (the reports then say the commit is unknown).

@@ -2,9 +2,10 @@
 
 namespace bankgate::cli {
 
+// In the order --help lists them within each group (people's subcommands, then the plumbing): by the loop they
+// serve. readme-table came last and stays there, and later ones (history, bisect) come after it, so that any list
+// of the subcommands keeps its order.
 std::span<const Subcommand> subcommand_table() {
-  // In the order --help lists them within each group (people's subcommands, then the plumbing): by the loop they
-  // serve. readme-table came last and stays there, so that any list of the subcommands keeps its order.
   // clang-format off
   static const Subcommand table[] = {
       {"gate", "build, run the GPU suites in strict mode against the baselines, print the verdict and write JUnit, JSON "
@@ -55,6 +56,10 @@ std::span<const Subcommand> subcommand_table() {
       {"readme-table", "the table of expected against measured ratios (shared transactions and global sectors per "
                        "request), from the baselines; printed, written into a README, or checked",
        false, false, define_readme_table, ""},
+      {"history", "the results every run appended: import earlier runs, show a series, find change points, mark "
+                  "them, count each test's precision", false, false, define_history, ""},
+      {"bisect", "the first commit between GOOD and BAD at which a counter changed, each probed commit built and "
+                 "measured once", false, true, define_bisect, ""},
   };
   // clang-format on
   return table;

@@ -52,5 +52,7 @@ Runner define_discover(CLI::App& command);
 Runner define_protocol(CLI::App& command);
 Runner define_kernel_name(CLI::App& command);
 Runner define_readme_table(CLI::App& command);
+Runner define_history(CLI::App& command);
+Runner define_bisect(CLI::App& command);
 
 }  // namespace bankgate::cli

@@ -40,6 +40,21 @@ if(NOT BANKGATE_COMMAND_PREBUILT)
     message(FATAL_ERROR "bankgate: CLI11 was not found. Install it (apt-get install libcli11-dev) or add the folder "
                         "holding share/cmake/CLI11 to CMAKE_PREFIX_PATH.")
   endif()
+  # The history store (history/): SQLite always; a PostgreSQL server only where libpq is found, else a
+  # postgresql:// store is refused at run time with what to install.
+  find_package(SQLite3 QUIET)
+  if(NOT TARGET SQLite::SQLite3)
+    message(FATAL_ERROR "bankgate: SQLite was not found (the history store). Install it (apt-get install "
+                        "libsqlite3-dev) or add its prefix to CMAKE_PREFIX_PATH.")
+  endif()
+  find_package(PostgreSQL QUIET)
+  if(TARGET PostgreSQL::PostgreSQL)
+    set(BANKGATE_HISTORY_POSTGRESQL ON)
+  else()
+    set(BANKGATE_HISTORY_POSTGRESQL OFF)
+    message(STATUS "bankgate: libpq not found: the history store takes SQLite files only (apt-get install libpq-dev "
+                   "for PostgreSQL servers)")
+  endif()
 endif()
 find_package(pugixml 1.11 QUIET)
 # The static library where the package has one: the command then needs no pugixml at run time.

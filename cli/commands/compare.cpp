@@ -23,6 +23,7 @@
 
 #include "../commands.hpp"
 #include "../console.hpp"
+#include "../history_append.hpp"
 #include "../options.hpp"
 #include "../subcommand_table.hpp"
 #include "../suite_run.hpp"
@@ -146,6 +147,14 @@ g::ExtraRounds give_extra_rounds(const SuiteRun& run, const RoundPlace& at, int 
   }
 }
 
+// Appends each side's rounds to the history as a run of its build; returns the comparison's verdict.
+int appended(const std::string& history, const fs::path& base, const fs::path& head, const CompareOptions& pooled,
+             int verdict) {
+  append_to_history(history, {"compare", base, pooled.base, {}});
+  append_to_history(history, {"compare", head, pooled.head, {}});
+  return verdict;
+}
+
 }  // namespace
 
 int compare_candidates(const CompareOptions& o, const fs::path& summary_file,
@@ -241,7 +250,8 @@ int compare(const CompareOptions& o) {
   if (pooled.html.empty()) pooled.html = protocol::html_report(work);
   if (pooled.sources.empty()) pooled.sources = configured_source_dir(head);
   pooled.source_url = source_url;
-  return compare_candidates(pooled, protocol::summary_markdown(work), extra);  // beside result.json, for CI to keep
+  // The summary beside result.json, for CI to keep; each side a run of the history.
+  return appended(o.history, base, head, pooled, compare_candidates(pooled, protocol::summary_markdown(work), extra));
 }
 
 Runner define_compare(CLI::App& command) {

@@ -11,7 +11,6 @@
 //                       and the comparison's results, copied from the head build: logs/, result.json,
 //                       summary.md, report.html, candidates/
 
-#include <array>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,7 +21,6 @@
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/text.hpp>
 
-#include "../cmake_cache.hpp"
 #include "../commands.hpp"
 #include "../console.hpp"
 #include "../options.hpp"
@@ -37,57 +35,10 @@ namespace fs = std::filesystem;
 namespace protocol = bankgate::gate::protocol;
 
 struct CompareCommitsOptions {
-  std::string base, head;        // anything git rev-parse takes, or "." for the working tree as it is
-  std::filesystem::path source;  // the project's folder; empty: the top level of the current folder's repository
-  std::filesystem::path work;    // the scratch folder; empty: <source>/build/bankgate-compare
-  // The project's own build, whose CMAKE_PREFIX_PATH, bankgate_DIR, CMAKE_CUDA_COMPILER and
-  // CMAKE_CUDA_ARCHITECTURES both configures take; empty: <source>/build where it is configured.
-  std::filesystem::path build;
-  std::vector<std::string> cmake_args;  // added to both configures after those, e.g. -DCMAKE_CUDA_ARCHITECTURES=90
-  CompareOptions compare;               // the rounds, the filter and the reports, as compare takes them
+  std::string base, head;  // anything git rev-parse takes, or "." for the working tree as it is
+  CommitBuilds builds;     // --source, --work, --build, --cmake-arg
+  CompareOptions compare;  // the rounds, the filter and the reports, as compare takes them
 };
-
-// Configures `tree` in `build` as a release build with Ninja and the caller's CMake arguments, then builds it.
-// An existing build of the same commit is configured and built again, which redoes only what changed.
-void build_tree(const SourceTree& tree, const std::string& side, const fs::path& build,
-                const std::vector<std::string>& cmake_args, const fs::path& logs) {
-  std::vector<std::string> configure{"cmake", "-S",    tree.project.string(),       "-B", build.string(),
-                                     "-G",    "Ninja", "-DCMAKE_BUILD_TYPE=Release"};
-  configure.insert(configure.end(), cmake_args.begin(), cmake_args.end());
-  progress("bankgate compare-commits: building the " + describe(side, tree) + " from " + tree.project.string() +
-           " in " + build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
-  run_step(configure, side, tree, "configure", logs);
-  run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
-}
-
-// What both commits' builds take from the project's own build, so that they configure as it did: where packages
-// are found (a project on the package route finds bankgate there), the CUDA compiler and the GPU architectures.
-constexpr std::array<const char*, 4> shared_settings{"CMAKE_PREFIX_PATH", "bankgate_DIR", "CMAKE_CUDA_COMPILER",
-                                                     "CMAKE_CUDA_ARCHITECTURES"};
-
-// The shared settings of the project's build `build` as -D arguments (those it has set); none where `build` is
-// no configured build folder, unless it was named (--build), which is refused then.
-std::vector<std::string> settings_of_build(const fs::path& build, bool named) {
-  const CMakeCache cache = CMakeCache::of_build(build);
-  if (cache.empty()) {
-    if (named)
-      throw Refusal(build.string() +
-                    " is not a configured build folder (it holds no CMakeCache.txt): give the project's "
-                    "own build folder with --build, or leave --build out");
-    return {};
-  }
-  std::vector<std::string> arguments;
-  std::string names;
-  for (const char* key : shared_settings) {
-    if (const auto value = cache.found_value(key)) {
-      arguments.push_back("-D" + std::string(key) + "=" + *value);
-      names += (names.empty() ? "" : ", ") + std::string(key);
-    }
-  }
-  if (!names.empty())
-    progress("bankgate compare-commits: both builds take " + names + " from the build folder " + build.string());
-  return arguments;
-}
 
 // The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
 std::size_t gpu_tests(const fs::path& build) {
@@ -131,30 +82,22 @@ void print_verdict(int status, const SourceTree& base, const SourceTree& head, c
 }
 
 int compare_commits(const CompareCommitsOptions& o) {
-  const Repository repository = find_repository(o.source);
+  const Repository repository = find_repository(o.builds.source);
   SourceTree base = resolve_revision(repository, o.base);
   SourceTree head = resolve_revision(repository, o.head);
-  const fs::path work =
-      fs::absolute(o.work.empty() ? repository.top / repository.prefix / "build" / "bankgate-compare" : o.work)
-          .lexically_normal();
-  const fs::path run = work / "run", logs = run / "build-logs";
-  // Every place it writes is its own, checked before anything is deleted: --work may name a user's folder.
-  for (const fs::path& own : {run, work / "src", work / "build"}) check_own_folder(own);
-  make_own_folder(run, /*clear=*/true);  // nothing an earlier run left may pass for this one's
-  make_own_folder(work / "src", false);
-  make_own_folder(work / "build", false);
+  const CommitBuildPlace place = prepare_commit_builds(o.builds, "run", "bankgate compare-commits: both builds");
+  const fs::path& work = place.work;
+  const fs::path run = place.run, logs = run / "build-logs";
   fs::create_directories(logs);
   progress("bankgate compare-commits: the " + describe("head", head) + " against the " + describe("base", base) + ", " +
            std::to_string(o.compare.rounds) + " round(s) each; worktrees and builds in " + work.string());
   check_out(repository, base, "base", work / "src", logs);
   check_out(repository, head, "head", work / "src", logs);
   const fs::path base_build = work / "build" / base.key, head_build = work / "build" / head.key;
-  // The project's build's settings first: an explicit --cmake-arg of the same name comes later and wins.
-  std::vector<std::string> cmake_args = settings_of_build(
-      fs::absolute(o.build.empty() ? repository.top / repository.prefix / "build" : o.build), !o.build.empty());
-  cmake_args.insert(cmake_args.end(), o.cmake_args.begin(), o.cmake_args.end());
-  build_tree(base, "base", base_build, cmake_args, logs);
-  if (head.key != base.key) build_tree(head, "head", head_build, cmake_args, logs);  // one commit is built once
+  const std::vector<std::string>& cmake_args = place.cmake_args;
+  build_tree("compare-commits", base, "base", base_build, cmake_args, logs);
+  if (head.key != base.key)
+    build_tree("compare-commits", head, "head", head_build, cmake_args, logs);  // one commit is built once
   if (gpu_tests(head_build) == 0)
     throw Refusal(
         "the " + describe("head", head) + " has no GPU suites: ctest lists no test labelled gpu in " +
@@ -183,26 +126,7 @@ Runner define_compare_commits(CLI::App& command) {
   command.add_option("base", o->base, "the base commit (anything git rev-parse takes), or . for the working tree")
       ->required();
   command.add_option("head", o->head, "the head commit, or . for the working tree as it is")->required();
-  command
-      .add_option("--source", o->source,
-                  "the project's folder in its git repository (default: the top level of the current folder's)")
-      ->check(CLI::ExistingDirectory);
-  command
-      .add_option("--work", o->work,
-                  "scratch folder: worktrees and builds, kept for later runs, and this run's logs and results "
-                  "in run/ (default: <source>/build/bankgate-compare)")
-      ->check(names_a_folder());
-  command
-      .add_option("--build", o->build,
-                  "the project's own build folder: both commits are configured with its CMAKE_PREFIX_PATH, "
-                  "bankgate_DIR, CMAKE_CUDA_COMPILER and CMAKE_CUDA_ARCHITECTURES (default: <source>/build, "
-                  "where configured)")
-      ->check(names_a_folder());
-  command
-      .add_option("--cmake-arg", o->cmake_args,
-                  "an extra argument for configuring both commits, after those of --build, e.g. "
-                  "--cmake-arg=-DCMAKE_CUDA_ARCHITECTURES=90 (repeatable)")
-      ->allow_extra_args(false);
+  add_commit_build_options(command, o->builds, "both commits", "and this run's logs and results in run/");
   add_comparison_options(command, o->compare, "default: <work>/run/report.html");
   command.footer(
       exit_codes_of({exit_code::regression,

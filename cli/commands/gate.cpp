@@ -14,6 +14,7 @@
 
 #include "../commands.hpp"
 #include "../console.hpp"
+#include "../history_append.hpp"
 #include "../options.hpp"
 #include "../subcommand_table.hpp"
 #include "../suite_run.hpp"
@@ -32,6 +33,7 @@ struct GateOptions {
   std::filesystem::path markdown;     // a file to append the markdown summary to (e.g. $GITHUB_STEP_SUMMARY)
   std::filesystem::path junit, json;  // copies of the JUnit and JSON reports elsewhere
   std::string source_url;             // the HTML report's source link template (default: the setting)
+  std::string history;                // --history (history_append.hpp)
 };
 
 // Copies the run's test result records into the gate's folder (protocol::run_gtest_results), so that the folder
@@ -100,6 +102,7 @@ int gate(const GateOptions& o) {
   s.html = protocol::html_report(results);
   s.source_url = source_url;
   const int status = summary(s);
+  if (ran) append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results});
   if (!o.markdown.empty()) {
     try {
       g::append_markdown(o.markdown, g::read_input_file(markdown));
@@ -144,6 +147,7 @@ Runner define_gate(CLI::App& command) {
   command.add_option("--junit", o->junit, "also write the JUnit report here");
   command.add_option("--json", o->json, "also write the JSON summary here");
   add_source_url_option(command, o->source_url);
+  add_history_option(command, o->history);
   command.footer(exit_codes_of({exit_code::regression, exit_code::unreadable, exit_code::refused}));
   return [o] { return gate(*o); };
 }

@@ -12,6 +12,7 @@
 
 #include "../commands.hpp"
 #include "../console.hpp"
+#include "../history_append.hpp"
 #include "../options.hpp"
 #include "../subcommand_table.hpp"
 #include "../suite_run.hpp"
@@ -140,6 +141,8 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   review_options.baselines = o.baselines;
   review(review_options, out);  // a table with changes is the point of recording, not a failure
   if (o.processes > 1) show_modes(modal, o.processes, out);
+  // The candidates alone: with several processes the result records are the last process's, of some tests only.
+  append_to_history(o.history, {o.command, build, candidates, {}});
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
       << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))
       << "\n";
@@ -152,6 +155,7 @@ Runner define_record(CLI::App& command) {
   add_shard_options(command, o->run);
   add_processes_option(command, o->processes);
   command.add_option("--baselines", o->baselines, "baselines folder to compare with (default: each suite's own)");
+  add_history_option(command, o->history);
   command.footer(
       exit_codes_of({exit_code::unreadable, exit_code::refused}));  // changes are what recording shows, not a failure;
                                                                     // a test not measured is exit 2

@@ -6,6 +6,7 @@
 #include <bankgate/gate/text/text.hpp>
 
 #include "../commands.hpp"
+#include "../history_append.hpp"
 #include "../options.hpp"
 #include "../subcommand_table.hpp"
 
@@ -18,11 +19,12 @@ struct RefreshOptions {
   // Two: the fewest that show whether a kernel's speed depends on its process (process_spread.hpp).
   int processes = 2;
   bool dry_run = false, new_gpu = false, force = false;
+  std::string history;
 };
 
 int refresh(const RefreshOptions& o, std::ostream& out) {
   refuse_in_ci(o.force, o.dry_run);  // before minutes of building and measuring
-  const RecordResult recorded = record({o.run, o.baselines, o.processes}, out);
+  const RecordResult recorded = record({o.run, o.baselines, o.processes, o.history, "refresh"}, out);
   PromoteOptions p;
   p.build = recorded.build;
   p.baselines = o.baselines;
@@ -50,6 +52,7 @@ Runner define_refresh(CLI::App& command) {
   command.add_flag("--dry-run", o->dry_run, "measure and show the table, write nothing");
   command.add_flag("--new-gpu", o->new_gpu, "create baselines for a GPU that has none");
   command.add_flag("--force", o->force, "refresh even where CI is set");
+  add_history_option(command, o->history);
   command.footer(exit_codes_of({exit_code::unreadable, exit_code::refused}));
   return [o] { return refresh(*o, std::cout); };
 }

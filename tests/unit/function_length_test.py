@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 LIMIT = 60
-FOLDERS = ("core", "cupti_collector", "gate", "gtest", "cli")
+FOLDERS = ("core", "cupti_collector", "gate", "gtest", "history", "cli")
 SUFFIXES = (".cpp", ".cu", ".hpp")
 # "path:name" of the functions allowed to be longer.
 ALLOWED = set()

@@ -3,10 +3,10 @@
 
     layers_test.py [REPO] [--command PATH/TO/bankgate --build BUILD_DIR [--make-program PATH/TO/ninja]]
 
-The layers, lowest first: core < collector < gate < gtest < cli, and the catalogue's kernels beside them on
-core. Each may include its own files and those of the layers ALLOWED names, nothing else: nothing includes a
-layer above it, the gate and the command never include the collector (so they build and link without CUDA),
-the command never includes the GoogleTest layer. Foreign headers likewise: CUPTI and NVTX in the collector
+The layers, lowest first: core < collector < gate < gtest < cli, the history store on gate (only the command
+includes it), and the catalogue's kernels beside them on core. Each may include its own files and those of the
+layers ALLOWED names, nothing else: nothing includes a layer above it, the gate and the command never include
+the collector (so they build and link without CUDA), the command never includes the GoogleTest layer. Foreign headers likewise: CUPTI and NVTX in the collector
 only, the CUDA runtime only where code runs on a GPU, GoogleTest only in its layer, CLI11 only in the command.
 Inside the collector, only its own implementation includes its façade (collector.hpp).
 
@@ -39,12 +39,14 @@ ALLOWED = {
     "collector": ("cupti_collector", {"core"}),
     "gate": ("gate", {"core"}),
     "gtest": ("gtest", {"core", "collector", "gate"}),
-    "cli": ("cli", {"core", "gate"}),
+    "history": ("history", {"core", "gate"}),
+    "cli": ("cli", {"core", "gate", "history"}),
     "kernels": ("kernels", {"core"}),
 }
 
 # Where <bankgate/...> headers are found.
-INCLUDE_DIRS = ["core/include", "cupti_collector/include", "gate/include", "gtest/include", "kernels/include"]
+INCLUDE_DIRS = ["core/include", "cupti_collector/include", "gate/include", "gtest/include", "history/include",
+                "kernels/include"]
 
 # The gate's units, lowest first (gate/CMakeLists.txt says what each holds).
 GATE_UNITS = ["text", "rules", "store", "protocol", "reports"]
@@ -56,6 +58,7 @@ FOREIGN = [
     (re.compile(r"^(cuda|driver_types|vector_types|crt/)"), {"collector", "gtest", "kernels"}, "the CUDA toolkit"),
     (re.compile(r"^(gtest|gmock)/"), {"gtest"}, "GoogleTest"),
     (re.compile(r"^CLI/"), {"cli"}, "CLI11"),
+    (re.compile(r"^(sqlite3\.h|libpq-fe\.h)"), {"history"}, "SQLite or libpq"),
 ]
 
 # A public header that, inside its layer, only its own implementation includes: the parts it is made of take
@@ -325,6 +328,8 @@ def self_test():
          "the core layer includes gate/include/bankgate/gate/reports/report.hpp"),
         ("cupti_collector/src/timer.hpp", "#include <bankgate/collector.hpp>\n", "includes the façade"),
         ("gate/include/bankgate/gate/rules/comparison.hpp", "#include <cuda_runtime_api.h>\n", "the CUDA toolkit"),
+        ("gate/src/reports/report.cpp", "#include <bankgate/gate/reports/report.hpp>\n#include <sqlite3.h>\n",
+         "SQLite or libpq"),
         ("cli/main.cpp", "#include <bankgate/gate/missing.hpp>\n", "no file of bankgate's layers"),
         ("gate/src/rules/comparison.cpp", "#include <bankgate/gate/reports/colour.hpp>\n",
          "the gate's rules unit includes gate/include/bankgate/gate/reports/colour.hpp of its reports unit"),

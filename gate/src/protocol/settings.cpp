@@ -229,6 +229,8 @@ std::optional<std::string> source_url_template(const EnvLookup& lookup) {
   return text;
 }
 
+std::optional<std::string> history_location(const EnvLookup& lookup) { return given(lookup, env::history); }
+
 SourceTree source_tree(const EnvLookup& lookup) {
   if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->source) return *manifest->source;
   SourceTree tree;

@@ -64,6 +64,10 @@ inline constexpr char lock_timeout[] = "BANKGATE_LOCK_TIMEOUT";        // second
 // given: the template of the report's links to source lines.
 inline constexpr char source_url[] = "BANKGATE_SOURCE_URL";
 
+// Set by users for the commands that append to the history (gate, record, refresh, compare) where --history is
+// not given: an SQLite file, a postgresql:// URL, or "off" (docs/history.md).
+inline constexpr char history[] = "BANKGATE_HISTORY";
+
 // Set by users or tools/refresh-baselines.sh for the command: the provenance of what it measures and promotes
 // (else the command asks git, and the manifest carries the answer).
 inline constexpr char git_commit[] = "BANKGATE_GIT_COMMIT";
@@ -113,6 +117,7 @@ inline constexpr std::array environment{
     Name{"fail_on_speedup", env::fail_on_speedup},
     Name{"lock_timeout", env::lock_timeout},
     Name{"source_url", env::source_url},
+    Name{"history", env::history},
     Name{"git_commit", env::git_commit},
     Name{"git_dirty", env::git_dirty},
     Name{"ci", env::ci},

@@ -118,6 +118,11 @@ bool colour_refused(const EnvLookup& lookup);
 // http(s) address.
 std::optional<std::string> source_url_template(const EnvLookup& lookup);
 
+// ---- What the commands that append to the history read (cli/history_append.cpp) ----
+// BANKGATE_HISTORY: where runs are kept (an SQLite file or a postgresql:// URL), or "off"; nullopt when unset or
+// empty (the default place then). Not checked further here: the store says what is wrong with a location.
+std::optional<std::string> history_location(const EnvLookup& lookup);
+
 // The manifest's source (what the command found), else the variables.
 SourceTree source_tree(const EnvLookup& lookup);
 

@@ -1,0 +1,91 @@
+// history import: runs from earlier artifacts appended to the history store. A CI job's kept report folder (a
+// gate's: candidates/ and gtest-results/), a candidates folder, or the file a run kept when its store could not
+// be reached (history_append.hpp). Importing a run twice adds it once.
+
+#include <iostream>
+#include <memory>
+
+#include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/store/input_file.hpp>
+#include <bankgate/gate/text/text.hpp>
+#include <bankgate/history/collect.hpp>
+#include <bankgate/history/entry_json.hpp>
+
+#include "../commands.hpp"
+#include "../history_commands.hpp"
+#include "../options.hpp"
+
+namespace bankgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = bankgate::gate;
+namespace h = bankgate::history;
+
+struct ImportOptions {
+  std::vector<fs::path> paths;
+  std::string history;
+  std::string parent, branch;  // what the artifacts cannot say of their commit
+};
+
+// A folder of artifacts as one run. Its key follows from what was measured (commit, GPU, time, tests), so that the
+// same artifacts imported again are recognised.
+h::RunEntry folder_run(const fs::path& folder, const ImportOptions& o) {
+  const bool report_folder = fs::is_directory(g::protocol::run_candidates(folder));
+  const fs::path candidates = report_folder ? g::protocol::run_candidates(folder) : folder;
+  const fs::path records = report_folder ? g::protocol::run_gtest_results(folder) : fs::path();
+  h::RunEntry run;
+  run.tests = h::collect_tests(candidates, records);
+  if (run.tests.empty())
+    throw std::runtime_error(folder.string() +
+                             " holds no candidates: give a gate's report folder (with candidates/), a candidates "
+                             "folder or a history run file");
+  h::fill_from_candidates(run.run, candidates);
+  run.run.command = "import";
+  run.run.parent = o.parent;
+  run.run.branch = o.branch;
+  std::string identity = run.run.commit + "|" + run.run.runner.gpu_key + "|" + run.run.time;
+  for (const h::TestEntry& t : run.tests) identity += "|" + t.test;
+  run.run.key = "import-" + h::text_hash(identity);
+  return run;
+}
+
+h::RunEntry run_of(const fs::path& path, const ImportOptions& o) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return folder_run(path, o);
+  const std::string text = g::read_input_file(path);
+  return h::parse_run_file(text, path.string());
+}
+
+int import_runs(const ImportOptions& o) {
+  const auto store = open_history_to_write(o.history);
+  int added = 0;
+  for (const fs::path& path : o.paths) {
+    const h::RunEntry run = run_of(path, o);
+    const bool new_run = store->append(run);
+    added += new_run ? 1 : 0;
+    std::cout << g::terminal_line(path.string()) << ": "
+              << (new_run ? std::to_string(run.tests.size()) + " test(s) of commit " + short_commit(run.run.commit) +
+                                " appended"
+                          : std::string("already in the history (run ") + g::terminal_line(run.run.key) + ")")
+              << "\n";
+  }
+  std::cout << added << " run(s) appended to " << g::terminal_line(store->where()) << "\n";
+  return exit_ok;
+}
+
+}  // namespace
+
+Runner define_history_import(CLI::App& command) {
+  const auto o = std::make_shared<ImportOptions>();
+  command.add_option("paths", o->paths, "report folders, candidates folders or history run files")
+      ->required()
+      ->check(CLI::ExistingPath);
+  add_store_option(command, o->history);
+  command.add_option("--parent", o->parent, "the parent of the imported runs' commit, where the artifacts do not say");
+  command.add_option("--branch", o->branch, "the branch of the imported runs");
+  command.footer(exit_codes_of({exit_code::unreadable}));
+  return [o] { return import_runs(*o); };
+}
+
+}  // namespace bankgate::cli

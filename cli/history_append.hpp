@@ -1,0 +1,34 @@
+#pragma once
+// What gate, record, refresh and compare do as they finish: append the run's per-test results to the history
+// store (docs/history.md). A store that cannot be reached never changes a verdict: the run says so and keeps
+// its results in a file for `bankgate history import`.
+
+#include <filesystem>
+#include <string>
+
+#include <bankgate/history/entries.hpp>
+
+namespace bankgate::cli {
+
+// The store to use: --history where given, else BANKGATE_HISTORY, else the default place,
+// <repository>/.bankgate/history.sqlite (the project's repository; its source folder where it is in none; the
+// build folder where that is unknown too; with no build, the current folder's). Empty for "off".
+std::string history_location(const std::string& option, const std::filesystem::path& build);
+
+// One finished run of a command, as the files it left describe it.
+struct FinishedRun {
+  std::string command;               // "gate", "record", "refresh", "compare"
+  std::filesystem::path build;       // the build measured (its sources give the commit's parent and branch)
+  std::filesystem::path candidates;  // what was measured (a folder of rounds is pooled)
+  std::filesystem::path records;     // the test result records; empty where there are none (compare)
+};
+
+// The run's entries: its tests, its commit, parent and branch, the runner (GPU, driver, CUDA; the GPU's UUID where
+// nvidia-smi answers).
+history::RunEntry finished_run_entry(const FinishedRun& run);
+
+// Appends the run to the store `option` names (history_location), unless it measured nothing. Never throws: a failure is said on standard
+// error with where the run's results were kept instead (<build>/bankgate/history-pending/) and how to import them.
+void append_to_history(const std::string& option, const FinishedRun& run);
+
+}  // namespace bankgate::cli
