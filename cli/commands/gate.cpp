@@ -9,6 +9,7 @@
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/test_plan.hpp>
 #include <bankgate/gate/text/text.hpp>
 
 #include "../commands.hpp"
@@ -33,19 +34,28 @@ struct GateOptions {
   std::string source_url;             // the HTML report's source link template (default: the setting)
 };
 
-// Copies the run's test result records into the gate's folder (protocol::run_gtest_results), so that the folder
-// alone explains the run (a merge of a split gate reads nothing else). Returns where the summary reads them: the
-// copy, or the originals where it could not be made.
+// Copies the run's plans and test result records into the gate's folder (protocol::run_gtest_results), so that
+// the folder alone explains the run (a merge of a split gate reads nothing else). Records in subfolders are
+// copied too: the summary refuses a test's second record, and must see it to. Returns where the summary reads
+// them: the copy, or the originals where it could not be made.
 fs::path keep_result_records(const fs::path& build, const fs::path& results) {
   fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
   std::error_code ec;
   fs::create_directories(to, ec);
-  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+  auto it = fs::recursive_directory_iterator(from, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    // One record per test; the claims and running files of the suites' processes (dot names) are none.
+    // The claims, manifests and running files of the suites' processes (dot names) are none of them.
     std::error_code kind;
-    if (name.starts_with(".") || !name.ends_with(g::test_result_suffix) || !it->is_regular_file(kind)) continue;
-    fs::copy_file(it->path(), to / name, fs::copy_options::overwrite_existing, ec);
+    if (name.starts_with(".")) {
+      if (it->is_directory(kind)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!(name.ends_with(g::test_result_suffix) || name.ends_with(g::test_plan_suffix)) || !it->is_regular_file(kind))
+      continue;
+    const fs::path copy = to / it->path().lexically_relative(from);
+    fs::create_directories(copy.parent_path(), ec);
+    if (!ec) fs::copy_file(it->path(), copy, fs::copy_options::overwrite_existing, ec);
     if (ec) break;
   }
   if (!ec || ec == std::errc::no_such_file_or_directory) return to;
@@ -72,8 +82,7 @@ int gate(const GateOptions& o) {
   const fs::path results = protocol::gate_run(build);
   SummaryOptions s;
   s.shard = run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false, o.baselines);
-  progress("");  // apart from ctest's output
-  s.junit = protocol::ctest_junit(results);
+  progress("");                                           // apart from ctest's output
   const bool ran = !s.shard || !s.shard->suites.empty();  // an empty part runs nothing, and its summary reads nothing
   s.gtest_results = ran ? keep_result_records(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);

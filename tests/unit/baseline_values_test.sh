@@ -117,7 +117,7 @@ edit "$run_repo/baselines/$gpu/Transpose.json" '
 c = d["tests"]["NaiveSquare"]["counters"]["'$shared_ld'"]
 c["tolerance"] = {"kind": "relative", "amount": 0.5, "reason": "varies"}'
 summary() {
-  run "$tool" summary --junit "$run_repo/ctest-junit.xml" --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
+  run "$tool" summary --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
     --baselines "$run_repo/baselines" --base-ref main --json "$root/summary.json" "$@"
 }
 summary
