@@ -23,6 +23,11 @@ check "it needed two processes and says one test crashed" "grep -q '5 tests of c
 check "run-suite wrote its plan before the tests: the suite's 5 tests" \
   "python3 -c 'import json, sys; sys.exit(len(json.load(open(sys.argv[1]))[\"tests\"]) != 5)' '$work/results/crashing_suite.0.plan.json'"
 check "the test before the crash kept its own record, passed" "grep -q '\"outcome\": \"passed\"' '$work/results/Crashing.First.result.json'"
+# The hops docs/developing.md counts ("From a kernel to a verdict"): what crosses from run-suite and the suite
+# processes to the judgement is one plan per suite and one record per test, and nothing else but their own
+# (dot-named) manifests and running files.
+check "the results folder holds one plan and one record per test, nothing else" \
+  "[ \"\$(ls '$work/results' | sort | tr '\n' ' ')\" = 'Crashing.Crashes.result.json Crashing.Fails.result.json Crashing.First.result.json Crashing.Last.result.json Crashing.Skips.result.json crashing_suite.0.plan.json ' ]"
 check "but with no measurement for bankgate to judge, its verdict is no pass" \
   "[ \$(verdict Crashing.First) -eq 1 ] && grep -q 'no measurement and baseline of it to judge' '$work/Crashing.First.out'"
 check "the crashing test failed, with the signal" "[ \$(verdict Crashing.Crashes) -eq 1 ] && grep -q 'died during this test (killed by signal 11' '$work/Crashing.Crashes.out'"
