@@ -57,6 +57,8 @@ struct SuiteRun {
   // The gate's --confirm-processes: fresh processes that measure a test whose duration came out slower again before
   // that becomes its verdict (duration_confirmation.hpp). 0: none, as record and compare run.
   int confirm_processes = 0;
+  // Not an option: compare's rounds, whose suite processes measure only; the command judges the pooled rounds once.
+  bool measure_only = false;
 };
 
 // What a change did to its baselines, against the base branch's (base_baselines.hpp, baseline_changes.hpp).
@@ -143,14 +145,14 @@ int compare_candidates(const CompareOptions& options, const std::filesystem::pat
                        const std::optional<gate::ExtraRounds>& extra = std::nullopt);
 
 struct SummaryOptions {
-  std::filesystem::path junit, gtest_results, candidates, baselines, markdown, json, junit_out;
+  std::filesystem::path gtest_results, candidates, baselines, markdown, json, junit_out;
   BaseOptions base;
   std::filesystem::path build;    // for the refresh command the results name
   std::filesystem::path html;     // the self-contained HTML report, when given
   std::filesystem::path sources;  // the project's source folder, for the report's source text (default: from --build)
   std::string source_url;         // the report's source link template (default: the setting)
   std::filesystem::path reports;  // a folder for junit.xml, summary.json, summary.md and report.html, as a gate writes
-  // The report folders of a split gate's parts, merged into one verdict (shard_merge.hpp) in place of --junit and
+  // The report folders of a split gate's parts, merged into one verdict (shard_merge.hpp) in place of --gtest-results and
   // the other files of one run.
   std::filesystem::path shards;
   std::optional<gate::ShardRecord> shard;  // set by the gate: the part of a split gate this run was
@@ -175,14 +177,16 @@ int run_suite(const RunSuiteOptions& options);
 struct VerdictOptions {
   std::filesystem::path results;
   std::string test;  // Suite.test
+  // The suite's own candidates and baselines folders (bankgate_add_gpu_suite's), where the run's manifest names none.
+  std::filesystem::path candidates, baselines;
 };
-int verdict(const VerdictOptions& options);
 struct DiscoverOptions {
   std::filesystem::path binary, results, out;
-  std::string fixture;                         // the ctest fixture of the suite's measuring test
-  std::vector<std::string> labels;             // for every per-test entry
-  std::filesystem::path driver_stub;           // as RunSuiteOptions::driver_stub
-  std::vector<std::filesystem::path> sources;  // the suite's sources, whose kernel names are checked first
+  std::filesystem::path candidates, baselines;  // passed on to each test's verdict
+  std::string fixture;                          // the ctest fixture of the suite's measuring test
+  std::vector<std::string> labels;              // for every per-test entry
+  std::filesystem::path driver_stub;            // as RunSuiteOptions::driver_stub
+  std::vector<std::filesystem::path> sources;   // the suite's sources, whose kernel names are checked first
 };
 int discover(const DiscoverOptions& options);
 

@@ -7,7 +7,7 @@
 //   bankgate refresh   record, then promote (what a failure message names)
 //   bankgate compare   judge a head build's candidates against a base build's, measured on one machine
 //   bankgate compare-commits   compare for two commits: each checked out in a git worktree and built first
-//   bankgate summary   the gate's verdict and reports from the files a run left (JUnit, GoogleTest, candidates), or
+//   bankgate summary   the gate's verdict and reports from the files a run left (plans, result records, candidates), or
 //                      from the report folders of a gate split over runners (--shards)
 //   bankgate metrics   the collector's metric names
 //   bankgate check-baselines  read every committed baseline with the gate's reader, without a GPU

@@ -119,6 +119,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   if (!run.baseline_dir.empty()) manifest.baseline_dir = fs::absolute(run.baseline_dir);
   manifest.suite_filter = run.filter;  // each suite's measuring run runs only the selection
   if (run.confirm_processes > 0) manifest.confirm_processes = run.confirm_processes;
+  if (run.measure_only) manifest.measure_only = true;
   manifest.source = source_commit(configured_source_dir(build));
 
   const g::CtestSelection selected = g::ctest_selection(run.filter);

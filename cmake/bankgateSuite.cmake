@@ -231,6 +231,7 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND "$<TARGET_FILE:bankgate::bankgate>" discover --binary "$<TARGET_FILE:${name}>"
             --results "${results}/${_bankgate_gtest_results}" --out "${tests_file}" --fixture "${fixture}" ${label_args}
+            --candidates "${results}/${_bankgate_suite_candidates}" --baselines "${arg_BASELINES}"
             ${stub_args} ${named_sources}
     COMMENT "bankgate: listing the tests of ${name}" VERBATIM)
   get_target_property(command_imported bankgate::bankgate IMPORTED)

@@ -207,6 +207,7 @@ int compare(const CompareOptions& o) {
   fs::create_directories(logs);
   SuiteRun run;
   run.filter = o.filter;
+  run.measure_only = true;  // the pooled rounds are judged once, below; no round's suite process compares
   // Round 0, base only: warms the machine and records baselines in a scratch folder that fix each test's
   // launches per sample for both sides (a comparison refuses samples taken with different batching).
   const fs::path scratch = work / "baselines";

@@ -15,6 +15,8 @@ Runner define_discover(CLI::App& command) {
   command.add_option("--results", o->results, "folder of the per-test result files")->required();
   command.add_option("--out", o->out, "the ctest file to write")->required();
   command.add_option("--fixture", o->fixture, "the ctest fixture of the suite's measuring test")->required();
+  command.add_option("--candidates", o->candidates, "the suite's candidates folder, for each test's verdict");
+  command.add_option("--baselines", o->baselines, "the suite's baselines folder, for each test's verdict");
   command.add_option("--labels", o->labels, "labels of every test")->delimiter(';');
   command.add_option("--driver-stub", o->driver_stub, driver_stub_help);
   command.add_option("--sources", o->sources,

@@ -10,6 +10,7 @@
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/test_plan.hpp>
 #include <bankgate/gate/text/text.hpp>
 
 #include "../commands.hpp"
@@ -36,9 +37,10 @@ struct GateOptions {
   std::string history;                // --history (history_append.hpp)
 };
 
-// Copies the run's test result records into the gate's folder (protocol::run_gtest_results), so that the folder
-// alone explains the run (a merge of a split gate reads nothing else). A copy is a read: each record is read inside
-// the records' folder like any input (a link is no record, and one leading out is never followed into the
+// Copies the run's plans and test result records into the gate's folder (protocol::run_gtest_results), so that
+// the folder alone explains the run (a merge of a split gate reads nothing else). Records in subfolders are
+// copied too: the summary refuses a test's second record, and must see it to. A copy is a read: each file is read
+// inside the records' folder like any input (a link is no record, and one leading out is never followed into the
 // artifact), so a test whose record cannot be read has none there and is NOT MEASURED. Returns where the summary
 // reads them: the copy, or the originals where it could not be made.
 fs::path keep_result_records(const fs::path& build, const fs::path& results) {
@@ -48,15 +50,21 @@ fs::path keep_result_records(const fs::path& build, const fs::path& results) {
   try {
     fs::create_directories(to);
     const g::ConfinedFolder records(from, "the test result records");
-    for (auto it = fs::directory_iterator(from); it != fs::directory_iterator(); ++it) {
+    for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it) {
       const std::string name = it->path().filename().string();
-      // One record per test; the claims and running files of the suites' processes (dot names) are none.
-      if (name.starts_with(".") || !name.ends_with(g::test_result_suffix)) continue;
+      // The claims, manifests and running files of the suites' processes (dot names) are none of them.
+      if (name.starts_with(".")) {
+        if (it->is_directory()) it.disable_recursion_pending();
+        continue;
+      }
+      if (!(name.ends_with(g::test_result_suffix) || name.ends_with(g::test_plan_suffix))) continue;
+      const fs::path relative = it->path().lexically_relative(from);
       try {
         if (it->is_symlink() || !it->is_regular_file()) throw std::runtime_error("not a plain file");
-        write_text(to / name, records.read(name));
+        fs::create_directories((to / relative).parent_path());
+        write_text(to / relative, records.read(relative));
       } catch (const std::exception& e) {
-        std::cerr << "bankgate: " << g::terminal_line(records.display(name).string()) << " is left out ("
+        std::cerr << "bankgate: " << g::terminal_line(records.display(relative).string()) << " is left out ("
                   << g::terminal_line(e.what()) << "): its test has no record\n";
       }
     }
@@ -87,8 +95,7 @@ int gate(const GateOptions& o) {
   const fs::path results = protocol::gate_run(build);
   SummaryOptions s;
   s.shard = run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false, o.baselines);
-  progress("");  // apart from ctest's output
-  s.junit = protocol::ctest_junit(results);
+  progress("");                                           // apart from ctest's output
   const bool ran = !s.shard || !s.shard->suites.empty();  // an empty part runs nothing, and its summary reads nothing
   s.gtest_results = ran ? keep_result_records(build, results) : fs::path();
   s.candidates = protocol::run_candidates(results);

@@ -1,11 +1,11 @@
-// readme-table: the README's table of expected against measured ratios, from the baselines (readme_table.hpp).
+// readme-table: the README's table of expected against measured ratios, from the baselines (readme_page.hpp).
 
 #include <iostream>
 #include <memory>
 
 #include "../commands.hpp"
 #include "../options.hpp"
-#include "../readme_table.hpp"
+#include "../readme_page.hpp"
 #include "../subcommand_table.hpp"
 
 namespace bankgate::cli {

@@ -4,12 +4,17 @@
 #include <iostream>
 #include <memory>
 
+#include <bankgate/gate/reports/console_tables.hpp>
+#include <bankgate/gate/reports/gate_summary.hpp>
+#include <bankgate/gate/reports/measured_count.hpp>
+#include <bankgate/gate/rules/baseline_review.hpp>
 #include <bankgate/gate/rules/process_spread.hpp>
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/candidates.hpp>
 #include <bankgate/gate/text/text.hpp>
 
+#include "../baseline_reading.hpp"
 #include "../commands.hpp"
 #include "../console.hpp"
 #include "../history_append.hpp"
@@ -104,16 +109,27 @@ void show_modes(const std::vector<g::ModalKernel>& modal, int processes, std::os
   }
 }
 
-// The tests the run selected (ctest's report), and those that left no candidate with the reason their record or
-// ctest gives.
-g::MeasuredCount count_measured(const fs::path& build, const fs::path& results, const fs::path& baselines) {
+// The run's plans and records folded with its candidates and baselines: which tests it selected, those that left
+// no candidate (with the reason their record gives), and bankgate's one comparison of each measurement.
+g::GateSummary judged_run(const fs::path& build, const fs::path& results, const fs::path& baselines) {
   g::GateInputs in;
-  in.junit = protocol::ctest_junit(results);
   in.gtest_results = protocol::gtest_results(build);
   in.candidates = protocol::run_candidates(results);
   in.baselines = baselines;
   in.project = configured_source_dir(build);
-  return g::count_measured(g::summarize(in));
+  return g::summarize(in);
+}
+
+// The old / new / change table of what was recorded: the summary's comparison of each measurement, shown as it was
+// made, never made again.
+void show_recorded(const g::GateSummary& judged, const fs::path& candidates, std::ostream& out) {
+  std::vector<g::ReviewRow> rows;
+  for (const g::TestResult& t : judged.tests)
+    for (const g::Finding& f : t.comparison) rows.push_back({t.suite, t.test, t.measured && t.measured->correct, f});
+  const g::GpuKey gpu = candidate_gpu(candidates, "");
+  out << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in "
+      << g::terminal_line(candidates.string()) << " against the baselines (old)\n"
+      << g::render(rows, /*changes_only=*/false, console().palette);
 }
 
 }  // namespace
@@ -131,15 +147,22 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
         "nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" + o.run.filter +
         "'); the test output " +
         (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
-  const RecordResult result{build, candidates, count_measured(build, results, o.baselines)};
+  const g::GateSummary judged = judged_run(build, results, o.baselines);
+  const RecordResult result{build, candidates, g::count_measured(judged)};
   const std::vector<g::ModalKernel> modal =
       o.processes > 1 ? merge_more_processes(o, build, results) : std::vector<g::ModalKernel>{};
   progress("");  // apart from ctest's output
-  ReviewOptions review_options;
-  review_options.candidates = candidates;
-  review_options.build = build;  // the project its candidates' baselines folders must lie in
-  review_options.baselines = o.baselines;
-  review(review_options, out);  // a table with changes is the point of recording, not a failure
+  // A table with changes is the point of recording, not a failure. With several processes the candidates are their
+  // merge, a measurement of its own, which review compares once.
+  if (o.processes > 1) {
+    ReviewOptions review_options;
+    review_options.candidates = candidates;
+    review_options.build = build;  // the project its candidates' baselines folders must lie in
+    review_options.baselines = o.baselines;
+    review(review_options, out);
+  } else {
+    show_recorded(judged, candidates, out);
+  }
   if (o.processes > 1) show_modes(modal, o.processes, out);
   // The candidates alone: with several processes the result records are the last process's, of some tests only.
   append_to_history(o.history, {o.command, build, candidates, {}});

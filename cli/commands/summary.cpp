@@ -65,8 +65,8 @@ std::optional<std::string> set_base(g::GateInputs& in, const SummaryOptions& o) 
 // Read, then classify: one run's files, a part of a split gate that had nothing to run, or every part's reports.
 g::GateSummary summarize_run(const SummaryOptions& o) {
   g::GateInputs in;
-  in.junit = o.junit;
   in.gtest_results = o.gtest_results;
+  in.fail_on_speedup = g::fail_on_speedup(g::process_environment);
   in.candidates = o.candidates;
   in.baselines = o.baselines;
   in.project = configured_source_dir(o.build);
@@ -164,9 +164,9 @@ int summary(const SummaryOptions& options) {
 Runner define_summary(CLI::App& command) {
   const auto o = std::make_shared<SummaryOptions>();
   command.alias("gate-summary");
-  CLI::Option* junit = command.add_option("--junit", o->junit, "ctest's JUnit report (ctest --output-junit)");
-  CLI::Option* gtest_results = command.add_option("--gtest-results", o->gtest_results,
-                                                  "the tests' result records (<build>/bankgate/gtest-results)");
+  CLI::Option* gtest_results = command.add_option(
+      "--gtest-results", o->gtest_results,
+      "the run's plans and its tests' result records (<build>/bankgate/gtest-results); ctest's JUnit is not read");
   CLI::Option* candidates = command.add_option("--candidates", o->candidates, "what the run measured");
   command
       .add_option("--shards", o->shards,
@@ -175,12 +175,11 @@ Runner define_summary(CLI::App& command) {
                       protocol::gate_run("<build>").string() +
                       "), found at "
                       "or below this folder; refused (exit 2, nothing written) unless they are every part once")
-      ->excludes(junit)
       ->excludes(gtest_results)
       ->excludes(candidates);
-  // One of the two inputs; CLI11 says "--junit or --shards is required" as a usage error.
+  // One of the two inputs; CLI11 says "--gtest-results or --shards is required" as a usage error.
   command.parse_complete_callback([o] {
-    if (o->junit.empty() && o->shards.empty()) throw CLI::RequiredError("--junit or --shards");
+    if (o->gtest_results.empty() && o->shards.empty()) throw CLI::RequiredError("--gtest-results or --shards");
   });
   command.add_option("--baselines", o->baselines, "baselines folder (default: each suite's own)");
   add_base_options(command, o->base);

@@ -811,8 +811,9 @@ TEST(HostileBaseline, CommittedBaselinesAndFixturesStillRead) {
   for (const fs::path& folder :
        {source / "baselines", source / "examples" / "adopt" / "baselines", source / "tests" / "unit" / "fixtures"})
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-      const bool result_record = entry.path().filename().string().ends_with(".result.json");
-      if (!entry.is_regular_file() || entry.path().extension() != ".json" || result_record) continue;
+      const std::string name = entry.path().filename().string();
+      const bool run_file = name.ends_with(".result.json") || name.ends_with(".plan.json");  // records and plans
+      if (!entry.is_regular_file() || entry.path().extension() != ".json" || run_file) continue;
       SCOPED_TRACE(entry.path().string());
       ++files;
       SuiteFile file;

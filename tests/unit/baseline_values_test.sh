@@ -136,10 +136,10 @@ edit "$run_repo/baselines/$gpu/Transpose.json" '
 c = d["tests"]["NaiveSquare"]["counters"]["'$shared_ld'"]
 c["tolerance"] = {"kind": "relative", "amount": 0.5, "reason": "varies"}'
 summary() {
-  run "$tool" summary --junit "$run_repo/ctest-junit.xml" --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
+  run "$tool" summary --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
     --baselines "$run_repo/baselines" --base-ref main --json "$root/summary.json" "$@"
 }
-run "$tool" summary --junit "$run_repo/ctest-junit.xml" --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
+run "$tool" summary --gtest-results "$run_repo/gtest-results" --candidates "$run_repo/candidates" \
   --baselines "$run_repo/baselines" --json "$root/summary-nobase.json"
 check "the gate without a base to read fails, the problem in its summary" \
   '[ "$rc" -ne 0 ] && grep -q "no base branch to compare" "$root/summary-nobase.json"' "$out"

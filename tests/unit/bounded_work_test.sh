@@ -95,7 +95,7 @@ check "a result record of nested arrays is refused within 1 GB of memory" '[ "$r
 echo "# 3. The report of a run of many samples"
 run_dir="$root/run" && cp -r "$fixture" "$run_dir"
 samples "$run_dir/candidates/$gpu/$test_file" 100000
-run "$tool" summary --junit "$run_dir/ctest-junit.xml" --gtest-results "$run_dir/gtest-results" --candidates "$run_dir/candidates" \
+run "$tool" summary --gtest-results "$run_dir/gtest-results" --candidates "$run_dir/candidates" \
   --baselines "$run_dir/baselines" --html "$run_dir/report.html"
 size=$(stat -c %s "$run_dir/report.html" 2>/dev/null || echo 0)
 check "a run of 100,000 samples makes a report of the usual size (its curve drawn from 1,001 quantiles)" \
@@ -116,7 +116,7 @@ t["lines"] = [{"executions": 1, "file": "k.cu", "ideal_sectors": 0, "ideal_wavef
 json.dump(d, open(sys.argv[1], "w"))
 PY
 done
-run "$tool" summary --junit "$budget_dir/ctest-junit.xml" --gtest-results "$budget_dir/gtest-results" --candidates "$budget_dir/candidates" \
+run "$tool" summary --gtest-results "$budget_dir/gtest-results" --candidates "$budget_dir/candidates" \
   --baselines "$budget_dir/baselines" --html "$budget_dir/report.html" --json "$budget_dir/summary.json"
 check "per-line figures past the run's budget are refused, naming the bound" \
   '[ "$rc" -ne 0 ] && [[ $out == *"past the 50000 per-line figures bankgate reads in one run"* ]]' "rc $rc: $(printf '%s' "$out" | head -c 2000)"

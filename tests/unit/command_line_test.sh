@@ -235,7 +235,8 @@ expect_in "check-baselines of another folder: the refresh names it" "--new-gpu -
 
 # ---------------------------------------------------------------------------------------------------------
 # 5. Colour: verdicts on a terminal only; NO_COLOR and --color=never turn it off, --color=always forces it.
-summary_of_fixtures=("$tool" summary --junit "$fixtures/gate_summary/gate-junit.xml" --gtest-results "$fixtures/gate_summary/gtest-results")
+summary_of_fixtures=("$tool" summary --gtest-results "$fixtures/gate_summary/gtest-results"
+  --candidates "$fixtures/gate_summary/candidates" --baselines "$fixtures/gate_summary/baselines")
 run "${summary_of_fixtures[@]}"
 expect_not_in "a pipe gets no colour" "$esc" "$out"
 tty_run "${summary_of_fixtures[@]}"
@@ -251,7 +252,7 @@ tty_run env NO_COLOR= "${summary_of_fixtures[@]}"
 expect_in "NO_COLOR set empty: colour as if unset" "$esc" "$out"
 tty_run "${summary_of_fixtures[@]}" --color=never
 expect_not_in "--color=never on a terminal: no colour" "$esc" "$out"
-tty_run "$tool" --color never summary --junit "$fixtures/gate_summary/gate-junit.xml"
+tty_run "$tool" --color never summary --gtest-results "$fixtures/gate_summary/gtest-results"
 expect_not_in "--color never before the subcommand: no colour" "$esc" "$out"
 run env NO_COLOR=1 "${summary_of_fixtures[@]}" --color=always
 expect_in "--color=always through a pipe, over NO_COLOR: colour" "${esc}1;31mNOT MEASURED" "$out"

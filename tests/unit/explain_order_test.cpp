@@ -26,7 +26,6 @@ constexpr const char* load_wavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefron
 
 GateSummary summary_of(const fs::path& run) {
   GateInputs in;
-  in.junit = run / "ctest-junit.xml";
   in.gtest_results = run / "gtest-results";
   in.candidates = run / "candidates";
   in.baselines = run / "baselines";

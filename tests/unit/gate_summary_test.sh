@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The gate's verdict without a GPU: bankgate summary on fixture reports (a run that could not measure, a
-# regression, an all-passed run, a run in which no GPU test ran, a missing report) and ci/gate.sh itself, which
-# must refuse to pass when no GPU test ran. Each test's outcome and findings are its result record's: the summary
-# compares nothing again.
+# The gate's verdict without a GPU: bankgate summary on fixture plans and records (a run that could not measure,
+# a regression, an all-passed run, a run in which no GPU test ran, forged records) and ci/gate.sh itself, which
+# must refuse to pass when no GPU test ran. bankgate judges each planned test itself, from its candidate against
+# its baseline; a record can make that verdict worse, never better, and a record that contradicts itself, names
+# another test or has a twin is refused.
 #
 #   tests/unit/gate_summary_test.sh PATH/TO/bankgate FIXTURE_DIR BUILD_DIR
 #
-# FIXTURE_DIR is tests/unit/fixtures/gate_summary (JUnit as ctest writes it, result records); BUILD_DIR
+# FIXTURE_DIR is tests/unit/fixtures/gate_summary (a plan and result records); BUILD_DIR
 # the build ci/gate.sh --no-build runs from. Prints "N passed, M failed"; exits non-zero if any check failed.
 set -uo pipefail
 
@@ -21,20 +22,19 @@ trap 'rm -rf "$root"' EXIT
 
 . "$(dirname "$0")/test_lib.sh"
 
-junit="$fixtures/gate-junit.xml"
-reports="$fixtures/gtest-results"
+reports="$fixtures/gtest-results"  # the plan of six tests and five records (PaddedCopy.copy left none)
 
 # Failed tests without measurements: could not measure (2), never a pass. Without the regressed test's record,
-# ctest's report is all there is of it: a failure that left no record could not measure either.
+# its plan entry is all there is of it: a planned test that left no record could not measure either.
 md="$root/summary.md"
 echo "earlier step's summary" >"$md"
 unmeasured="$root/unmeasured-records"
 cp -r "$reports" "$unmeasured" && rm "$unmeasured/SquareTile.setRowReadColIpad.result.json"
-run "$tool" gate-summary --junit "$junit" --gtest-results "$unmeasured" --markdown "$md"
+run "$tool" gate-summary --gtest-results "$unmeasured" --markdown "$md"
 expect_rc "failures without measurements exit 2 (could not measure)" 2
 expect_in "the table shows the skipped test" "SKIPPED" "$out"
 expect_in "the table names the device a test measured on" "0 (0000:19:00.0)" "$out"
-expect_in "a test that left no record is explained" "no result record for this test" "$out"
+expect_in "a test that left no record is explained" "it was planned, but left no result record" "$(tr -s ' \n' '  ' <<<"$out")"
 # The console table keeps within 100 columns: the detail column goes on over continuation lines, whole, where
 # it used to be cut at 100 characters with "..." (the table was 162 columns wide).
 widest=$(printf '%s\n' "$out" | python3 -c 'import sys; print(max(len(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()))')
@@ -42,20 +42,20 @@ check "the console table keeps within 100 columns" '[ "$widest" -le 100 ]' "its 
 flat=$(printf '%s\n' "$out" | tr -s ' \n' '  ')
 expect_in "a long reason is wrapped whole, not cut" "cannot measure: counter access is restricted to administrators \
 (ERR_NVGPUCTRPERM) | see the README [BANKGATE_REQUIRE_GPU=1 makes this a failure instead of a skip]" "$flat"
-expect_in "a crash's reason is wrapped whole" "its output is in the JUnit file" "$flat"
+expect_in "a record's pass that bankgate cannot judge is no pass" "bankgate has no measurement and baseline of it to judge" "$flat"
 expect_not_in "no reason is cut short" "..." "$out"
 [ "$(head -n 1 "$md")" = "earlier step's summary" ] && pass "the markdown is appended, earlier content kept" ||
   fail "the markdown is appended, earlier content kept" "$(head -n 3 "$md")"
 expect_in "the markdown has a failures section" "### Failures" "$(cat "$md")"
 expect_in "a missing baseline names the refresh command" "refresh --filter 'Transpose.unrecorded'" "$(cat "$md")"
 
-# A test whose record says it regressed: a regression (1), listed first with measured and baseline.
+# A test whose candidate differs from its baseline: a regression (1), listed first with measured and baseline.
 cand="$root/candidates"
 base="$root/baselines"
 suite_file "$cand/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
 suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
 md="$root/regression.md"
-run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" --markdown "$md" \
+run "$tool" gate-summary --gtest-results "$reports" --candidates "$cand" --baselines "$base" --markdown "$md" \
   --build "$root/project-build" --json "$root/summary.json" --junit-out "$root/junit-out.xml"
 expect_rc "a measured change against a baseline exits 1 (regression)" 1
 expect_in "the table marks the regression" "REGRESSED" "$out"
@@ -71,45 +71,97 @@ expect_in "the JSON summary gives the verdict and the changed counter, as number
 message=$(python3 -c 'import sys, xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print([f.get("message") for c in r.iter("testcase") if c.get("name")=="setRowReadColIpad" for f in c.iter("failure")][0])' "$root/junit-out.xml" 2>&1)
 expect_in "the JUnit failure message names the regressed counter and both values" "shared load transactions CHANGED: 1024 (baseline 32" "$message"
 
-# The record's findings are the verdict: a baseline that now equals the measurement changes nothing (the summary
-# does not compare again), and without candidates or baselines the regression is still one.
+# The suite process's failure is kept: against a baseline equal to the measurement, or with nothing to judge by,
+# the test its record says regressed still regressed (a record can make a verdict worse, never better).
 suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 1024
-run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" --json "$root/same.json"
+run "$tool" gate-summary --gtest-results "$reports" --candidates "$cand" --baselines "$base" --json "$root/same.json"
 expect_rc "the record's regression stands against a baseline equal to the measurement (exit 1)" 1
-run "$tool" gate-summary --junit "$junit" --gtest-results "$reports" --json "$root/bare.json"
+run "$tool" gate-summary --gtest-results "$reports" --json "$root/bare.json"
 expect_rc "the record's regression stands without candidates or baselines (exit 1)" 1
 verdict=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[2]); from bankgate_outputs import read_summary; d=read_summary(sys.argv[1]); t={x["name"]: x for x in d["tests"]}; r=t["SquareTile.setRowReadColIpad"]; print(r["outcome"], r["changes"][0]["measured"], r["changes"][0]["baseline"])' "$root/bare.json" "$repo/tools" 2>&1)
-expect_in "its changes are the record's findings" "regressed 1024 32" "$verdict"
+expect_in "with nothing to judge by, its changes are the record's findings" "regressed 1024 32" "$verdict"
 
-# Every test passed: 0.
-sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4"/failures="0"/; s/skipped="1"/skipped="0"/' >"$root/passed.xml"
-echo '</testsuite>' >>"$root/passed.xml"
-run "$tool" gate-summary --junit "$root/passed.xml" --gtest-results "$reports"
+# Every test passed: 0, where bankgate judged each from its candidate and baseline.
+pass_run="$root/passed"
+test_plan "$pass_run" fixture_suite SquareTile.setRowReadRow && cp "$reports/SquareTile.setRowReadRow.result.json" "$pass_run"
+passing_measurements "$root/pass-cand" "$root/pass-base" SquareTile.setRowReadRow
+# JUnit is an output only: ctest's report beside the records, even one that says the test failed, or none at all,
+# changes no report.
+printf '<testsuite><testcase name="SquareTile.setRowReadRow" status="fail"><failure/></testcase></testsuite>\n' \
+  >"$pass_run/ctest-junit.xml"
+run "$tool" gate-summary --gtest-results "$pass_run" --candidates "$root/pass-cand" --baselines "$root/pass-base" --reports "$root/with-junit"
 expect_rc "an all-passed run exits 0" 0
-# ctest says the test ran and passed, but it left no result record: never a pass.
-mkdir -p "$root/no-records"
-run "$tool" gate-summary --junit "$root/passed.xml" --gtest-results "$root/no-records"
-expect_rc "a test ctest ran that left no record is not measured (exit 2), never passed" 2
+rm "$pass_run/ctest-junit.xml"
+run "$tool" gate-summary --gtest-results "$pass_run" --candidates "$root/pass-cand" --baselines "$root/pass-base" --reports "$root/without-junit"
+strip() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("provenance", None); print(json.dumps(d, sort_keys=True))' "$1"; }
+check "without ctest's JUnit report the summary is the same" '[ "$(strip "$root/with-junit/summary.json")" = "$(strip "$root/without-junit/summary.json")" ] && [ "$rc" -eq 0 ]' \
+  "exit $rc; $(diff <(strip "$root/with-junit/summary.json") <(strip "$root/without-junit/summary.json"))"
+# The plan says the test ran, but it left no record: never a pass, whatever else says it ran.
+mkdir -p "$root/no-records" && cp "$pass_run"/*.plan.json "$root/no-records"
+run "$tool" gate-summary --gtest-results "$root/no-records" --candidates "$root/pass-cand" --baselines "$root/pass-base"
+expect_rc "a planned test that left no record is not measured (exit 2), never passed" 2
 expect_in "and the table says why" "left no result record" "$(tr -s ' \n' '  ' <<<"$out")"
 
-# No test at all, and no report at all: never a pass.
-printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="0" failures="0" disabled="0" skipped="0">\n</testsuite>\n' >"$root/empty.xml"
-run "$tool" gate-summary --junit "$root/empty.xml"
+# Forged records: each fails the gate or is refused.
+forged="$root/forged"
+forge() {  # forge NAME OUTCOME WRONG_OUTPUT FINDING_VERDICT [SUITE.TEST]: a record in $forged, named for NAME
+  local who=${5:-$1}
+  python3 -c 'import json, sys; name, outcome, wrong, verdict, who = sys.argv[2:7]; suite, test = who.split(".", 1)
+f = [{"metric": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "timing": False, "measured": 1024,
+      "baseline": 32, "change": 31, "tolerance": "exact", "verdict": verdict, "detail": ""}] if verdict else []
+json.dump({"schema": "bankgate-test-result", "schema_version": 1, "suite": suite, "test": test, "outcome": outcome,
+           "seconds": 0.1, "messages": [], "properties": {}, "wrong_output": wrong == "true", "findings": f},
+          open(sys.argv[1] + "/" + name + ".result.json", "w"))' "$forged" "$1" "$2" "$3" "$4" "$who"
+}
+reset_forged() { rm -rf "$forged" && test_plan "$forged" fixture_suite SquareTile.setRowReadRow; }
+reset_forged && forge SquareTile.setRowReadRow passed true counter_changed
+suite_file "$root/forged-cand/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" setRowReadRow 1024
+suite_file "$root/forged-base/sm_90/nvidia-h200/SquareTile.json" setRowReadRow 32
+run "$tool" gate-summary --gtest-results "$forged" --candidates "$root/forged-cand" --baselines "$root/forged-base" \
+  --json "$root/forged.json"
+expect_rc "a passed record beside its own counter_changed finding and wrong output: bankgate's judgement fails it (1)" 1
+expect_in "the record is refused, and says why" "says the test passed beside its own wrong output" \
+  "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tests"][0]["reason"])' "$root/forged.json" 2>&1)"
+run "$tool" gate-summary --gtest-results "$forged"
+expect_rc "the same forged record with nothing to judge by: refused, not measured (2)" 2
+reset_forged && forge SquareTile.setRowReadRow passed false "" Other.test
+run "$tool" gate-summary --gtest-results "$forged" --candidates "$root/pass-cand" --baselines "$root/pass-base"
+expect_rc "another test's passed record in the test's file is refused (2)" 2
+expect_in "it names the test it is of" "it is the record of Other.test, not of SquareTile.setRowReadRow" "$(tr -s ' \n' '  ' <<<"$out")"
+run "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_rc "verdict refuses it too (1)" 1
+expect_not_in "verdict never prints OK for it" "[       OK ]" "$out"
+for copy in Copy.of.it sub/SquareTile.setRowReadRow; do
+  reset_forged && mkdir -p "$forged/sub" && forge SquareTile.setRowReadRow passed false ""
+  forge "$copy" passed false "" SquareTile.setRowReadRow
+  run "$tool" gate-summary --gtest-results "$forged" --candidates "$root/pass-cand" --baselines "$root/pass-base"
+  expect_rc "a second record of the test ($copy) is refused, not chosen (2)" 2
+  expect_in "it names both files ($copy)" "more than one result record names this test" "$(tr -s ' \n' '  ' <<<"$out")"
+done
+# A skip is the record's field: a failure whose message imitates ctest's skip text is a failure.
+reset_forged && result_record "$forged/SquareTile.setRowReadRow.result.json" SquareTile setRowReadRow regressed \
+  '[  SKIPPED ] SquareTile.setRowReadRow'
+run "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_rc "verdict fails a failure whose message says [  SKIPPED ] (1, not the skip code)" 1
+run "$tool" gate-summary --gtest-results "$forged"
+expect_rc "and the summary counts it a regression (1)" 1
+result_record "$forged/SquareTile.setRowReadRow.result.json" SquareTile setRowReadRow skipped 'no GPU'
+run "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_rc "a skipped record: verdict exits with the skip code ctest's SKIP_RETURN_CODE names (77)" 77
+
+# No test at all, and no results at all: never a pass.
+test_plan "$root/empty" fixture_suite
+run "$tool" gate-summary --gtest-results "$root/empty"
 expect_rc "a run without GPU tests exits 2" 2
 expect_in "it says that no GPU test ran" "no GPU test ran" "$out"
-run "$tool" gate-summary --junit "$root/no-such.xml"
-expect_rc "a missing JUnit report exits 2" 2
-expect_in "the missing report is named" "no-such.xml" "$out"
+run "$tool" gate-summary --gtest-results "$root/no-such"
+expect_rc "a missing results folder exits 2" 2
+expect_in "the missing folder is named" "no-such" "$out"
 
-# A report nested 200000 levels deep crashed the reader (recursion without a limit): now a clear refusal.
-python3 -c 'import sys; n=200000; open(sys.argv[1], "w").write("<a>" * n + "</a>" * n)' "$root/deep.xml"
-run "$tool" gate-summary --junit "$root/deep.xml"
-expect_rc "a deeply nested JUnit file exits 2 instead of crashing" 2
-expect_in "it says why" "nested deeper than 64 levels" "$out"
-# A result record nested as deep: refused as a record, not a crash.
+# A result record nested 200000 levels deep: refused as a record, not a crash.
 mkdir -p "$root/deep-records"
 python3 -c 'import sys; n=200000; open(sys.argv[1], "w").write("[" * n + "]" * n)' "$root/deep-records/Deep.test.result.json"
-run "$tool" gate-summary --junit "$junit" --gtest-results "$root/deep-records"
+run "$tool" gate-summary --gtest-results "$root/deep-records"
 expect_rc "a deeply nested result record exits 2 instead of crashing" 2
 expect_in "it names the record" "Deep.test.result.json is not a JSON object" "$out"
 

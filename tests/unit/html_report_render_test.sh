@@ -21,7 +21,7 @@ if [ -z "$browser" ] || ! command -v pdftotext >/dev/null; then
   echo "skipped: no chromium or no pdftotext here (apt-get install chromium poppler-utils)"; exit 77
 fi
 
-"$bankgate" summary --junit "$fixture/ctest-junit.xml" --gtest-results "$fixture/gtest-results" \
+"$bankgate" summary --gtest-results "$fixture/gtest-results" \
   --candidates "$fixture/candidates" --baselines "$fixture/baselines" --html "$work/report.html" --sources "$sources" \
   >"$work/summary.txt" 2>&1
 status=$?
@@ -64,20 +64,20 @@ if grep -qiE '<script|https?://' "$work/report.html"; then fail "the page runs a
 # Source links by a template: each line of the project's own files links to it; a template that is no http(s)
 # address is refused before anything is written.
 link='https://git.example/org/repo/-/blob/main/{path}#L{line}'
-"$bankgate" summary --junit "$fixture/ctest-junit.xml" --gtest-results "$fixture/gtest-results" \
+"$bankgate" summary --gtest-results "$fixture/gtest-results" \
   --candidates "$fixture/candidates" --baselines "$fixture/baselines" --html "$work/linked.html" --sources "$sources" \
   --source-url "$link" >/dev/null 2>&1
 grep -qF "<a href='https://git.example/org/repo/-/blob/main/kernels/transpose.cu#L57'>kernels/transpose.cu:57</a>" "$work/linked.html" &&
   pass "--source-url links the source lines" || fail "--source-url links the source lines" "no link to kernels/transpose.cu:57"
-BANKGATE_SOURCE_URL="$link" "$bankgate" summary --junit "$fixture/ctest-junit.xml" --gtest-results "$fixture/gtest-results" \
+BANKGATE_SOURCE_URL="$link" "$bankgate" summary --gtest-results "$fixture/gtest-results" \
   --candidates "$fixture/candidates" --baselines "$fixture/baselines" --html "$work/from-env.html" --sources "$sources" >/dev/null 2>&1
 grep -qF "href='https://git.example/org/repo/-/blob/main/kernels/transpose.cu#L57'" "$work/from-env.html" &&
   pass "BANKGATE_SOURCE_URL does the same" || fail "BANKGATE_SOURCE_URL does the same"
-refusal=$("$bankgate" summary --junit "$fixture/ctest-junit.xml" --html "$work/refused.html" --source-url 'javascript:alert(1)//{path}' 2>&1)
+refusal=$("$bankgate" summary --gtest-results "$fixture/gtest-results" --html "$work/refused.html" --source-url 'javascript:alert(1)//{path}' 2>&1)
 status=$?
 [ "$status" -eq 64 ] && [[ $refusal == *"is not an http(s) address"* ]] && [ ! -e "$work/refused.html" ] &&
   pass "a javascript: template is refused, nothing written" || fail "a javascript: template is refused, nothing written" "exit $status: $refusal"
-refusal=$(BANKGATE_SOURCE_URL="https://x.example/{path}' onmouseover='alert(1)" "$bankgate" summary --junit "$fixture/ctest-junit.xml" \
+refusal=$(BANKGATE_SOURCE_URL="https://x.example/{path}' onmouseover='alert(1)" "$bankgate" summary --gtest-results "$fixture/gtest-results" \
   --html "$work/refused.html" 2>&1)
 status=$?
 [ "$status" -eq 2 ] && [[ $refusal == *"BANKGATE_SOURCE_URL: "*"has the character '"* ]] && [ ! -e "$work/refused.html" ] &&

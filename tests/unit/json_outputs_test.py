@@ -107,7 +107,7 @@ class Outputs(unittest.TestCase):
         shutil.copytree(FIXTURES / "gtest-results", records)
         result_record(records, "Transpose", "unrecorded", "regressed", wrong_output=True)
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", FIXTURES / "gate-junit.xml", "--gtest-results", records,
+        done = bankgate("summary", "--gtest-results", records,
                         "--candidates", cand, "--baselines", base, "--json", out)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         summary = self.assertValid("summary.schema.json", out)
@@ -125,7 +125,7 @@ class Outputs(unittest.TestCase):
 
     def test_a_summary_without_any_input_still_validates(self):
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", self.dir / "absent.xml", "--json", out)
+        done = bankgate("summary", "--gtest-results", self.dir / "absent", "--json", out)
         self.assertEqual(done.returncode, 2)
         summary = self.assertValid("summary.schema.json", out)
         self.assertEqual((summary["verdict"], summary["tests"]), ("not_measured", []))
@@ -186,7 +186,7 @@ class Outputs(unittest.TestCase):
     def test_the_schemas_refuse_what_the_models_forbid(self):
         cand, base = self.gate_run()
         out = self.dir / "summary.json"
-        bankgate("summary", "--junit", FIXTURES / "gate-junit.xml", "--candidates", cand, "--baselines", base, "--json", out)
+        bankgate("summary", "--gtest-results", FIXTURES / "gtest-results", "--candidates", cand, "--baselines", base, "--json", out)
         summary = json.loads(out.read_text())
         as_text = copy.deepcopy(summary)
         as_text["tests"][0]["seconds"] = "0.5"
@@ -199,20 +199,22 @@ class Outputs(unittest.TestCase):
         self.assertTrue(problems("baseline.schema.json", baseline), "a baseline keeps no raw samples")
 
     def test_times_and_dates_the_schema_cannot_take_are_written_as_unknown(self):
-        """ctest's time and a candidate's date come from files: what is no duration or no UTC date becomes null or ""."""
-        times = ['"-5"', '"nan"', '"inf"', '""', None, '"1e999"', '"abc"', '"0.5"']
-        cases = "".join(f'<testcase name="T.t{i}" status="run"{"" if t is None else " time=" + t}/>' for i, t in enumerate(times))
-        junit = self.dir / "junit.xml"
-        junit.write_text(f'<?xml version="1.0"?><testsuite>{cases}<testcase name="Transpose.naive" status="run" time="1"/></testsuite>')
+        """A test without a record has no time, and a candidate's date comes from a file: what is no UTC date becomes ""."""
+        records = self.dir / "records"
+        records.mkdir()
+        (records / "suite.0.plan.json").write_text(json.dumps({
+            "schema": "bankgate-test-plan", "schema_version": 1, "program": "suite", "shard": 0, "filter": "",
+            "tests": [f"T.t{i}" for i in range(3)] + ["Transpose.naive"], "problem": ""}))
         cand = self.dir / "candidates"
         suite_file(cand / "sm_90/nvidia-h200/Transpose/naive.json", "Transpose", {"naive": counter_test("naive", 64)},
                    provenance={**PROVENANCE, "date": "yesterday, around noon"})
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", junit, "--candidates", cand, "--json", out, "--junit-out", self.dir / "out.xml")
-        # No test left a result record: not measured (2), whatever ctest says; the times are still written.
+        done = bankgate("summary", "--gtest-results", records, "--candidates", cand, "--json", out,
+                        "--junit-out", self.dir / "out.xml")
+        # No test left a result record: not measured (2); the times are still written, as unknown.
         self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
         summary = self.assertValid("summary.schema.json", out)
-        self.assertEqual([t["seconds"] for t in summary["tests"]], [None] * 7 + [0.5, 1])
+        self.assertEqual([t["seconds"] for t in summary["tests"]], [None] * 4)
         self.assertEqual(summary["provenance"]["measured"], "")
 
     def test_strings_that_are_not_utf8_are_written_with_replacement_characters(self):
@@ -255,13 +257,13 @@ class Outputs(unittest.TestCase):
         suite_file(base / "sm_90/nvidia-h200/Reduce.json", "Reduce", {"twoPass": two(32, samples=False)})
         self.assertValid("candidate.schema.json", cand / "sm_90/nvidia-h200/Reduce/twoPass.json")
         self.assertValid("baseline.schema.json", base / "sm_90/nvidia-h200/Reduce.json")
-        junit = self.dir / "junit.xml"
-        junit.write_text('<testsuite tests="1"><testcase name="Reduce.twoPass" classname="Reduce.twoPass" time="1" '
-                         'status="fail"><failure message="Failed"/></testcase></testsuite>')
         records = self.dir / "records"
         result_record(records, "Reduce", "twoPass", "regressed", [counter_finding(1024, 32, kernel="reduceFinal")])
+        (records / "reduce.0.plan.json").write_text(json.dumps({
+            "schema": "bankgate-test-plan", "schema_version": 1, "program": "reduce", "shard": 0, "filter": "",
+            "tests": ["Reduce.twoPass"], "problem": ""}))
         out = self.dir / "summary.json"
-        done = bankgate("summary", "--junit", junit, "--gtest-results", records, "--candidates", cand, "--baselines", base,
+        done = bankgate("summary", "--gtest-results", records, "--candidates", cand, "--baselines", base,
                         "--json", out)
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         summary = self.assertValid("summary.schema.json", out)

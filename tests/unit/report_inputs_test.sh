@@ -2,8 +2,8 @@
 # Reports and names come from whoever wrote the pull request under test: bankgate summary and verdict must
 # survive hostile input files, and the command line must say plainly what is wrong with it. Each check performs
 # the attack against the built command:
-#   - invalid UTF-8 in a test's result record and in ctest's JUnit file: every report is still written;
-#   - a FIFO or /dev/zero in a report's place (--junit, --gtest-results, verdict's result, --markdown): refused
+#   - invalid UTF-8 in a test's result record and in a plan: every report is still written;
+#   - a FIFO or /dev/zero in a report's place (a plan, a record, verdict's result, --markdown): refused
 #     at once, never waited on or read until memory runs out (each run under `timeout`, so a hang fails);
 #   - terminal control characters in a test's name or message: shown escaped, never sent raw to the terminal;
 #   - command-line mistakes (an empty --build, --rounds 0, -j x, an unknown subcommand): exit 64, named.
@@ -26,17 +26,6 @@ run_timeout=20
 # has_bytes FILE "HEX HEX...": whether FILE holds that byte sequence (grep -P would depend on the locale).
 has_bytes() { case " $(od -An -v -tx1 "$1" | tr -s ' \n' '  ') " in *" $2 "*) return 0 ;; *) return 1 ;; esac; }
 
-# ctest_junit FILE NAME STATUS: ctest's JUnit file with one testcase; NAME goes in as raw bytes.
-ctest_junit() {
-  {
-    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="1">\n'
-    printf '<testcase name="%s" classname="x" time="0.5" status="%s"><failure message="' "$2" "$3"
-    printf 'ctest says \xc3\x28 bad'  # invalid UTF-8 in ctest's own message as well
-    printf '"/></testcase>\n</testsuite>\n'
-  } >"$1"
-}
-
-junit="$fixtures/gate-junit.xml"
 cand="$root/candidates"
 base="$root/baselines"
 suite_file "$cand/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
@@ -46,16 +35,16 @@ suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
 # 1. Invalid UTF-8 in a failure message: the JSON dump threw, the JSON, JUnit and HTML reports were lost, the
 #    run exited 2 claiming "nothing was written". The suite process now writes a message's bad bytes as U+FFFD
 #    (test_result_test.cpp); a record that still holds some is no JSON, and is named as a problem of the run,
-#    while every report is written.
+#    while every report is written and bankgate still judges the test's measurement itself.
 reports="$root/utf8-reports"
 cp -r "$fixtures/gtest-results" "$reports"
 result_record "$reports/SquareTile.setRowReadColIpad.result.json" SquareTile setRowReadColIpad regressed \
   $'shared load transactions CHANGED \xff\xfe and cut short \xe2\x82'
 out_dir="$root/utf8-out"
 mkdir -p "$out_dir"
-run "$tool" summary --junit "$junit" --gtest-results "$reports" --candidates "$cand" --baselines "$base" \
+run "$tool" summary --gtest-results "$reports" --candidates "$cand" --baselines "$base" \
   --markdown "$out_dir/summary.md" --json "$out_dir/summary.json" --junit-out "$out_dir/junit.xml" --html "$out_dir/report.html"
-expect_rc "invalid UTF-8 in a result record: the record is refused, the run could not measure (exit 2)" 2
+expect_rc "invalid UTF-8 in a result record: the record is refused, bankgate's own comparison finds the regression (exit 1)" 1
 expect_not_in "invalid UTF-8: no claim that nothing was written" "nothing was written" "$out"
 for f in summary.md summary.json junit.xml report.html; do
   [ -s "$out_dir/$f" ] && pass "invalid UTF-8: $f is written" || fail "invalid UTF-8: $f is written" "$(ls -l "$out_dir")"
@@ -68,28 +57,28 @@ expect_in "invalid UTF-8: the JUnit report is well-formed XML" "parsed" "$xml_ok
 html_ok=$(python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read(); print("decoded")' "$out_dir/report.html" 2>&1)
 expect_in "invalid UTF-8: the HTML report is UTF-8" "decoded" "$html_ok"
 
-# The same in ctest's JUnit file: in a test's name and in its failure message.
-ctest_junit "$root/utf8-junit.xml" $'Bad\xffSuite.t\xc0\xafest' fail
-run "$tool" summary --junit "$root/utf8-junit.xml" --json "$root/utf8-junit.json" --junit-out "$root/utf8-junit-out.xml"
-expect_rc "invalid UTF-8 in ctest's JUnit file: the test could not be measured (exit 2)" 2
-expect_not_in "invalid UTF-8 in ctest's JUnit file: no claim that nothing was written" "nothing was written" "$out"
-name=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8")); print(d["tests"][0]["name"], "|", d["tests"][0]["reason"])' \
-  "$root/utf8-junit.json" 2>&1)
-expect_in "invalid UTF-8 in ctest's JUnit file: the JSON names the test with U+FFFD" "Bad�Suite.t��est" "$name"
-expect_in "invalid UTF-8 in ctest's JUnit file: ctest's message is kept" "ctest says �( bad" "$name"
-[ -s "$root/utf8-junit-out.xml" ] && pass "invalid UTF-8 in ctest's JUnit file: the JUnit report is written" ||
-  fail "invalid UTF-8 in ctest's JUnit file: the JUnit report is written"
+# The same in a plan: it is refused, named, and every report is still written.
+utf8_plan="$root/utf8-plan"
+mkdir -p "$utf8_plan"
+printf '{"schema": "bankgate-test-plan", "schema_version": 1, "program": "p", "shard": 0, "filter": "", "tests": ["Bad\xffSuite.t\xc0\xafest"], "problem": ""}' \
+  >"$utf8_plan/p.0.plan.json"
+run "$tool" summary --gtest-results "$utf8_plan" --json "$root/utf8-plan.json" --junit-out "$root/utf8-plan-out.xml"
+expect_rc "invalid UTF-8 in a plan: the run could not be measured (exit 2)" 2
+expect_not_in "invalid UTF-8 in a plan: no claim that nothing was written" "nothing was written" "$out"
+expect_in "invalid UTF-8 in a plan: the plan is named" "p.0.plan.json is not a JSON object" "$out"
+[ -s "$root/utf8-plan-out.xml" ] && pass "invalid UTF-8 in a plan: the JUnit report is written" ||
+  fail "invalid UTF-8 in a plan: the JUnit report is written"
 
 # ---------------------------------------------------------------------------------------------------------
 # 2. A FIFO or a device in a report's place: the readers waited on the FIFO forever and read /dev/zero until
 #    memory ran out. Now each is refused at once and named.
 mkfifo "$root/fifo.xml"
-run "$tool" summary --junit "$root/fifo.xml"
-expect_rc "--junit FIFO: refused at once, could not read (exit 2)" 2
-expect_in "--junit FIFO: the message names it as no regular file" "fifo.xml: is not a regular file" "$out"
-run "$tool" summary --junit /dev/zero
-expect_rc "--junit /dev/zero: refused at once (exit 2)" 2
-expect_in "--junit /dev/zero: the message names it as no regular file" "/dev/zero: is not a regular file" "$out"
+plans="$root/fifo-plans"
+mkdir -p "$plans" && ln -s "$root/fifo.xml" "$plans/fifo.0.plan.json" && ln -s /dev/zero "$plans/zero.0.plan.json"
+run "$tool" summary --gtest-results "$plans"
+expect_rc "plans that are a FIFO and /dev/zero: refused at once, could not read (exit 2)" 2
+expect_in "a FIFO plan: named" "fifo.0.plan.json" "$out"
+expect_in "a /dev/zero plan: named" "zero.0.plan.json" "$out"
 
 # Result records: a FIFO, a link to a FIFO and a link to /dev/zero among them are named, never waited on.
 hostile="$root/hostile-reports"
@@ -98,7 +87,7 @@ mkfifo "$hostile/SquareTile.setRowReadRow.result.json.fifo"
 rm "$hostile/Reverse.reverseShared.result.json" && mkfifo "$hostile/Reverse.reverseShared.result.json"
 ln -s "$root/fifo.xml" "$hostile/Linked.fifo.result.json"
 ln -s /dev/zero "$hostile/Linked.zero.result.json"
-run "$tool" summary --junit "$junit" --gtest-results "$hostile"
+run "$tool" summary --gtest-results "$hostile"
 expect_rc "--gtest-results with FIFOs and devices: the summary ends with the regression a record holds (exit 1)" 1
 expect_in "--gtest-results with FIFOs and devices: the other records are still read" "1 (0000:3B:00.0)" "$out"
 expect_in "--gtest-results with FIFOs and devices: the FIFO is named" "Reverse.reverseShared.result.json is not a regular file" "$out"
@@ -117,7 +106,7 @@ expect_in "verdict on a link to /dev/zero: says it leads out of the results fold
 
 # --markdown is appended to: opening a FIFO for writing waited for a reader. Now refused, the rest written.
 mkfifo "$root/summary-fifo.md"
-run "$tool" summary --junit "$junit" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md" \
+run "$tool" summary --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md" \
   --json "$root/fifo-run.json"
 expect_rc "--markdown FIFO: refused at once (exit 1, the run's regression)" 1
 expect_in "--markdown FIFO: the message says the markdown was not written and why" \
@@ -127,17 +116,18 @@ expect_in "--markdown FIFO: the message says the markdown was not written and wh
 [ -p "$root/summary-fifo.md" ] && pass "--markdown FIFO: the FIFO is left in place" || fail "--markdown FIFO: the FIFO is left in place"
 # With a reader on the FIFO the open succeeds; the file is still refused before a byte is written.
 exec 3<>"$root/summary-fifo.md"
-run "$tool" summary --junit "$junit" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md"
+run "$tool" summary --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md"
 expect_in "--markdown FIFO with a reader: refused as well" "is not a regular file" "$out"
 exec 3>&-
-run "$tool" summary --junit "$junit" --markdown /dev/null
+run "$tool" summary --gtest-results "$fixtures/gtest-results" --markdown /dev/null
 expect_in "--markdown on a device: refused" "/dev/null: is not a regular file" "$out"
 # A passing run whose markdown cannot be written does not pass.
-sed -n '1,/<\/testcase>/p' "$junit" | sed 's/tests="6"/tests="1"/; s/failures="4"/failures="0"/; s/skipped="1"/skipped="0"/' >"$root/passed.xml"
-echo '</testsuite>' >>"$root/passed.xml"
-run "$tool" summary --junit "$root/passed.xml" --gtest-results "$fixtures/gtest-results" --markdown "$root/summary-fifo.md"
+pass_run="$root/passed-run"
+test_plan "$pass_run" fixture_suite SquareTile.setRowReadRow && cp "$fixtures/gtest-results/SquareTile.setRowReadRow.result.json" "$pass_run"
+judged=(--candidates "$fixtures/candidates" --baselines "$fixtures/baselines")
+run "$tool" summary --gtest-results "$pass_run" "${judged[@]}" --markdown "$root/summary-fifo.md"
 expect_rc "--markdown FIFO on an all-passed run: exit 2, a report asked for is missing" 2
-run "$tool" summary --junit "$root/passed.xml" --gtest-results "$fixtures/gtest-results" --markdown "$root/passed.md"
+run "$tool" summary --gtest-results "$pass_run" "${judged[@]}" --markdown "$root/passed.md"
 expect_rc "an all-passed run with a writable --markdown: exit 0" 0
 expect_in "the markdown is written" "bankgate gate passed" "$(cat "$root/passed.md" 2>/dev/null)"
 
@@ -146,10 +136,10 @@ expect_in "the markdown is written" "bankgate gate passed" "$(cat "$root/passed.
 #    line; U+009B is a one-character CSI). Now they are shown escaped, in the console and in the markdown.
 # Raw bytes where JSON allows them (U+009B, DEL) and escapes where it does not (ESC, BEL, CR).
 control="$root/control-reports"
-result_record "$control/Evil.test.result.json" Evil 'test\u001b]0;title\u0007' not_measured \
+result_record "$control/"$'Evil.test\x1b]0;title\x07'".result.json" Evil 'test\u001b]0;title\u0007' not_measured \
   $'\\u001b[2Jwiped\xc2\x9b31mred\\rover\x7fdel'
-ctest_junit "$root/control-junit.xml" $'Evil.test\x1b]0;title\x07' fail
-timeout 20 "$tool" summary --junit "$root/control-junit.xml" --gtest-results "$control" --markdown "$root/control.md" \
+test_plan "$control" evil $'Evil.test\x1b]0;title\x07'
+timeout 20 "$tool" summary --gtest-results "$control" --markdown "$root/control.md" \
   >"$root/control.out" 2>&1
 rc=$?
 out=$(cat "$root/control.out")
@@ -170,7 +160,7 @@ expect_rc "gate --build '': a usage error (exit 64)" 64
 expect_in "gate --build '': names the option" "--build: must name a folder, got an empty string" "$out"
 run "$tool" review --build ''
 expect_rc "review --build '': a usage error (exit 64)" 64
-run "$tool" summary --junit "$junit" --build ''
+run "$tool" summary --gtest-results "$fixtures/gtest-results" --build ''
 expect_rc "summary --build '': a usage error (exit 64)" 64
 expect_in "summary --build '': names the option" "--build: must name a folder" "$out"
 run "$tool" compare --base "$root" --head "$root" --rounds 0

@@ -20,11 +20,20 @@ only_last=$(manifest only-last '"suite_filter": "Crashing.Last"')
 CRASHING_SUITE_CRASH=1 "$bankgate" run-suite --binary "$suite" --results "$work/results" >"$work/run.log" 2>&1
 check "run-suite completes its job (exit 0) though a test crashed" "[ $? -eq 0 ]"
 check "it needed two processes and says one test crashed" "grep -q '5 tests of crashing_suite in 2 process(es), 1 crashed' '$work/run.log'"
-check "the test before the crash passed" "[ \$(verdict Crashing.First) -eq 0 ] && grep -q 'OK ] Crashing.First' '$work/Crashing.First.out'"
+check "run-suite wrote its plan before the tests: the suite's 5 tests" \
+  "python3 -c 'import json, sys; sys.exit(len(json.load(open(sys.argv[1]))[\"tests\"]) != 5)' '$work/results/crashing_suite.0.plan.json'"
+check "the test before the crash kept its own record, passed" "grep -q '\"outcome\": \"passed\"' '$work/results/Crashing.First.result.json'"
+# The hops docs/developing.md counts ("From a kernel to a verdict"): what crosses from run-suite and the suite
+# processes to the judgement is one plan per suite and one record per test, and nothing else but their own
+# (dot-named) manifests and running files.
+check "the results folder holds one plan and one record per test, nothing else" \
+  "[ \"\$(ls '$work/results' | sort | tr '\n' ' ')\" = 'Crashing.Crashes.result.json Crashing.Fails.result.json Crashing.First.result.json Crashing.Last.result.json Crashing.Skips.result.json crashing_suite.0.plan.json ' ]"
+check "but with no measurement for bankgate to judge, its verdict is no pass" \
+  "[ \$(verdict Crashing.First) -eq 1 ] && grep -q 'no measurement and baseline of it to judge' '$work/Crashing.First.out'"
 check "the crashing test failed, with the signal" "[ \$(verdict Crashing.Crashes) -eq 1 ] && grep -q 'died during this test (killed by signal 11' '$work/Crashing.Crashes.out'"
 check "a plain failure after it is its own" "[ \$(verdict Crashing.Fails) -eq 1 ] && grep -q 'a plain failure' '$work/Crashing.Fails.out'"
-check "a skip says SKIPPED with its reason" "[ \$(verdict Crashing.Skips) -eq 0 ] && grep -q 'SKIPPED ] Crashing.Skips' '$work/Crashing.Skips.out' && grep -q 'no GPU: a reason' '$work/Crashing.Skips.out'"
-check "the last test ran in the fresh process and passed" "[ \$(verdict Crashing.Last) -eq 0 ]"
+check "a skip says SKIPPED with its reason, by the skip exit code" "[ \$(verdict Crashing.Skips) -eq 77 ] && grep -q 'SKIPPED ] Crashing.Skips' '$work/Crashing.Skips.out' && grep -q 'no GPU: a reason' '$work/Crashing.Skips.out'"
+check "the last test ran in the fresh process and passed" "grep -q '\"outcome\": \"passed\"' '$work/results/Crashing.Last.result.json'"
 check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.result.json'"
 check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) -eq 1 ] && grep -q 'no result' '$work/Crashing.Missing.out'"
 
@@ -52,8 +61,11 @@ check "a suite process makes one hardware queue per context unless the user chos
 "$bankgate" discover --binary "$suite" --results "$work/results" --out "$work/tests.cmake" --fixture bankgate.crashing --labels gpu --labels nightly >/dev/null 2>&1
 check "discover writes one ctest entry per test, requiring the fixture, with every label" \
   "[ \$(grep -c '^add_test' '$work/tests.cmake') -eq 5 ] && grep -q 'FIXTURES_REQUIRED \[=\[bankgate.crashing\]=\] LABELS \[=\[gpu;nightly\]=\]' '$work/tests.cmake'"
+check "a skip reaches ctest as verdict's exit code, never as text matched in its output" \
+  "[ \$(grep -c 'SKIP_RETURN_CODE 77' '$work/tests.cmake') -eq 5 ] && ! grep -q SKIP_REGULAR_EXPRESSION '$work/tests.cmake'"
 "$bankgate" run-suite --binary "$work/none" --results "$work/x" >/dev/null 2>&1
 check "a missing suite program is a set-up error (exit 3)" "[ $? -eq 3 ]"
+check "and its plan says so, so that the summary names the suite" "grep -q 'no suite program at' '$work/x/none.0.plan.json'"
 "$bankgate" discover --binary /bin/false --results "$work/x" --out "$work/none.cmake" --fixture f >"$work/false.log" 2>&1
 check "a program that cannot list its tests stops discovery (exit 3), never an empty list" "[ $? -eq 3 ] && [ ! -f '$work/none.cmake' ]"
 # A suite split into shards (bankgate_add_gpu_suite SHARDS): as many shards measure as the run has GPUs, each

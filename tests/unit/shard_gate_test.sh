@@ -49,6 +49,12 @@ while read -r _ name _; do
 done <<<"$catalogue"
 suite_file "$root/measured/sm_90/nvidia-h200/SquareTile/setRowReadColIpad.json" setRowReadColIpad 1024
 suite_file "$root/baselines/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
+# bankgate judges each test itself: the passing ones have a candidate equal to their baseline. Each program's
+# measuring run leaves its plan (the tests it was to run) beside the records.
+passing_measurements "$root/measured" "$root/baselines" $(awk '$3 == 0 {print $2}' <<<"$catalogue")
+for program in A B C; do
+  test_plan "$root/plans/$program" "$program" $(awk -v p="$program" '$1 == p {print $2}' <<<"$catalogue")
+done
 ran="$root/ran"
 
 # standin DIR ORDER: the project, its tests declared in catalogue order (forward) or reversed (reverse).
@@ -56,19 +62,33 @@ standin() {
   mkdir -p "$1"
   cat >"$1/measure.sh" <<'SH'
 #!/bin/sh
-# A suite program's measuring run: marks that it ran and leaves what a suite process would (candidates, records).
+# A suite program's measuring run: marks that it ran and leaves what run-suite and a suite process would (its
+# plan, candidates, the records of its tests).
 touch "$2/bankgate.measure.$1"
 # Where candidates go, as the command's run manifest says.
 candidates=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates" && cp "$5"/*.result.json "$4"
+mkdir -p "$candidates" "$4" && cp -R "$3/." "$candidates"
+# The plan: the program's tests that the command's filter selects (GoogleTest's "POSITIVE-NEGATIVE" patterns; the
+# split's are whole suites), resolved once, as run-suite resolves it; then each planned test's record.
+tests=$(python3 -c 'import fnmatch, json, os, sys
+plan = json.load(open(sys.argv[1]))
+wanted, _, unwanted = json.load(open(os.environ["BANKGATE_RUN_MANIFEST"])).get("suite_filter", "").partition("-")
+patterns, out = [p for p in wanted.split(":") if p] or ["*"], [p for p in unwanted.split(":") if p]
+match = lambda t, ps: any(fnmatch.fnmatchcase(t, p) for p in ps)
+plan["tests"] = [t for t in plan["tests"] if match(t, patterns) and not match(t, out)]
+json.dump(plan, open(sys.argv[2], "w"))
+print(" ".join(plan["tests"]))' "$6/$1.0.plan.json" "$4/$1.0.plan.json")
+for name in $tests; do
+  cp "$5/$name.result.json" "$4"
+done
 # A suite process that leaves a record as a link to a file outside its folder.
 [ -z "${PLANT_RECORD_LINK:-}" ] || ln -sf "$PLANT_RECORD_LINK" "$4/Lone.x.result.json"
 SH
   {
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
     for program in A B C; do
-      printf 'add_test(NAME bankgate.measure.%s COMMAND sh %s %s %s %s %s %s)\n' "$program" "$1/measure.sh" "$program" "$ran" \
-        "$root/measured" "\${CMAKE_BINARY_DIR}/bankgate/gtest-results" "$records"
+      printf 'add_test(NAME bankgate.measure.%s COMMAND sh %s %s %s %s %s %s %s)\n' "$program" "$1/measure.sh" "$program" "$ran" \
+        "$root/measured" "\${CMAKE_BINARY_DIR}/bankgate/gtest-results" "$records" "$root/plans/$program"
       printf 'set_tests_properties(bankgate.measure.%s PROPERTIES FIXTURES_SETUP bankgate.%s LABELS gpu)\n' "$program" "$program"
     done
     if [ "$2" = reverse ]; then tac; else cat; fi <<<"$catalogue" | while read -r program name rc; do
@@ -128,6 +148,22 @@ regressed=$(grep -l setRowReadColIpad "$root"/shards-3/*/summary.json | head -n 
 check "a part keeps its result records in its folder" \
   '[ -f "$(dirname "$regressed")/gtest-results/SquareTile.setRowReadColIpad.result.json" ]' "$(ls -R "$(dirname "$regressed")")"
 
+# A gate's verdict comes from its plans and records alone: deleting ctest's JUnit report after the run changes no
+# report.
+part=$(dirname "$regressed")
+summarize_part() {  # summarize_part REPORTS: the part's summary again, from its own folder's files
+  run "$tool" summary --gtest-results "$part/gtest-results" --candidates "$part/candidates" --baselines "$root/baselines" \
+    --reports "$1"
+}
+strip() { json "$1" 'json.dumps({k: v for k, v in d.items() if k != "provenance"}, sort_keys=True)'; }
+summarize_part "$root/again-with-junit" && with_rc=$rc
+check "the part's folder holds ctest's JUnit report" '[ -f "$part/ctest-junit.xml" ]' "$(ls "$part")"
+rm -f "$part/ctest-junit.xml"
+summarize_part "$root/again-without-junit"
+check "deleting ctest's JUnit report changes neither verdict nor summary" \
+  '[ "$rc" = "$with_rc" ] && [ "$rc" = 1 ] && [ "$(strip "$root/again-with-junit/summary.json")" = "$(strip "$root/again-without-junit/summary.json")" ]' \
+  "exit $with_rc then $rc"
+
 # 2. The same plan whatever order ctest lists the tests in.
 for index in 1 2 3; do
   run "$tool" gate --shard "$index/3" --build "$root/reverse/build" --no-build --baselines "$root/baselines"
@@ -171,7 +207,7 @@ refused "a part present twice" "$root/variant" "shard 1 of 3 is present 2 times:
 variant && python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["shard"]["count"] = 4; json.dump(d, open(p, "w"))' \
   "$root/variant/3/summary.json"
 refused "parts of different N" "$root/variant" "the shards disagree on their number N: N = 3 in"
-variant && cp "$root/variant/1/ctest-junit.xml" "$root/variant/2/ctest-junit.xml"
+variant && cp "$root/variant/1/gtest-results/"* "$root/variant/2/gtest-results/"
 refused "a test in two parts" "$root/variant" "tests reported by two shards"
 variant && rm -rf "$root/variant/3" && run "$tool" gate --build "$build" --no-build --baselines "$root/baselines" &&
   cp -R "$(gate_folder "$build")" "$root/variant/3"
@@ -180,9 +216,9 @@ refused "a whole gate's report among the parts" "$root/variant" "the summary of 
 variant && mv "$root/variant/2/summary.json" "$root/outside-summary.json" &&
   ln -s "$root/outside-summary.json" "$root/variant/2/summary.json"
 refused "a part's summary.json linked outside its folder" "$root/variant" "leads outside the shard's report folder"
-variant && mv "$root/variant/1/ctest-junit.xml" "$root/outside-junit.xml" &&
-  ln -s "$root/outside-junit.xml" "$root/variant/1/ctest-junit.xml"
-refused "a part's JUnit report linked outside its folder" "$root/variant" "leads outside the shard's report folder"
+variant && mv "$root/variant/1/gtest-results" "$root/outside-results" &&
+  ln -s "$root/outside-results" "$root/variant/1/gtest-results"
+refused "a part's plans and records linked outside its folder" "$root/variant" "leads outside the shard's report folder"
 variant && rm -rf "$root/variant/3" && shard 3 3 --filter 'Stride.*:Wide.*:Lone.*' && cp -R "$root/shards-3/3" "$root/variant/3"
 refused "a part of another split" "$root/variant" "are parts of different splits"
 shard 3 3  # back to the part of the whole catalogue
@@ -241,9 +277,9 @@ done
 run "$tool" gate --shard-durations "$root/durations.json" --build "$build" --no-build
 expect_rc "--shard-durations without --shard is a usage error" 64
 run "$tool" summary --baselines "$root/baselines"
-expect_rc "summary without --junit or --shards is a usage error" 64
-expect_in "it names both" "--junit or --shards is required" "$out"
-run "$tool" summary --shards "$root/shards-3" --junit "$root/x.xml"
-expect_rc "summary with --junit and --shards is a usage error" 64
+expect_rc "summary without --gtest-results or --shards is a usage error" 64
+expect_in "it names both" "--gtest-results or --shards is required" "$out"
+run "$tool" summary --shards "$root/shards-3" --gtest-results "$root/x"
+expect_rc "summary with --gtest-results and --shards is a usage error" 64
 
 finish

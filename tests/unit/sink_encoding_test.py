@@ -2,8 +2,8 @@
 
     sink_encoding_test.py PATH/TO/bankgate
 
-A pull request names its tests and writes their messages; ctest's JUnit file and GoogleTest's reports carry them
-to `bankgate summary`, a baselines folder's file names to `check-baselines`, and a baseline's text to
+A pull request names its tests and writes their messages; the run's plans and result records carry them to
+`bankgate summary`, a baselines folder's file names to `check-baselines`, and a baseline's text to
 `readme-table`. Each sink is read back by what reads it in earnest:
   - the refresh command in the JSON, markdown, HTML and JUnit reports: split by the shell's rules (shlex) into the
     same words in every report, the filter one argument that selects the test, and run by bash (nothing but
@@ -63,22 +63,24 @@ def attribute(raw):
 
 
 def write_run(folder):
-    """ctest's JUnit file with every name failed, and the result record of each saying it has no baseline (as the
-    suite process writes it: UTF-8, a byte that is not as U+FFFD); and a suite's measuring run failed, whose name
-    the run's problems quote."""
-    cases = b"".join(b'<testcase name=%s classname="x" time="0.5" status="fail"><failure message=""/></testcase>\n'
-                     % attribute(name) for name in [*NAMES, MEASURING_RUN])
-    junit = folder / "ctest-junit.xml"
-    junit.write_bytes(b'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)">\n%s</testsuite>\n' % cases)
+    """The plan of a measuring run whose program has a hostile name and could not run its tests (the run's problems
+    quote it), the plan of every test, and the result record of each saying it has no baseline (as the suite
+    process writes it: UTF-8, a byte that is not as U+FFFD)."""
     reports = folder / "gtest-results"
     reports.mkdir()
-    for i, name in enumerate(NAMES):
-        suite, _, test = name.partition(b".")
-        record = {"schema": "bankgate-test-result", "schema_version": 1, "suite": suite.decode("utf-8", "replace"),
-                  "test": test.decode("utf-8", "replace"), "outcome": "not_measured", "seconds": 0.5,
-                  "messages": [MESSAGE], "properties": {}, "wrong_output": False, "findings": []}
-        (reports / f"record{i}.result.json").write_text(json.dumps(record), encoding="utf-8")
-    return junit, reports
+    names = [name.decode("utf-8", "replace") for name in NAMES]
+    plan = {"schema": "bankgate-test-plan", "schema_version": 1, "shard": 0, "filter": ""}
+    (reports / "evil.0.plan.json").write_text(json.dumps(dict(plan, program=MEASURING_RUN.decode(), tests=[],
+                                                              problem="it could not list its tests")), encoding="utf-8")
+    (reports / "suite.0.plan.json").write_text(json.dumps(dict(plan, program="suite", tests=names, problem="")),
+                                               encoding="utf-8")
+    for name in names:
+        suite, _, test = name.partition(".")
+        record = {"schema": "bankgate-test-result", "schema_version": 1, "suite": suite, "test": test,
+                  "outcome": "not_measured", "seconds": 0.5, "messages": [MESSAGE], "properties": {},
+                  "wrong_output": False, "findings": []}
+        (reports / (name.replace("/", "_") + ".result.json")).write_text(json.dumps(record), encoding="utf-8")
+    return reports
 
 
 class Rendered(html.parser.HTMLParser):
@@ -146,10 +148,10 @@ class Summary(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.dir = pathlib.Path(cls.tmp.name)
-        junit, reports = write_run(cls.dir)
+        reports = write_run(cls.dir)
         cls.out = cls.dir / "reports"
         cls.out.mkdir()
-        cls.done = subprocess.run([TOOL, "summary", "--junit", junit, "--gtest-results", reports, "--markdown", cls.out / "step.md",
+        cls.done = subprocess.run([TOOL, "summary", "--gtest-results", reports, "--markdown", cls.out / "step.md",
                                    "--json", cls.out / "summary.json", "--junit-out", cls.out / "junit.xml",
                                    "--html", cls.out / "report.html"], capture_output=True, timeout=60)
         cls.console = cls.done.stdout + cls.done.stderr
@@ -253,7 +255,8 @@ class Summary(unittest.TestCase):
         text = self.console.decode()
         self.assertFalse([line for line in text.splitlines() if line.startswith(FORGED)], text)
         self.assertIn("Nl.test\\x0abankgate gate passed", text)
-        self.assertIn("the measuring run bankgate.measure.evil\\x0abankgate gate passed: 6 GPU tests\\x1b[2J failed", text)
+        self.assertIn("the measuring run of bankgate.measure.evil\\x0abankgate gate passed: 6 GPU tests\\x1b[2J (shard 0) "
+                      "could not run its tests", text)
         self.assertIn("Rtl.test\\u202egnp.exe", text)
 
     def test_check_baselines_names_a_hostile_file_on_one_line(self):

@@ -50,3 +50,43 @@ suite_file() {
 }
 JSON
 }
+
+# passing_measurements CANDIDATES BASELINES SUITE.TEST...: for each test, a candidate and a baseline that agree (one
+# counter, the same value), so that bankgate, judging the test itself, passes it; a result record alone never does.
+passing_measurements() {
+  python3 - "$@" <<'PY'
+import json, os, sys
+candidates, baselines, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+head = {"schema_version": 4, "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
+        "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0",
+                       "multiprocessor_count": 132, "driver_version": 13000, "driver_release": "580.159.04",
+                       "cuda_runtime_version": 13000, "cupti_version": 130000, "git_commit": "0123abcd",
+                       "git_dirty": False, "date": "2026-11-21T23:59:00Z", "command": "fixture"}}
+def record(test):
+    return {"kernel": test, "correct": True, "counters": {
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": 64, "tolerance": {"kind": "exact"}}}}
+suites = {}
+for name in names:
+    suite, test = name.split(".", 1)
+    suites.setdefault(suite, {})[test] = record(test)
+    path = os.path.join(candidates, "sm_90", "nvidia-h200", suite, test + ".json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    json.dump(dict(head, suite=suite, tests={test: record(test)}), open(path, "w"), indent=1)
+for suite, tests in suites.items():
+    path = os.path.join(baselines, "sm_90", "nvidia-h200", suite + ".json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    old = json.load(open(path))["tests"] if os.path.exists(path) else {}
+    json.dump(dict(head, suite=suite, tests=dict(old, **tests)), open(path, "w"), indent=1)
+PY
+}
+
+# test_plan DIR PROGRAM SUITE.TEST...: the plan the measuring run of PROGRAM writes before its tests
+# (gate/protocol/test_plan.hpp).
+test_plan() {
+  local dir=$1 program=$2
+  shift 2
+  mkdir -p "$dir"
+  python3 -c 'import json, sys; json.dump({"schema": "bankgate-test-plan", "schema_version": 1, "program": sys.argv[2],
+    "shard": 0, "filter": "", "tests": sys.argv[3:], "problem": ""}, open(sys.argv[1], "w"))' \
+    "$dir/$program.0.plan.json" "$program" "$@"
+}

@@ -123,8 +123,8 @@ report_case() {  # report_case FILE_NAME [SOURCES]: the recorded run with every 
   cp -r "$fixture" "$work"
   find "$work/baselines" "$work/candidates" -name '*.json' \
     -exec sed -i -e "s|\"kernels/transpose.cu\"|\"$1\"|" -e 's|"line": [0-9]*|"line": 1|' {} +
-  run env BANKGATE_UNTRUSTED_TEST_SECRET=tok-$$-secret timeout 30 "$tool" summary --junit "$work/ctest-junit.xml" \
-    --gtest-results "$work/gtest-results" --candidates "$work/candidates" --baselines "$work/baselines" \
+  run env BANKGATE_UNTRUSTED_TEST_SECRET=tok-$$-secret timeout 30 "$tool" summary --gtest-results "$work/gtest-results" \
+    --candidates "$work/candidates" --baselines "$work/baselines" \
     --html "$work/report.html" --sources "${2:-$sources}"
 }
 report_case ../../../../../../../../proc/self/environ
@@ -182,7 +182,7 @@ find "$outside" -name '*.json' -exec sed -i 's/"kind": "exact"/"kind": "relative
 find "$work/candidates" -name '*.json' -exec sed -i "s|\"baselines\": \"[^\"]*\"|\"baselines\": \"$outside\"|" {} +
 for flags in "--build $build" ""; do
   # shellcheck disable=SC2086  # the flags' words
-  run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" $flags \
+  run "$tool" summary --gtest-results "$work/gtest-results" --candidates "$work/candidates" $flags \
     --json "$work/s.json" --markdown "$work/s.md" --html "$work/s.html"
   check "summary ${flags:+with --build }does not read the baselines a candidate names outside the project" \
     '[ "$rc" -eq 1 ] && grep -q "not inside the project\|pass --build DIR, or --baselines DIR" "$work/s.json" && ! grep -q TOKEN-outside "$work/s.json" "$work/s.md" "$work/s.html" && [[ $out != *TOKEN-outside* ]]' \
@@ -193,7 +193,7 @@ done
 result_record "$root/outside-record.json" Transpose NaiveSquare regressed TOKEN-outside-report
 rm "$work/gtest-results/Transpose.NaiveSquare.result.json" &&
   ln -s "$root/outside-record.json" "$work/gtest-results/Transpose.NaiveSquare.result.json"
-run "$tool" summary --junit "$work/ctest-junit.xml" --gtest-results "$work/gtest-results" --candidates "$work/candidates" \
+run "$tool" summary --gtest-results "$work/gtest-results" --candidates "$work/candidates" \
   --baselines "$work/baselines" --html "$work/r.html" --json "$work/r.json"
 check "a result record linked outside its folder is named, not read" \
   '[ "$rc" -ne 0 ] && [[ $out == *"result record was not read"*"leads outside"* ]] && ! grep -q TOKEN-outside "$work/r.html" "$work/r.json"' "rc $rc: $out"
@@ -242,7 +242,7 @@ for reader in "check-baselines --baselines $base" "review --candidates $cand --b
   check "${reader%% *} refuses the half-written folder with the recovery command" \
     '[ "$rc" -ne 0 ] && [[ $out == *"bankgate recover --baselines"* ]]' "$out"
 done
-run "$tool" summary --junit "$fixture/ctest-junit.xml" --gtest-results "$fixture/gtest-results" \
+run "$tool" summary --gtest-results "$fixture/gtest-results" \
   --candidates "$fixture/candidates" --baselines "$base"
 check "summary names it too" '[ "$rc" -ne 0 ] && [[ $out == *"bankgate recover --baselines"* ]]' "$out"
 run "$tool" recover --baselines "$base"

@@ -79,6 +79,7 @@ std::string manifest_json(const RunManifest& m) {
   if (m.require_gpu) doc["require_gpu"] = *m.require_gpu;
   if (m.gpus) doc["gpus"] = *m.gpus;
   if (m.confirm_processes) doc["confirm_processes"] = *m.confirm_processes;
+  if (m.measure_only) doc["measure_only"] = *m.measure_only;
   if (m.device) doc["device"] = *m.device;
   if (m.source) doc["source"] = json{{"commit", m.source->commit}, {"dirty", m.source->dirty}};
   put(doc, "candidate_dir", m.candidate_dir);
@@ -99,7 +100,8 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   const Reader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
   r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus",
-          "source", "results_dir", "running_file", "claims_dir", "shard", "device", "confirm_processes"});
+          "source", "results_dir", "running_file", "claims_dir", "shard", "device", "confirm_processes",
+          "measure_only"});
   if (r.get<std::uint64_t>("version", json::value_t::number_unsigned) != static_cast<std::uint64_t>(manifest_version))
     r.fail("is not of version " + std::to_string(manifest_version) + " (a bankgate of another release wrote it)");
   RunManifest m;
@@ -107,6 +109,7 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   if (m.run_id && !is_run_id(*m.run_id)) r.fail("has a run_id that is not letters, digits, '-' and '_'");
   m.attribute = r.get<bool>("attribute", json::value_t::boolean);
   m.require_gpu = r.get<bool>("require_gpu", json::value_t::boolean);
+  m.measure_only = r.get<bool>("measure_only", json::value_t::boolean);
   m.suite_filter = r.get<std::string>("suite_filter", json::value_t::string).value_or("");
   if (doc.contains("gpus")) m.gpus = r.small_number("gpus", 1, 1);
   m.shard = r.small_number("shard", 0, 0);

@@ -157,6 +157,7 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
   s.launch_only = flag(lookup, env::launch_only);
   s.attribute = m.attribute ? *m.attribute : flag(lookup, env::attribute);
   s.fail_on_speedup = flag(lookup, env::fail_on_speedup);
+  s.measure_only = m.measure_only.value_or(false);
   if (m.device)
     s.device = *m.device;
   else if (const auto device = lookup(env::device); device && !device->empty())
@@ -210,6 +211,8 @@ std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup) 
   s.shard = manifest->shard;
   return s;
 }
+
+bool fail_on_speedup(const EnvLookup& lookup) { return flag(lookup, env::fail_on_speedup); }
 
 std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) {
   if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->baseline_dir)

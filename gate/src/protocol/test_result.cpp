@@ -13,6 +13,8 @@
 #include <bankgate/gate/store/confined_folder.hpp>
 #include <bankgate/gate/text/text.hpp>
 
+#include "strict_reader.hpp"
+
 namespace bankgate::gate {
 namespace {
 
@@ -21,26 +23,11 @@ namespace fs = std::filesystem;
 
 constexpr Outcome all_outcomes[] = {Outcome::passed, Outcome::regressed, Outcome::not_measured, Outcome::skipped};
 
-class RecordReader {
- public:
-  RecordReader(const json& doc, std::string origin) : doc_(doc), origin_(std::move(origin)) {}
-
-  const json& at(const char* key, bool (json::*is)() const noexcept, const char* type) const {
-    const auto it = doc_.find(key);
-    if (it == doc_.end()) fail(std::string("has no \"") + key + "\"");
-    if (!((*it).*is)()) fail(std::string("has \"") + key + "\" that is not " + type);
-    return *it;
-  }
-  std::string text(const char* key) const { return at(key, &json::is_string, "text").get<std::string>(); }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ResultRecordError("the test result record " + origin_ + " " + what +
-                            "; the suite process writes it as each test ends: run the tests again");
-  }
-
- private:
-  const json& doc_;
-  std::string origin_;
-};
+// The result record's reader; its messages end with the remedy.
+StrictReader<ResultRecordError> record_reader(const json& doc, const std::string& origin) {
+  return StrictReader<ResultRecordError>(doc, "the test result record", origin,
+                                         "the suite process writes it as each test ends: run the tests again");
+}
 
 }  // namespace
 
@@ -126,16 +113,10 @@ TestResultRecord parse_result_record(const std::string& text, const std::string&
   } catch (const InputFileError&) {
     doc = json(json::value_t::discarded);  // named below as not a JSON object, bounds exceeded or not
   }
-  const RecordReader r(doc, origin);
-  if (!doc.is_object()) r.fail("is not a JSON object");
-  static const std::set<std::string> keys{"schema",  "schema_version", "suite",      "test",         "outcome",
-                                          "seconds", "messages",       "properties", "wrong_output", "findings"};
-  for (const auto& [key, value] : doc.items())
-    if (!keys.contains(key)) r.fail("has an unknown field \"" + key + "\"");
-  if (r.text("schema") != test_result_schema) r.fail("is no test result record (its \"schema\" is another)");
-  if (r.at("schema_version", &json::is_number_unsigned, "a version number").get<std::uint64_t>() !=
-      static_cast<std::uint64_t>(test_result_schema_version))
-    r.fail("is of another schema version (a bankgate of another release wrote it)");
+  const StrictReader<ResultRecordError> r = record_reader(doc, origin);
+  r.expect({"schema", "schema_version", "suite", "test", "outcome", "seconds", "messages", "properties", "wrong_output",
+            "findings"},
+           test_result_schema, test_result_schema_version, "no test result record");
   TestResultRecord record;
   record.suite = r.text("suite");
   record.test = r.text("test");

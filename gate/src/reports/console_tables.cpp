@@ -42,7 +42,7 @@ std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_
           (f.timing ? row.test + kernel : row.test + kernel + " " + std::string(display_name(f.metric))) +
           (row.head_correct ? "" : " (WRONG OUTPUT in head)");
       std::string verdict = h::to_string(f.verdict);
-      if (f.verdict == h::Verdict::faster && fail_on_speedup) verdict += " (fails: BANKGATE_FAIL_ON_SPEEDUP)";
+      if (f.verdict == h::Verdict::faster && fail_on_speedup) verdict += " (fails: --fail-on-speedup)";
       table.push_back({label, has_base ? h::format_number(f.baseline) + unit : "-",
                        has_head ? h::format_number(f.measured) + unit : "-",
                        has_base && has_head ? h::format_change(f.measured, f.baseline) : "-", verdict});

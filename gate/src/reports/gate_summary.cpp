@@ -1,11 +1,12 @@
-// The gate summary's model: the files a run leaves, read and classified into one result per test. Each output
+// The gate summary's model: a fold over the run's plans and result records, each planned test judged once by
+// bankgate (protocol/judgement.hpp) from its measurement and the baseline read here. Each output
 // format has its renderer in a file of its own: summary_console.cpp, summary_markdown.cpp, summary_junit.cpp,
 // summary_json.cpp and html_report.cpp.
 #include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <set>
@@ -20,7 +21,8 @@
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/protocol/test_result.hpp>
-#include <bankgate/gate/protocol/xml_reader.hpp>
+#include <bankgate/gate/protocol/judgement.hpp>
+#include <bankgate/gate/protocol/test_plan.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {
@@ -53,30 +55,71 @@ std::string without_location(const std::string& message) {
   return out;
 }
 
-// Records are written by the run of a pull request's tests: they are read inside their folder, and one that leads
-// out of it (a link, absolute or through '..') or cannot be read is named as a problem of the run, never used.
-std::map<std::string, h::TestResultRecord> read_result_records(const fs::path& dir,
-                                                               std::vector<std::string>& problems) {
-  std::map<std::string, h::TestResultRecord> records;
+// One record file of the results folder: where it is, and the record where it could be read.
+struct RecordFile {
+  fs::path relative;
+  std::optional<h::TestResultRecord> record;
+};
+
+// Each file below `dir` whose name ends with `suffix`, read inside the folder and handed to `use` with its place,
+// text and name for messages. The files were written by the run of a pull request's tests: one that leads out of
+// the folder (a link, absolute or through '..'), cannot be read, or that `use` cannot take is a problem of the run
+// (`what` names its kind), never used.
+void read_run_files(const fs::path& dir, const std::string& suffix, const std::string& what,
+                    std::vector<std::string>& problems,
+                    const std::function<void(const fs::path&, const std::string&, const std::string&)>& use) {
   std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return records;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return;
   std::vector<std::string> refused;
   try {
     const h::ConfinedFolder folder(dir, "the test results folder");
-    const auto is_record = [](const std::string& name) { return name.ends_with(h::test_result_suffix); };
-    for (const fs::path& relative : folder.files_below(".", is_record, refused)) {
-      try {
-        h::TestResultRecord record = h::parse_result_record(folder.read(relative), folder.display(relative).string());
-        records[record.suite + "." + record.test] = std::move(record);
+    const auto wanted = [&](const std::string& name) { return name.ends_with(suffix); };
+    for (const fs::path& relative : folder.files_below(".", wanted, refused)) try {
+        use(relative.lexically_normal(), folder.read(relative), folder.display(relative).string());
       } catch (const std::exception& e) {  // ResultRecordError, InputFileError
         refused.push_back(e.what());
       }
-    }
   } catch (const h::ConfinementError& e) {
     refused.push_back(e.what());
   }
-  for (const std::string& why : refused) problems.push_back("a test's result record was not read: " + why);
-  return records;
+  for (const std::string& why : refused) problems.push_back(what + " was not read: " + why);
+}
+
+// Every record file, subfolders' too, so that a second record of a test is seen and refused, never chosen; a file
+// that cannot be read is kept without its record.
+std::vector<RecordFile> read_result_records(const fs::path& dir, std::vector<std::string>& problems) {
+  std::vector<RecordFile> files;
+  read_run_files(dir, h::test_result_suffix, "a test's result record", problems,
+                 [&](const fs::path& relative, const std::string& text, const std::string& origin) {
+                   RecordFile& file = files.emplace_back(RecordFile{relative, std::nullopt});
+                   file.record = h::parse_result_record(text, origin);
+                 });
+  return files;
+}
+
+// The plans of the run's measuring runs, in the order of their files; one whose run could not start its tests is a
+// problem of the whole run.
+std::vector<h::TestPlan> read_plans(const fs::path& dir, std::vector<std::string>& problems) {
+  std::vector<h::TestPlan> plans;
+  read_run_files(dir, h::test_plan_suffix, "a test plan", problems,
+                 [&](const fs::path&, const std::string& text, const std::string& origin) {
+                   h::TestPlan plan = h::parse_plan(text, origin);
+                   if (!plan.problem.empty())
+                     problems.push_back("the measuring run of " + plan.program + " (shard " +
+                                        std::to_string(plan.shard) + ") could not run its tests: " + plan.problem);
+                   plans.push_back(std::move(plan));
+                 });
+  return plans;
+}
+
+// The planned tests, each once, in the plans' order.
+std::vector<std::string> planned_tests(const std::vector<h::TestPlan>& plans) {
+  std::vector<std::string> tests;
+  std::set<std::string> seen;
+  for (const h::TestPlan& plan : plans)
+    for (const std::string& name : plan.tests)
+      if (seen.insert(name).second) tests.push_back(name);
+  return tests;
 }
 
 // Every candidate under <dir>/<arch>/<model>/, by "Suite.test". A machine with GPUs of two models has two.
@@ -142,45 +185,6 @@ class BaselineFolders {
   std::map<fs::path, std::optional<h::BaselineFolder>> folders_;
 };
 
-// ctest's wall time for the test: nullopt where its report gives none, or gives what is no duration (text, a
-// negative or infinite number), so that no such value reaches the reports.
-std::optional<double> duration_of(const XmlElement& testcase) {
-  const std::string text = testcase.attribute("time");
-  double seconds = 0.0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, seconds);
-  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(seconds) || seconds < 0.0)
-    return std::nullopt;
-  return seconds;
-}
-
-// ctest's JUnit report; a missing or unreadable one is a problem of the whole run.
-std::optional<XmlElement> read_junit(const fs::path& junit, std::vector<std::string>& problems) {
-  std::error_code ec;
-  if (!fs::exists(junit, ec)) {
-    problems.push_back("no JUnit report at " + junit.string() +
-                       ": ctest did not run the GPU tests (its output says why)");
-    return std::nullopt;
-  }
-  try {
-    return read_xml_file(junit);
-  } catch (const XmlError& e) {
-    problems.push_back(e.what());
-    return std::nullopt;
-  }
-}
-
-// How ctest says the test ended: "run", "fail", "notrun" or "disabled".
-std::string status_of(const XmlElement& testcase) {
-  // ctest writes status="run|fail|notrun|disabled"; other JUnit writers only the child elements.
-  std::string status = testcase.attribute("status");
-  if (status.empty())
-    status = testcase.child("failure") || testcase.child("error") ? "fail"
-             : testcase.child("skipped")                          ? "notrun"
-                                                                  : "run";
-  return status;
-}
-
 // What the run left behind, read once: the tests' result records, the candidates, and the baselines they are gated
 // against (each baselines folder and suite file opened once, however many of its tests the run has). A file
 // that cannot be read is a problem of the run, or the reason of the tests it concerns.
@@ -196,22 +200,25 @@ class RunFiles {
     known_.insert(names.begin(), names.end());
   }
 
-  // One gated test of ctest's report: what its files say, then its outcome.
-  TestResult result_of(const XmlElement& testcase, const std::string& name);
+  // One planned test: what its files say, judged once.
+  TestResult result_of(const std::string& name);
+  // The record files that no planned test owns, as problems of the run: they are refused, never read as a verdict.
+  void refuse_unplanned(const std::vector<std::string>& planned);
 
  private:
   const h::TestRecord* add_measurement(TestResult& t, const Measured& m, fs::path& file);
   const std::optional<h::SuiteFile>& suite_file(const fs::path& root, const h::GpuKey& gpu, const std::string& suite,
                                                 const fs::path& file);
-  void classify(TestResult& t, const XmlElement& testcase, const h::TestResultRecord* record, const Measured* m,
-                const h::TestRecord* baseline, const fs::path& file) const;
+  const h::TestResultRecord* record_of(const std::string& name, std::string& refused) const;
+  void explain(TestResult& t, const h::Judgement& judged, const Measured* m, const h::TestRecord* baseline,
+               const fs::path& file) const;
   void note_changes(const fs::path& root, const h::GpuKey& gpu, const std::string& suite, const fs::path& file);
   void show_changes(TestResult& t, const fs::path& file) const;
 
   const GateInputs& in_;
   std::vector<std::string>& problems_;
   RunProvenance& provenance_;
-  std::map<std::string, h::TestResultRecord> records_;
+  std::vector<RecordFile> records_;
   std::map<std::string, Measured> measured_;
   std::set<std::string> known_;  // the metrics a baseline may hold
   BaselineFolders folders_;
@@ -220,15 +227,14 @@ class RunFiles {
   std::map<fs::path, std::vector<h::BaselineChange>> changes_;  // what this change did to each, against the base
 };
 
-TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& name) {
+TestResult RunFiles::result_of(const std::string& name) {
   TestResult t;
   t.name = name;
   const auto dot = t.name.find('.');
   t.suite = t.name.substr(0, dot);
   t.test = dot == std::string::npos ? "" : t.name.substr(dot + 1);
-  t.seconds = duration_of(testcase);
-  const auto r = records_.find(t.name);
-  const h::TestResultRecord* record = r == records_.end() ? nullptr : &r->second;
+  std::string refused;
+  const h::TestResultRecord* record = record_of(name, refused);
   if (record) {
     t.seconds = record->seconds;
     t.properties = record->properties;
@@ -241,9 +247,40 @@ TestResult RunFiles::result_of(const XmlElement& testcase, const std::string& na
   fs::path file;
   if (measured) baseline = add_measurement(t, *measured, file);
   t.refresh = h::refresh_command(in_.refresh, t.suite, t.test);
-  classify(t, testcase, record, measured, baseline, file);
+  const h::Judgement judged =
+      h::judge({name, record, measured ? &measured->record : nullptr, baseline, in_.fail_on_speedup, refused});
+  explain(t, judged, measured, baseline, file);
   show_changes(t, file);
   return t;
+}
+
+// The test's one record: the file its name gives, at the top of the results folder. Where any other file holds a
+// record of the test too (a copy, a subfolder), none is taken, and `refused` says why.
+const h::TestResultRecord* RunFiles::record_of(const std::string& name, std::string& refused) const {
+  const fs::path own = h::test_file_name(name) + h::test_result_suffix;
+  const RecordFile* found = nullptr;
+  std::vector<std::string> files;
+  for (const RecordFile& f : records_) {
+    const bool names_it = f.record && f.record->suite + "." + f.record->test == name;
+    if (f.relative == own) found = &f;
+    if (f.relative == own || names_it) files.push_back(f.relative.string());
+  }
+  if (files.size() > 1) {
+    std::string list;
+    for (const std::string& f : files) list += (list.empty() ? "" : ", ") + f;
+    refused = "more than one result record names this test (" + list + "); none is taken";
+    return nullptr;
+  }
+  return found && found->record ? &*found->record : nullptr;
+}
+
+void RunFiles::refuse_unplanned(const std::vector<std::string>& planned) {
+  std::set<fs::path> owned;
+  for (const std::string& name : planned) owned.insert(h::test_file_name(name) + h::test_result_suffix);
+  for (const RecordFile& f : records_)
+    if (!owned.contains(f.relative))
+      problems_.push_back("the result record " + f.relative.string() +
+                          " is of no planned test (or not at the top of the results folder): refused");
 }
 
 // What the change did to the suite's baseline, against the base branch's copy (where there is one that reads).
@@ -331,55 +368,27 @@ const std::optional<h::SuiteFile>& RunFiles::suite_file(const fs::path& root, co
   return baselines_[file];
 }
 
-// The outcome is the one the suite process recorded. ctest's report decides only for a test it did not run (not
-// run, disabled) and for one without a record: its process died during it, or its suite never reached it.
-void RunFiles::classify(TestResult& t, const XmlElement& testcase, const h::TestResultRecord* record, const Measured* m,
-                        const h::TestRecord* baseline, const fs::path& file) const {
-  const std::string status = status_of(testcase);
-  if (status != "run" && status != "fail") {
-    t.outcome = Outcome::skipped;
-    if (t.reason.empty()) {
-      const XmlElement* skipped = testcase.child("skipped");
-      const std::string why = skipped ? skipped->attribute("message") : "";
-      t.reason = "ctest did not run it or it skipped itself" + (why.empty() ? "" : " (" + why + ")");
-    }
-  } else if (record) {
-    t.outcome = record->outcome;
-    t.changes = changes_of(record->findings, record->wrong_output);
-    // ctest's failure is never turned into a pass by a record that says otherwise.
-    if (status == "fail" && t.outcome == Outcome::passed) {
-      t.outcome = Outcome::not_measured;
-      t.reason =
-          "ctest failed this test, but its result record says it passed: the record is not taken over "
-          "ctest's verdict" +
-          (t.reason.empty() ? "" : "\n\n" + t.reason);
-    }
-  } else {
-    // A test that left no record was never judged: not measured, whatever ctest's status says.
-    t.outcome = Outcome::not_measured;
-    if (status == "run" && t.reason.empty())
-      t.reason = "ctest reports it run, but it left no result record: it was not measured";
-  }
+// The outcome is bankgate's judgement (protocol/judgement.hpp); the reason says what the record said, why the
+// judgement differs from it, and what kept a measured test from being judged.
+void RunFiles::explain(TestResult& t, const h::Judgement& judged, const Measured* m, const h::TestRecord* baseline,
+                       const fs::path& file) const {
+  t.outcome = judged.outcome;
+  t.comparison = judged.comparison;
+  t.changes = changes_of(judged.findings, judged.wrong_output);
+  for (const std::string& note : judged.notes) t.reason = note + (t.reason.empty() ? "" : "\n\n" + t.reason);
   const auto unusable = unusable_.find(file);
   if (t.outcome == Outcome::not_measured && m && !baseline) {  // measured, but nothing to gate against
     if (unusable != unusable_.end())
       t.reason = "unusable baseline: " + unusable->second + (t.reason.empty() ? "" : "\n\n" + t.reason);
-    else if (t.reason.empty())
-      t.reason = "no baseline for " + t.name + " in " + file.string();
+    else
+      t.reason = "no baseline for " + t.name + " in " + file.string() + (t.reason.empty() ? "" : "\n\n" + t.reason);
     std::error_code ec;
     if (!fs::exists(file, ec)) t.refresh += " --new-gpu";
   } else if (m && unusable != unusable_.end()) {
-    // The suite process judged it against its own baselines; the reports cannot show the baseline that names.
     t.reason += std::string(t.reason.empty() ? "" : "\n\n") + "its baseline is not shown: " + unusable->second;
   }
-  if (t.outcome != Outcome::passed && t.reason.empty()) {
-    const XmlElement* failure = testcase.child("failure");
-    const std::string why = failure ? failure->attribute("message") : "";
-    t.reason =
-        "no result record for this test: its suite's process ended before the test finished (a crash, a "
-        "timeout or a kill)" +
-        (why.empty() ? "" : " [ctest: " + why + "]") + "; its output is in the JUnit file";
-  }
+  if (t.outcome != Outcome::passed && t.reason.empty())
+    t.reason = "its result record gives no reason; its output is in its suite's measuring test's log";
 }
 
 }  // namespace
@@ -392,28 +401,17 @@ int GateSummary::exit_code() const {
   return std::all_of(tests.begin(), tests.end(), passed) ? protocol::exit_ok : protocol::exit_not_measured;
 }
 
-// Read, then classify: each gated test of ctest's report, explained by the files the run left.
+// A fold over the run's plans and records: each planned test, judged once.
 GateSummary summarize(const GateInputs& in) {
   GateSummary s;
   s.provenance = provenance_now();
-  const std::optional<XmlElement> junit = read_junit(in.junit, s.problems);
-  if (!junit) return s;
+  const std::vector<std::string> planned = planned_tests(read_plans(in.gtest_results, s.problems));
   RunFiles files(in, s.problems, s.provenance);
-  for (const XmlElement* testcase : junit->descendants("testcase")) {
-    const std::string name = testcase->attribute("name");
-    // A suite's measuring run (bankgate run-suite) is no gated test; it fails only when it could not run at all.
-    if (name.starts_with(protocol::measure_test_prefix)) {
-      const std::string status = testcase->attribute("status");
-      if (status == "fail" || testcase->child("failure"))
-        s.problems.push_back("the measuring run " + name + " failed: its output (in the JUnit file) says why");
-      continue;
-    }
-    s.tests.push_back(files.result_of(*testcase, name));
-  }
+  for (const std::string& name : planned) s.tests.push_back(files.result_of(name));
+  files.refuse_unplanned(planned);
   if (s.tests.empty())
-    s.problems.push_back("no GPU test ran: " + in.junit.string() +
-                         " lists none (a ctest filter that matches no test, or "
-                         "a build without GPU suites)");
+    s.problems.push_back("no GPU test ran: no measuring run planned a test in " + in.gtest_results.string() +
+                         " (a ctest filter that matches no test, or a build without GPU suites)");
   if (s.provenance.commit.empty() && !in.source_commit.empty()) {
     s.provenance.commit = in.source_commit;
     s.provenance.dirty = in.source_dirty;
@@ -442,12 +440,14 @@ GateSummary summarize_comparison(const h::PooledRuns& base_runs, const h::Pooled
     if (b == base.end()) {
       t.outcome = Outcome::not_measured;
       t.reason = "the base build did not measure " + name;
+    } else if (const auto row = row_of.find(name); row == row_of.end()) {
+      t.baseline = b->second;
+      t.outcome = Outcome::not_measured;  // judged once, by compare_runs(), or not at all
+      t.reason = "the comparison has no row for " + name + ": it was not judged";
     } else {
       t.baseline = b->second;
-      // The comparison's own findings (durations judged by the rounds' noise) where it has them.
-      const auto row = row_of.find(name);
-      const std::vector<h::Finding> findings =
-          row != row_of.end() ? row->second->findings : h::compare(b->second, measured);
+      // The comparison's own findings (durations judged by the rounds' noise): the one judgement of the pooled rounds.
+      const std::vector<h::Finding>& findings = row->second->findings;
       const bool failed = !measured.correct || std::any_of(findings.begin(), findings.end(), [&](const h::Finding& f) {
         return h::is_failure(f.verdict, fail_on_speedup);
       });

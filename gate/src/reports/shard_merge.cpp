@@ -47,11 +47,10 @@ ShardReport read_report(const fs::path& folder) {
   nlohmann::json doc;
   try {
     // A part's folder comes from a CI artifact: what it holds is read inside it, and a link out of it (its
-    // summary, its JUnit report, its GoogleTest reports or candidates) is refused, never followed.
+    // summary, its plans and result records or candidates) is refused, never followed. Its ctest JUnit report
+    // is read by nothing.
     const ConfinedFolder part(folder, "the shard's report folder");
-    for (const fs::path& entry :
-         {protocol::ctest_junit(""), protocol::run_gtest_results(""), protocol::run_candidates("")})
-      part.locate(entry);
+    for (const fs::path& entry : {protocol::run_gtest_results(""), protocol::run_candidates("")}) part.locate(entry);
     doc = parse_input_json(part.read(file.filename()), file.string());
   } catch (const InputFileError& e) {
     throw ShardMergeError(e.what());
@@ -223,7 +222,6 @@ GateSummary merge_shard_reports(const std::vector<ShardReport>& reports, const G
       continue;
     }
     GateInputs in = common;
-    in.junit = protocol::ctest_junit(r->folder);
     in.gtest_results = protocol::run_gtest_results(r->folder);
     in.candidates = protocol::run_candidates(r->folder);
     GateSummary summary = summarize(in);

@@ -43,13 +43,10 @@ std::pair<char32_t, std::size_t> code_point_at(const std::string& text, std::siz
   return length == 0 ? std::pair<char32_t, std::size_t>{static_cast<unsigned char>(text[at]), 1} : std::pair{c, length};
 }
 
-// Characters that act on a terminal or a rendered page instead of showing: C0 controls (newline and tab
-// included: a newline in a reason could forge a line of the gate's log, such as a verdict), DEL, the C1
-// controls (U+0080..U+009F, some terminals take U+009B as the start of an escape sequence), and the
-// bidirectional overrides and isolates that reorder the text around them.
-bool is_control(char32_t c) {
-  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
-}
+// Characters that act on a terminal or a rendered page instead of showing (text.hpp's one definition): control
+// characters, newline and tab included (a newline in a reason could forge a line of the gate's log, such as a
+// verdict), and the bidirectional marks that reorder the text around them.
+bool is_control(char32_t c) { return is_control_character(c) || is_bidi_control(c); }
 
 // Spaces of any width, and the invisible zero-width space and byte-order mark.
 bool is_blank(char32_t c) {

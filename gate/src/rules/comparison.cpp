@@ -1,6 +1,7 @@
 #include <bankgate/gate/rules/comparison.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -165,7 +166,14 @@ const KernelRecord* kernel_labelled(const TestRecord& record, const std::string&
   return nullptr;
 }
 
+namespace {
+std::atomic<std::size_t> comparisons{0};
+}  // namespace
+
+std::size_t comparisons_made() { return comparisons.load(); }
+
 std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured) {
+  ++comparisons;
   std::vector<Finding> findings;
   if (baseline.later_kernels.empty() && measured.later_kernels.empty()) {
     findings = compare_kernel(baseline, measured);

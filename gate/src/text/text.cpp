@@ -41,15 +41,6 @@ namespace {
 
 constexpr std::string_view replacement_character = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
-// C0 controls, DEL, and the C1 controls (U+0080 to U+009F; U+009B is a one-character CSI).
-bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
-
-// The characters that reorder the text around them as it is shown (Unicode's bidirectional marks, embeddings,
-// overrides and isolates): "abc<U+202E>fed" is shown as "abcdef", a name posing as another.
-bool is_bidi_control(char32_t c) {
-  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
-}
-
 // Characters shown as nothing at all: soft hyphen, Mongolian vowel separator, zero-width space, non-joiner and
 // joiner, word joiner and the invisible operators, byte order mark.
 bool is_invisible(char32_t c) {
@@ -60,7 +51,7 @@ bool is_line_separator(char32_t c) { return c == 0x2028 || c == 0x2029; }
 
 // What a one-line text cannot show as it is: anything that breaks, reorders or hides part of the line.
 bool breaks_a_line(char32_t c) {
-  return is_control(c) || is_bidi_control(c) || is_invisible(c) || is_line_separator(c);
+  return is_control_character(c) || is_bidi_control(c) || is_invisible(c) || is_line_separator(c);
 }
 
 // The character as visible text: "\x1b" up to U+00FF, "\u202e" above.
@@ -112,13 +103,19 @@ bool after_www(const std::string& out) {
 
 }  // namespace
 
+bool is_control_character(char32_t c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
 std::string valid_utf8(std::string_view text) {
   return rebuilt(text, [](std::string& out, char32_t, std::string_view bytes) { out += bytes; });
 }
 
 std::string terminal_safe(std::string_view text) {
   return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) {
-    const bool shown = (is_control(c) && c != '\n' && c != '\t') || is_bidi_control(c);
+    const bool shown = (is_control_character(c) && c != '\n' && c != '\t') || is_bidi_control(c);
     out += shown ? escaped(c) : std::string(bytes);
   });
 }
@@ -156,7 +153,7 @@ std::string markdown_text(std::string_view text) {
   return rebuilt(text, [](std::string& out, char32_t c, std::string_view bytes) {
     if (c == '\n')
       out += "<br>";
-    else if ((is_control(c) && c != '\t') || is_bidi_control(c))
+    else if ((is_control_character(c) && c != '\t') || is_bidi_control(c))
       out += escaped(c);
     else if (c == '&')
       out += "&amp;";

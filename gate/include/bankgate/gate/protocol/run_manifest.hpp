@@ -33,6 +33,9 @@ struct RunManifest {
   // Fresh processes that measure a test again before a slower duration becomes its verdict (the gate's; at most
   // max_confirm_processes); unset or 0: none (record, compare, a suite run by hand).
   std::optional<int> confirm_processes;
+  // The suite processes measure and compare nothing against the baselines (compare's rounds, whose pooled
+  // measurements are judged once, by the command); unset: they compare, for their own failure messages.
+  std::optional<bool> measure_only;
 
   // ---- One suite process, added by run-suite ----
   std::optional<std::filesystem::path> results_dir;   // a one-test report per test goes here

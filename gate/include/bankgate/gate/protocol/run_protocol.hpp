@@ -298,6 +298,9 @@ inline constexpr int exit_usage = 64;        // the command line itself is wrong
 // A suite process that stopped after a test broke its CUDA context (result_files.cpp); run-suite charges that
 // test (the running file names it) and continues the rest in a fresh process.
 inline constexpr int exit_context_lost = 86;
+// verdict: the test's record says it was skipped. ctest shows it Skipped by this code (SKIP_RETURN_CODE), never by
+// matching text in the output, which a test's own failure message could imitate.
+inline constexpr int exit_skipped = 77;
 
 // Every exit code above, for `bankgate protocol`.
 inline constexpr std::array exit_codes{
@@ -309,6 +312,7 @@ inline constexpr std::array exit_codes{
     std::pair<std::string_view, int>{"inconclusive", exit_inconclusive},
     std::pair<std::string_view, int>{"usage", exit_usage},
     std::pair<std::string_view, int>{"context_lost", exit_context_lost},
+    std::pair<std::string_view, int>{"skipped", exit_skipped},
 };
 
 }  // namespace bankgate::gate::protocol

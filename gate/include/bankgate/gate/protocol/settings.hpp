@@ -23,6 +23,7 @@ struct Settings {
   // collects them only to explain a changed counter)
   bool attribute = false;
   bool fail_on_speedup = false;         // BANKGATE_FAIL_ON_SPEEDUP: a kernel faster than its baseline fails too
+  bool measure_only = false;            // the manifest's: measure, compare nothing here (compare's rounds)
   int device = 0;                       // BANKGATE_DEVICE, else CTest's CTEST_RESOURCE_GROUP_0_GPUS id, else 0
   std::filesystem::path baseline_dir;   // BANKGATE_BASELINE_DIR, else the repository's baselines/
   std::filesystem::path candidate_dir;  // BANKGATE_CANDIDATE_DIR, else <build>/bankgate/candidates
@@ -110,6 +111,11 @@ bool running_in_ci(const EnvLookup& lookup);
 // NO_COLOR: set to anything but the empty string, the command's console gets no colour unless --color=always asks
 // for it (the convention of no-color.org: any value counts, so none is refused).
 bool colour_refused(const EnvLookup& lookup);
+
+// ---- What the summary reads, judging the records itself (gate_summary.hpp) ----
+
+// BANKGATE_FAIL_ON_SPEEDUP, as the suite processes read it: a kernel faster than its baseline fails too.
+bool fail_on_speedup(const EnvLookup& lookup);
 
 // ---- What the commands that write the HTML report read (cli/) ----
 

@@ -1,13 +1,13 @@
 #pragma once
-// The gate's verdict and its result tables, from files the run leaves behind: each test's result record
-// (protocol/test_result.hpp: its outcome, messages and findings, as the suite process decided them), ctest's JUnit
-// report (which tests ran, and how a test without a record ended: a crash, a timeout, not run), the candidates
-// (what was measured) and the baselines (what it was gated against, and what this change did to them). Nothing
-// is read from console output, and nothing here compares a measurement again: the only judgement made here is
-// of the baselines themselves, against the base branch's (a loosened tolerance fails its test).
+// The gate's verdict and its result tables, a fold over what the run's measuring runs left in its results folder:
+// the plans (protocol/test_plan.hpp: which tests were to run) and each test's result record
+// (protocol/test_result.hpp: what the suite process reported). Each planned test is judged once, here, by
+// bankgate (protocol/judgement.hpp) from its candidate (what was measured) against the baseline read here; a
+// record's own outcome never stands over that judgement, and a planned test without a record was not measured.
+// ctest's JUnit report is read by nothing: the JUnit this writes is an output only. The baselines are judged
+// themselves too, against the base branch's (a loosened tolerance fails its test).
 //
-//   bankgate summary --junit FILE [--gtest-results DIR] [--candidates DIR] [--baselines DIR]
-//                                   [--markdown FILE]
+//   bankgate summary --gtest-results DIR [--candidates DIR] [--baselines DIR] [--markdown FILE]
 //
 // Prints a compact table of all tests; with --markdown, appends a Markdown summary to FILE (failures first,
 // each with measured against baseline and its refresh command; ci/gate.sh passes $GITHUB_STEP_SUMMARY).
@@ -33,10 +33,10 @@
 namespace bankgate::gate {
 
 struct GateInputs {
-  std::filesystem::path junit;          // ctest --output-junit
-  std::filesystem::path gtest_results;  // the tests' result records, <build>/bankgate/gtest-results (may be absent)
-  std::filesystem::path candidates;     // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
-  std::filesystem::path baselines;      // empty: each candidate's own baselines folder (from its suite)
+  // The run's plans and the tests' result records, <build>/bankgate/gtest-results (absent: nothing ran)
+  std::filesystem::path gtest_results;
+  std::filesystem::path candidates;  // the run's, e.g. <build>/bankgate/gate/candidates (may be absent)
+  std::filesystem::path baselines;   // empty: each candidate's own baselines folder (from its suite)
   // The source folder the build was configured from: a candidate's own baselines folder is read only where it
   // lies inside (candidate_baselines_folder). Empty: unknown, so only `baselines` is read.
   std::filesystem::path project;
@@ -47,7 +47,8 @@ struct GateInputs {
   std::function<std::optional<std::string>(const std::filesystem::path& folder, const std::filesystem::path& relative)>
       base_baseline;
   bool accept_loosened = false;
-  RefreshContext refresh;  // for the refresh command each result names
+  bool fail_on_speedup = false;  // a kernel faster than its baseline fails too (BANKGATE_FAIL_ON_SPEEDUP)
+  RefreshContext refresh;        // for the refresh command each result names
   // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
   // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
   std::string source_commit;
@@ -63,12 +64,12 @@ struct MetricChange {
 };
 
 struct TestResult {
-  std::string name;  // Suite.test, as ctest names it
+  std::string name;  // Suite.test, as the plan names it
   std::string suite, test;
   Outcome outcome = Outcome::not_measured;
   std::string device;  // "0 (0000:19:00.0)" as the test recorded it; empty when unknown
   std::string gpu;     // the GPU model of its candidate, e.g. "NVIDIA H200"
-  // GoogleTest's time for the test, from its record; else ctest's wall time; none where neither gives one
+  // GoogleTest's time for the test, from its record; none without one
   std::optional<double> seconds;
   std::string reason;  // GoogleTest's failure or skip messages (or why there are none)
   std::vector<MetricChange> changes;
@@ -82,6 +83,9 @@ struct TestResult {
   // the baseline it was gated against; absent where there is none.
   std::optional<TestRecord> measured;
   std::optional<TestRecord> baseline;
+  // bankgate's one comparison of the measurement with its baseline, passes included (Judgement::comparison): what
+  // record's review table shows, so that nothing compares again.
+  std::vector<Finding> comparison;
 };
 
 // Which part of a gate split over several runners (`bankgate gate --shard I/N`) a summary covers, so that the
@@ -94,7 +98,7 @@ struct ShardRecord {
 };
 
 struct GateSummary {
-  std::vector<TestResult> tests;      // in ctest's order
+  std::vector<TestResult> tests;      // in the plans' order
   std::vector<std::string> problems;  // about the inputs as a whole: no test ran, an unreadable file
   RunProvenance provenance;           // what was measured and judged against what, by which bankgate
   std::optional<ShardRecord> shard;   // the part of a split gate this is; none for a whole gate
@@ -105,8 +109,8 @@ struct GateSummary {
 GateSummary summarize(const GateInputs& inputs);
 
 // A same-runner comparison (run_comparison.hpp) in the same shape, head as the run and base as its baseline,
-// so that it reads, and renders as HTML, like a gate run; the verdicts are the comparison's `rows` (a test
-// without a row is judged by the gate's rules).
+// so that it reads, and renders as HTML, like a gate run; the verdicts are the comparison's `rows`, its one
+// judgement of the pooled rounds (a test without a row is not measured, never compared here).
 GateSummary summarize_comparison(const PooledRuns& base, const PooledRuns& head, const std::vector<ComparisonRow>& rows,
                                  bool fail_on_speedup);
 // Both terminal-safe (text.hpp): a control character in a test's name or message is shown, not obeyed. The

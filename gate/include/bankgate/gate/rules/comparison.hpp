@@ -76,6 +76,9 @@ std::string describe(const TimingTolerance& tolerance);
 // same label (kernel_labels()) and its findings name it; a kernel on one side only has every figure not measured or
 // not in the baseline.
 std::vector<Finding> compare(const TestRecord& baseline, const TestRecord& measured);
+// How many times this process has called compare(): each path judges a measurement once (gate, record and compare
+// alike), and the tests that hold it to that count the calls.
+std::size_t comparisons_made();
 
 // The kernel of `record` that `label` names (kernel_labels()); the first where `label` is empty, none where no
 // kernel has that label.

@@ -28,6 +28,13 @@ std::size_t utf8_sequence(std::string_view text, std::size_t at, char32_t& code_
 // writers need UTF-8, and nlohmann::json refuses to dump anything else.
 std::string valid_utf8(std::string_view text);
 
+// The one definition of a control character, for every reader and writer: C0 controls, DEL, and the C1 controls
+// (U+0080 to U+009F; U+009B is a one-character CSI).
+bool is_control_character(char32_t c);
+// The characters that reorder the text around them as it is shown (Unicode's bidirectional marks, embeddings,
+// overrides and isolates): "abc<U+202E>fed" is shown as "abcdef", a name posing as another.
+bool is_bidi_control(char32_t c);
+
 // `text` made safe to print on a terminal or in a CI log: control characters other than newline and tab (C0,
 // DEL and C1, which a terminal obeys as commands: ESC [2J clears the screen, CR overwrites a line) become a
 // visible "\x1b"; the characters that reorder what is shown (bidirectional overrides and isolates, U+202E)

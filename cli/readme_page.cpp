@@ -1,6 +1,6 @@
-// The README's kernel table, rendered from the committed baselines (see readme_table.hpp).
+// The README's kernel table, rendered from the committed baselines (see readme_page.hpp).
 
-#include "readme_table.hpp"
+#include "readme_page.hpp"
 
 #include <algorithm>
 #include <cctype>
