@@ -40,12 +40,16 @@ if(NOT BANKGATE_COMMAND_PREBUILT)
     message(FATAL_ERROR "bankgate: CLI11 was not found. Install it (apt-get install libcli11-dev) or add the folder "
                         "holding share/cmake/CLI11 to CMAKE_PREFIX_PATH.")
   endif()
-  # The history store (history/): SQLite always; a PostgreSQL server only where libpq is found, else a
-  # postgresql:// store is refused at run time with what to install.
+  # The history store (history/): SQLite files where SQLite is found (the default store), a PostgreSQL server where
+  # libpq is. Without either the command still builds, gates and judges; a run that would keep its history says
+  # what to install instead (a project that adopted bankgate before the history store builds as it did).
   find_package(SQLite3 QUIET)
-  if(NOT TARGET SQLite::SQLite3)
-    message(FATAL_ERROR "bankgate: SQLite was not found (the history store). Install it (apt-get install "
-                        "libsqlite3-dev) or add its prefix to CMAKE_PREFIX_PATH.")
+  if(TARGET SQLite::SQLite3)
+    set(BANKGATE_HISTORY_SQLITE ON)
+  else()
+    set(BANKGATE_HISTORY_SQLITE OFF)
+    message(STATUS "bankgate: SQLite not found: no history store of SQLite files (apt-get install libsqlite3-dev, "
+                   "or add its prefix to CMAKE_PREFIX_PATH)")
   endif()
   find_package(PostgreSQL QUIET)
   if(TARGET PostgreSQL::PostgreSQL)
