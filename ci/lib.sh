@@ -75,6 +75,11 @@ bankgate_ensure_test_dependencies() {
   python3 -c 'import yaml' >/dev/null 2>&1 || bankgate_missing+=(python3-yaml)
   python3 -c 'import jsonschema' >/dev/null 2>&1 || bankgate_missing+=(python3-jsonschema)
   command -v cmark-gfm >/dev/null 2>&1 || bankgate_missing+=(cmark-gfm)
+  # The history store (history/) is built where SQLite and libpq are found, and its tests run there: the gate
+  # builds without them (a GPU runner that cannot install packages keeps no history).
+  bankgate_has_package_file sqlite3.h include || bankgate_missing+=(libsqlite3-dev)
+  bankgate_has_package_file libpq-fe.h include || bankgate_has_package_file libpq-fe.h include/postgresql ||
+    bankgate_missing+=(libpq-dev)
   command -v sqlite3 >/dev/null 2>&1 || bankgate_missing+=(sqlite3)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || bankgate_missing+=(postgresql)
   bankgate_install_missing
@@ -95,10 +100,6 @@ bankgate_find_build_dependencies() {
   bankgate_has_package_file nlohmann/json.hpp include || bankgate_missing+=(nlohmann-json3-dev)
   bankgate_has_package_file CLI/CLI.hpp include || bankgate_missing+=(libcli11-dev)
   bankgate_has_package_file pugixml.hpp include || bankgate_missing+=(libpugixml-dev)
-  # The history store (history/): SQLite always, libpq for a PostgreSQL server.
-  bankgate_has_package_file sqlite3.h include || bankgate_missing+=(libsqlite3-dev)
-  bankgate_has_package_file libpq-fe.h include || bankgate_has_package_file libpq-fe.h include/postgresql ||
-    bankgate_missing+=(libpq-dev)
 }
 
 # Installs bankgate_missing in one go, where anything is missing.

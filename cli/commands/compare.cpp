@@ -193,6 +193,24 @@ int compare_candidates(const CompareOptions& o, const fs::path& summary_file,
   return exit_code;
 }
 
+// Round 0's candidates promoted into the scratch baselines, which fix each test's launches per sample for both
+// sides' rounds (a comparison refuses samples taken with different batching).
+void fix_launches_per_sample(const fs::path& round0, const fs::path& scratch, const fs::path& logs) {
+  PromoteOptions fix;
+  fix.candidates = round0;
+  fix.baselines = scratch;
+  fix.new_gpu = fix.force = true;
+  fix.invocation = "bankgate compare, round 0";
+  std::ofstream log(logs / "round0-promote.log");
+  const PlainConsole plain;  // the table goes to a file: no colour codes in it
+  try {
+    promote(fix, log);
+  } catch (const std::exception& e) {
+    std::cerr << "bankgate: round 0 could not fix launches per sample (" << e.what()
+              << "); the rounds choose their own\n";
+  }
+}
+
 int compare(const CompareOptions& o) {
   const std::string source_url = source_url_template(o.source_url);  // refused before minutes of measuring
   const bool builds = fs::exists(o.base / "CTestTestfile.cmake") && fs::exists(o.head / "CTestTestfile.cmake");
@@ -215,21 +233,7 @@ int compare(const CompareOptions& o) {
   run_ctest(run, base, work / "round-0", work / "round-0.xml", false, (logs / "base-round0.log").string());
   require_measured(work / "round-0", "the base build",
                    logs);  // in its warm-up round: not minutes of rounds for nothing
-  {
-    PromoteOptions fix;
-    fix.candidates = work / "round-0";
-    fix.baselines = scratch;
-    fix.new_gpu = fix.force = true;
-    fix.invocation = "bankgate compare, round 0";
-    std::ofstream log(logs / "round0-promote.log");
-    const PlainConsole plain;  // the table goes to a file: no colour codes in it
-    try {
-      promote(fix, log);
-    } catch (const std::exception& e) {
-      std::cerr << "bankgate: round 0 could not fix launches per sample (" << e.what()
-                << "); the rounds choose their own\n";
-    }
-  }
+  fix_launches_per_sample(work / "round-0", scratch, logs);
   const Clock::time_point rounds_start = Clock::now();
   for (int round = 1; round <= o.rounds; ++round) {
     measure_round(run, {base, head, work, logs}, round);

@@ -52,6 +52,9 @@ cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
    "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
               "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
 JSON
+# The plan, as run-suite writes it before the suite process starts: the tests it will run.
+printf '{"filter": "", "problem": "", "program": "fake_suite", "schema": "bankgate-test-plan", "schema_version": 1, "shard": 0, "tests": ["SquareTile.setRowReadRow"]}\n' \
+  >"$records/fake_suite.0.plan.json"
 outcome=passed
 [ "$loads" = 32 ] || outcome=regressed
 printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "SquareTile", "test": "setRowReadRow", "outcome": "%s", "seconds": 0.1, "messages": [], "properties": {}, "wrong_output": false, "findings": []}\n' \
