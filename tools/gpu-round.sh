@@ -42,6 +42,7 @@ STEPS=(
   "hopper|the Hopper kernels (TMA, wgmma, clusters): their SASS opcodes, one run of their tests, the chip's per-instruction metric names"
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
+  "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "counters|host time of counter collection per kernel at 1, 12, 64 per call, against ncu (bench/counters.sh)"
   "cost|the collector's cost against ncu on the catalogue suite (bench/collector-cost.sh)"
@@ -582,6 +583,35 @@ step_sequence() {
   done
   grep -E "^==|FAILED|exit" "$out/sequence.txt" | cut -c1-200
   note "sequence: orders with a failed step (0 wanted)" "$(grep -c '^exit [^0]' "$out/sequence.txt") of $i"
+}
+
+step_switch() {
+  local probe=$build/bench/bankgate-profiler-switch-probe way
+  local steps=(0:matmul 0:tma 1:tma 0:matmul 0:ldsm 1:ldsm 0:wgmma 1:wgmma 0:matmul 0:tma 1:tma 0:tma R:4 0:matmul
+    R:64 0:matmul R:1 0:matmul 0:matmul)
+  build_tree "$build" || return
+  for way in reenable in_place; do
+    expect "profiler switch probe: $way" 0 "switch-$way.log" timeout 180 "$probe" "$way" "${steps[@]}"
+  done
+  python3 - "$out/switch-reenable.log" "$out/switch-in_place.log" <<'PY' | tee "$out/switch.txt"
+import sys
+def read(path):
+    times, values = {}, {}
+    for line in open(path):
+        w = line.split()
+        if w[:1] == ["step"]: times[int(w[1])] = (w[2], w[3], " ".join(w[5:]))
+        if w[:1] == ["V"]: values[int(w[1])] = dict(p.split("=", 1) for p in w[2:])
+    return times, values
+(ta, va), (tb, vb) = read(sys.argv[1]), read(sys.argv[2])
+print(f"{'step':>4} {'what':10} {'reenable ms':>12} {'in place ms':>12}  values")
+differ = 0
+for i in sorted(ta):
+    same = va.get(i) == vb.get(i)
+    differ += not same
+    tb_i = tb.get(i, ("?", "?", ""))
+    print(f"{i:>4} {ta[i][0]:10} {ta[i][1]:>12} {tb_i[1]:>12}  {'same' if same else 'DIFFER ' + tb_i[2]}")
+print(f"steps whose values differ between the two ways: {differ}")
+PY
 }
 
 step_sass() {

@@ -135,9 +135,10 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   phases_ = {};
   LapTimer laps;
   if (sized_set_ != set_index) {
-    // A profiler object keeps the configuration it first ran with: another set needs a fresh object.
-    disable();
-    enable();
+    if (profiler_ == nullptr || switch_ == SetSwitch::reenable) {
+      disable();
+      enable();
+    }
     set.counter_data = counter_data_for(*set.config);
     sized_set_ = set_index;
   }

@@ -1,0 +1,103 @@
+// How the range profiler can move between metric sets (the gate's instrumented set and the TMA traffic's hardware
+// counters) and between rooms for kernels, and what each way costs: each argument after the way is one step, and
+// each step's host time and values are printed, so two runs of the same steps by two ways can be compared value by
+// value (tools/gpu-round.sh switch).
+//   bankgate-profiler-switch-probe reenable|in_place STEP...
+//   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | R:N (room for N kernels per call)
+//   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
+// Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <bankgate/metrics.hpp>
+#include <bankgate/kernels/device_buffer.hpp>
+#include <bankgate/kernels/tiled_matmul.cuh>
+#include <bankgate/kernels/tma_tile.cuh>
+#include <bankgate/kernels/wgmma_gemm.cuh>
+
+#include "range_profiler.hpp"
+
+namespace {
+
+namespace k = bankgate::kernels;
+
+struct Buffers {
+  k::DeviceBuffer<float> matmul_a{std::vector<float>(512 * 512, 1.0f)}, matmul_b{std::vector<float>(512 * 512, 1.0f)},
+      matmul_c{512 * 512};
+  k::DeviceBuffer<float> bulk_in{std::vector<float>(k::tma_bulk_floats, 1.0f)}, bulk_out{k::tma_bulk_floats};
+  k::DeviceBuffer<std::uint32_t> tile_in{std::vector<std::uint32_t>(k::tma_tile_total_words, 1u)},
+      tile_out{k::tma_tile_total_words};
+  k::DeviceBuffer<unsigned short> gemm_a{k::gemm_input(k::gemm_m, k::gemm_k, 1)},
+      gemm_b{k::gemm_input(k::gemm_n, k::gemm_k, 2)};
+  k::DeviceBuffer<float> gemm_c{static_cast<std::size_t>(k::gemm_m) * k::gemm_n};
+};
+
+std::map<std::string, std::function<void()>> launches(Buffers& b) {
+  return {
+      {"matmul",
+       [&b] {
+         k::launch_tiled_matmul(k::TiledMatmul::tile16, b.matmul_a.get(), b.matmul_b.get(), b.matmul_c.get(),
+                                k::matmul_square_shape);
+       }},
+      {"tma", [&b] { k::launch_tma_tile(k::TmaTile::bulk_copy, b.bulk_in.get(), b.bulk_out.get()); }},
+      {"ldsm", [&b] { k::launch_tma_tile(k::TmaTile::ldmatrix_swizzled, b.tile_in.get(), b.tile_out.get()); }},
+      {"wgmma",
+       [&b] { k::launch_wgmma_gemm(k::WgmmaGemm::tile_loop, b.gemm_a.get(), b.gemm_b.get(), b.gemm_c.get()); }},
+  };
+}
+
+void print_values(int step, const bankgate::KernelCounters& kernel) {
+  std::printf("V %d", step);
+  for (const auto& [name, value] : kernel.values) std::printf(" %s=%.17g", name.c_str(), value);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string way = argc > 1 ? argv[1] : "";
+  if (way != "reenable" && way != "in_place") {
+    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place STEP...\n");
+    return 64;
+  }
+  cudaSetDevice(0);
+  cudaFree(nullptr);
+  Buffers buffers;
+  const auto launch_of = launches(buffers);
+  namespace d = bankgate::detail;
+  d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 1);
+  const std::size_t traffic = profiler.add_metric_set(bankgate::metric_names(bankgate::CounterSet::tma_traffic));
+  profiler.set_switch(way == "in_place" ? d::SetSwitch::in_place : d::SetSwitch::reenable);
+  int failures = 0;
+  for (int i = 2; i < argc; ++i) {
+    const std::string step = argv[i];
+    const auto start = std::chrono::steady_clock::now();
+    std::string outcome = "ok";
+    try {
+      if (step.rfind("R:", 0) == 0) {
+        profiler.set_room(std::stoul(step.substr(2)));
+      } else {
+        const auto kernel = launch_of.at(step.substr(2));
+        const auto counters = profiler.collect(kernel, step[0] == '1' ? traffic : 0);
+        int nan = 0;
+        for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
+        outcome += " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN)";
+        print_values(i - 1, counters.at(0));
+        if (nan > 0) ++failures;
+      }
+    } catch (const std::exception& e) {
+      outcome = std::string("FAILED: ") + e.what();
+      ++failures;
+    }
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::printf("step %d %-10s %8.1f ms  %s\n", i - 1, step.c_str(), ms, outcome.c_str());
+  }
+  return failures == 0 ? 0 : 1;
+}
