@@ -3,7 +3,8 @@
 // each step's host time and values are printed, so two runs of the same steps by two ways can be compared value by
 // value (tools/gpu-round.sh switch).
 //   bankgate-profiler-switch-probe reenable|in_place STEP...
-//   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | R:N (room for N kernels per call)
+//   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | 2:KERNEL (both in one set of two
+//         passes, the launch called once per pass) | R:N (room for N kernels per call)
 //   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
 // Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
 #include <cuda_runtime_api.h>
@@ -73,7 +74,10 @@ int main(int argc, char** argv) {
   const auto launch_of = launches(buffers);
   namespace d = bankgate::detail;
   d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 1);
-  const std::size_t traffic = profiler.add_metric_set(bankgate::metric_names(bankgate::CounterSet::tma_traffic));
+  const std::vector<std::string> traffic_metrics = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
+  std::vector<std::string> both = bankgate::default_metric_names();
+  both.insert(both.end(), traffic_metrics.begin(), traffic_metrics.end());
+  const std::size_t sets[] = {0, profiler.add_metric_set(traffic_metrics), profiler.add_metric_set(both, 2)};
   profiler.set_switch(way == "in_place" ? d::SetSwitch::in_place : d::SetSwitch::reenable);
   int failures = 0;
   for (int i = 2; i < argc; ++i) {
@@ -85,7 +89,7 @@ int main(int argc, char** argv) {
         profiler.set_room(std::stoul(step.substr(2)));
       } else {
         const auto kernel = launch_of.at(step.substr(2));
-        const auto counters = profiler.collect(kernel, step[0] == '1' ? traffic : 0);
+        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 3]);
         int nan = 0;
         for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
         outcome += " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN)";

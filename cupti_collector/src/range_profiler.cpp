@@ -65,7 +65,8 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   if (!host_library_knows(chip_name_)) availability_ = counter_availability(context_);
   laps.add_lap(availability_ms_);
   const std::vector<std::string> measurable = without_absent_units(chip_name_, metrics);
-  MetricSet first{std::make_unique<MetricConfig>(chip_name_, measurable, availability_), measurable, {}};
+  MetricSet first{std::make_unique<MetricConfig>(chip_name_, measurable, availability_), measurable, {}, false};
+  first.replayed_by_caller = first.config->passes() == 1;
   laps.add_lap(metric_config_ms_);
 
   // Enabled once here, not per collect(): only kernels launched between Start and Stop are profiled, launches
@@ -104,10 +105,11 @@ void RangeProfiler::disable() {
   profiler_ = nullptr;
 }
 
-std::size_t RangeProfiler::add_metric_set(const std::vector<std::string>& metrics) {
-  MetricSet set{std::make_unique<MetricConfig>(chip_name_, metrics, availability_), metrics, {}};
-  if (set.config->passes() != 1)
-    throw CollectorError(ErrorKind::unknown_metric, "an added metric set must need one replay pass; it needs " +
+std::size_t RangeProfiler::add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes) {
+  MetricSet set{std::make_unique<MetricConfig>(chip_name_, metrics, availability_), metrics, {}, true};
+  if (set.config->passes() > most_passes)
+    throw CollectorError(ErrorKind::unknown_metric, "an added metric set may need " + std::to_string(most_passes) +
+                                                        " replay pass(es); it needs " +
                                                         std::to_string(set.config->passes()));
   set.counter_data = counter_data_for(*set.config);
   sets_.push_back(std::move(set));
@@ -146,7 +148,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   laps.add_lap(phases_.image_ms);
   set_config(set);
   laps.add_lap(phases_.set_config_ms);
-  profile(launch, laps);
+  profile(launch, set, laps);
   decode(laps);
   std::vector<KernelCounters> kernels = evaluate(set);
   laps.add_lap(phases_.evaluate_ms);
@@ -173,8 +175,9 @@ void RangeProfiler::set_config(MetricSet& set) {
   config.range = CUPTI_AutoRange;
   // One pass (the default metric sets): the kernels' own run is the pass, with nothing saved or restored. Kernel
   // replay costs about 3.5 ms of host time per kernel on an H200 even then (bench/RESULTS-counters.md) and is
-  // kept for metric lists that need several passes, where each kernel must be run again on restored memory.
-  config.replayMode = set.config->passes() == 1 ? CUPTI_UserReplay : CUPTI_KernelReplay;
+  // kept for a user's metric lists that need several passes, where each kernel must be run again on restored
+  // memory. The collector's own further sets are replayed by calling the launch again.
+  config.replayMode = set.replayed_by_caller ? CUPTI_UserReplay : CUPTI_KernelReplay;
   config.maxRangesPerPass = max_kernels_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
@@ -185,25 +188,30 @@ void RangeProfiler::set_config(MetricSet& set) {
 
 // The call between Start and Stop. Its CUDA errors are only checked after Stop, so that a failed launch does
 // not leave the profiler started.
-void RangeProfiler::profile(const std::function<void()>& launch, LapTimer& laps) {
-  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-  start.pRangeProfilerObject = profiler_;
-  BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
-  laps.add_lap(phases_.start_ms);
-  launch();
-  const cudaError_t launched = cudaGetLastError();
-  const cudaError_t finished = cudaDeviceSynchronize();
-  laps.add_lap(phases_.launch_ms);
-  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-  stop.pRangeProfilerObject = profiler_;
-  BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
-  laps.add_lap(phases_.stop_ms);
-  if (!stop.isAllPassSubmitted)
-    throw CollectorError(ErrorKind::cupti_failure,
-                         "the range profiler wants another pass after a single-pass collection; "
-                         "report this with the metric list");
-  BANKGATE_CUDA(launched);
-  BANKGATE_CUDA(finished);
+// With user replay, one call of the launch per pass the set needs.
+void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
+  const std::size_t passes = set.replayed_by_caller ? set.config->passes() : 1;
+  for (std::size_t pass = 0;; ++pass) {
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = profiler_;
+    BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
+    laps.add_lap(phases_.start_ms);
+    launch();
+    const cudaError_t launched = cudaGetLastError();
+    const cudaError_t finished = cudaDeviceSynchronize();
+    laps.add_lap(phases_.launch_ms);
+    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = profiler_;
+    BANKGATE_CUPTI(cuptiRangeProfilerStop(&stop));
+    laps.add_lap(phases_.stop_ms);
+    BANKGATE_CUDA(launched);
+    BANKGATE_CUDA(finished);
+    if (stop.isAllPassSubmitted) return;
+    if (pass + 1 >= passes)
+      throw CollectorError(ErrorKind::cupti_failure, "the range profiler wants pass " + std::to_string(pass + 2) +
+                                                         " of a metric set configured for " + std::to_string(passes) +
+                                                         "; report this with the metric list");
+  }
 }
 
 void RangeProfiler::decode(LapTimer& laps) {

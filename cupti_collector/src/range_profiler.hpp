@@ -33,9 +33,9 @@ class RangeProfiler {
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  // Another metric list read by collect(launch, index) with the index returned; it needs its own run of the
-  // kernels, so collect() of it is a second call of `launch`.
-  std::size_t add_metric_set(const std::vector<std::string>& metrics);
+  // Another metric list read by collect(launch, index) with the index returned, replayed by calling `launch` once
+  // per pass it needs (at most `most_passes`).
+  std::size_t add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes = 1);
   std::vector<KernelCounters> collect(const std::function<void()>& launch, std::size_t set = 0);
   const std::string& chip_name() const { return chip_name_; }
   std::size_t passes() const { return sets_.front().config->passes(); }
@@ -64,12 +64,13 @@ class RangeProfiler {
     std::unique_ptr<MetricConfig> config;
     std::vector<std::string> metrics;
     std::vector<std::uint8_t> counter_data;
+    bool replayed_by_caller;  // user replay (launch called once per pass) rather than CUPTI's kernel replay
   };
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
   void set_config(MetricSet& set);
-  void profile(const std::function<void()>& launch, LapTimer& laps);
+  void profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
   void decode(LapTimer& laps);
   std::vector<KernelCounters> evaluate(MetricSet& set);
   std::vector<std::uint8_t> counter_data_for(const MetricConfig& config);
