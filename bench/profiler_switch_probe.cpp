@@ -2,9 +2,10 @@
 // counters) and between rooms for kernels, and what each way costs: each argument after the way is one step, and
 // each step's host time and values are printed, so two runs of the same steps by two ways can be compared value by
 // value (tools/gpu-round.sh switch).
-//   bankgate-profiler-switch-probe reenable|in_place STEP...
+//   bankgate-profiler-switch-probe reenable|in_place|own_object STEP...
 //   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | 2:KERNEL (both in one set of two
-//         passes, the launch called once per pass) | R:N (room for N kernels per call)
+//         passes, the launch called once per pass) | 3:KERNEL (the same, replayed by CUPTI) | R:N (room for N
+//         kernels per call)
 //   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
 // Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
 #include <cuda_runtime_api.h>
@@ -64,8 +65,12 @@ void print_values(int step, const bankgate::KernelCounters& kernel) {
 
 int main(int argc, char** argv) {
   const std::string way = argc > 1 ? argv[1] : "";
-  if (way != "reenable" && way != "in_place") {
-    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place STEP...\n");
+  const std::map<std::string, bankgate::detail::SetSwitch> ways{
+      {"reenable", bankgate::detail::SetSwitch::reenable},
+      {"in_place", bankgate::detail::SetSwitch::in_place},
+      {"own_object", bankgate::detail::SetSwitch::own_object}};
+  if (!ways.contains(way)) {
+    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place|own_object STEP...\n");
     return 64;
   }
   cudaSetDevice(0);
@@ -77,8 +82,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string> traffic_metrics = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
   std::vector<std::string> both = bankgate::default_metric_names();
   both.insert(both.end(), traffic_metrics.begin(), traffic_metrics.end());
-  const std::size_t sets[] = {0, profiler.add_metric_set(traffic_metrics), profiler.add_metric_set(both, 2)};
-  profiler.set_switch(way == "in_place" ? d::SetSwitch::in_place : d::SetSwitch::reenable);
+  profiler.set_switch(ways.at(way));
+  const std::size_t sets[] = {0, profiler.add_metric_set(traffic_metrics), profiler.add_metric_set(both, 2),
+                              profiler.add_metric_set(both, 2, false)};
   int failures = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string step = argv[i];
@@ -89,10 +95,16 @@ int main(int argc, char** argv) {
         profiler.set_room(std::stoul(step.substr(2)));
       } else {
         const auto kernel = launch_of.at(step.substr(2));
-        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 3]);
+        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 4]);
         int nan = 0;
         for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
-        outcome += " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN)";
+        const bankgate::CounterPhases& p = profiler.last_phases();
+        char phases[160];
+        std::snprintf(phases, sizeof phases,
+                      "switch %.1f image %.1f config %.1f start %.1f launch %.1f stop %.1f decode %.1f", p.switch_ms,
+                      p.image_ms, p.set_config_ms, p.start_ms, p.launch_ms, p.stop_ms, p.decode_ms);
+        outcome +=
+            " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN; " + phases + ")";
         print_values(i - 1, counters.at(0));
         if (nan > 0) ++failures;
       }

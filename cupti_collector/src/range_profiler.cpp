@@ -105,8 +105,9 @@ void RangeProfiler::disable() {
   profiler_ = nullptr;
 }
 
-std::size_t RangeProfiler::add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes) {
-  MetricSet set{std::make_unique<MetricConfig>(chip_name_, metrics, availability_), metrics, {}, true};
+std::size_t RangeProfiler::add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes,
+                                          bool replayed_by_caller) {
+  MetricSet set{std::make_unique<MetricConfig>(chip_name_, metrics, availability_), metrics, {}, replayed_by_caller};
   if (set.config->passes() > most_passes)
     throw CollectorError(ErrorKind::unknown_metric, "an added metric set may need " + std::to_string(most_passes) +
                                                         " replay pass(es); it needs " +
@@ -125,6 +126,12 @@ void RangeProfiler::add_setup_parts(SetupPhases& setup) const {
 }
 
 RangeProfiler::~RangeProfiler() {
+  for (MetricSet& set : sets_)
+    if (set.object != nullptr && set.object != profiler_) {
+      CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+      disable.pRangeProfilerObject = set.object;
+      cuptiRangeProfilerDisable(&disable);
+    }
   disable();
   sets_.clear();
   CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
@@ -136,14 +143,11 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   MetricSet& set = sets_.at(set_index);
   phases_ = {};
   LapTimer laps;
-  if (sized_set_ != set_index) {
-    if (profiler_ == nullptr || switch_ == SetSwitch::reenable) {
-      disable();
-      enable();
-    }
-    set.counter_data = counter_data_for(*set.config);
-    sized_set_ = set_index;
-  }
+  if (switch_ == SetSwitch::own_object)
+    use_own_object(set, set_index);
+  else if (sized_set_ != set_index)
+    switch_object(set, set_index);
+  laps.add_lap(phases_.switch_ms);
   initialize_counter_data(set);
   laps.add_lap(phases_.image_ms);
   set_config(set);
@@ -154,6 +158,29 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   laps.add_lap(phases_.evaluate_ms);
   phases_.kernels = kernels.size();
   return kernels;
+}
+
+void RangeProfiler::switch_object(MetricSet& set, std::size_t set_index) {
+  if (profiler_ == nullptr || switch_ == SetSwitch::reenable) {
+    disable();
+    enable();
+  }
+  set.counter_data = counter_data_for(*set.config);
+  sized_set_ = set_index;
+}
+
+// The set's own object, enabled on its first use beside the others (set 0's is the one the constructor enabled).
+void RangeProfiler::use_own_object(MetricSet& set, std::size_t set_index) {
+  if (sets_.front().object == nullptr) sets_.front().object = profiler_;
+  if (set.object == nullptr) {
+    enable();
+    set.object = profiler_;
+  }
+  profiler_ = set.object;
+  if (sized_set_ != set_index) {
+    set.counter_data = counter_data_for(*set.config);
+    sized_set_ = set_index;
+  }
 }
 
 void RangeProfiler::initialize_counter_data(MetricSet& set) {

@@ -22,7 +22,8 @@ class LapTimer;
 
 // How collect() moves the profiler object to another metric set (or another room for kernels): by a fresh object
 // (disable and enable: the next profiled launch then costs about 0.27 s on an H200), or on the object it has.
-enum class SetSwitch { reenable, in_place };
+// own_object: each set keeps a profiler object of its own, all enabled at once.
+enum class SetSwitch { reenable, in_place, own_object };
 
 class RangeProfiler {
  public:
@@ -35,7 +36,9 @@ class RangeProfiler {
 
   // Another metric list read by collect(launch, index) with the index returned, replayed by calling `launch` once
   // per pass it needs (at most `most_passes`).
-  std::size_t add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes = 1);
+  // With `replayed_by_caller` false, CUPTI replays each kernel itself, restoring memory between passes.
+  std::size_t add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes = 1,
+                             bool replayed_by_caller = true);
   std::vector<KernelCounters> collect(const std::function<void()>& launch, std::size_t set = 0);
   const std::string& chip_name() const { return chip_name_; }
   std::size_t passes() const { return sets_.front().config->passes(); }
@@ -65,7 +68,10 @@ class RangeProfiler {
     std::vector<std::string> metrics;
     std::vector<std::uint8_t> counter_data;
     bool replayed_by_caller;  // user replay (launch called once per pass) rather than CUPTI's kernel replay
+    CUpti_RangeProfiler_Object* object = nullptr;  // its own object (SetSwitch::own_object)
   };
+  void use_own_object(MetricSet& set, std::size_t set_index);
+  void switch_object(MetricSet& set, std::size_t set_index);
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);

@@ -91,6 +91,7 @@ struct KernelInstructions {
 struct CounterPhases {
   std::size_t kernels = 0;     // ranges (kernel launches) profiled in the call
   double flush_ms = 0.0;       // L2 flush before counting (CounterOptions::l2 cold)
+  double switch_ms = 0.0;      // the profiler object made anew for another metric set or room
   double image_ms = 0.0;       // counter-data image initialised
   double set_config_ms = 0.0;  // configuration set for the call
   double start_ms = 0.0;
@@ -100,7 +101,7 @@ struct CounterPhases {
   double evaluate_ms = 0.0;     // metric values of every range
   double tma_traffic_ms = 0.0;  // the second run for the TMA traffic (kernels with TMA instructions only)
   double total_ms() const {
-    return flush_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms +
+    return flush_ms + switch_ms + image_ms + set_config_ms + start_ms + launch_ms + stop_ms + decode_ms + evaluate_ms +
            tma_traffic_ms;
   }
 };
