@@ -4,8 +4,8 @@
 // value (tools/gpu-round.sh switch).
 //   bankgate-profiler-switch-probe reenable|in_place|own_object STEP...
 //   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | 2:KERNEL (both in one set of two
-//         passes, the launch called once per pass) | 3:KERNEL (the same, replayed by CUPTI) | R:N (room for N
-//         kernels per call)
+//         passes, the launch called once per pass) | 3:KERNEL (the same, replayed by CUPTI) | 4:KERNEL (2 as one
+//         user range) | 5:KERNEL (2, configured again before its second pass) | R:N (room for N kernels per call)
 //   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
 // Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
 #include <cuda_runtime_api.h>
@@ -83,8 +83,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> both = bankgate::default_metric_names();
   both.insert(both.end(), traffic_metrics.begin(), traffic_metrics.end());
   profiler.set_switch(ways.at(way));
-  const std::size_t sets[] = {0, profiler.add_metric_set(traffic_metrics), profiler.add_metric_set(both, 2),
-                              profiler.add_metric_set(both, 2, false)};
+  const std::size_t sets[] = {0,
+                              profiler.add_metric_set(traffic_metrics),
+                              profiler.add_metric_set(both, 2),
+                              profiler.add_metric_set(both, 2, false),
+                              profiler.add_metric_set(both, 2),
+                              profiler.add_metric_set(both, 2)};
+  profiler.set_pass_style(sets[4], true, false);
+  profiler.set_pass_style(sets[5], false, true);
   int failures = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string step = argv[i];
@@ -95,7 +101,7 @@ int main(int argc, char** argv) {
         profiler.set_room(std::stoul(step.substr(2)));
       } else {
         const auto kernel = launch_of.at(step.substr(2));
-        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 4]);
+        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 6]);
         int nan = 0;
         for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
         const bankgate::CounterPhases& p = profiler.last_phases();

@@ -192,14 +192,14 @@ void RangeProfiler::initialize_counter_data(MetricSet& set) {
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
 }
 
-void RangeProfiler::set_config(MetricSet& set) {
+void RangeProfiler::set_config(MetricSet& set, std::size_t pass) {
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
   config.configSize = set.config->config_image().size();
   config.pConfig = set.config->config_image().data();
   config.counterDataImageSize = set.counter_data.size();
   config.pCounterDataImage = set.counter_data.data();
-  config.range = CUPTI_AutoRange;
+  config.range = set.one_range ? CUPTI_UserRange : CUPTI_AutoRange;
   // One pass (the default metric sets): the kernels' own run is the pass, with nothing saved or restored. Kernel
   // replay costs about 3.5 ms of host time per kernel on an H200 even then (bench/RESULTS-counters.md) and is
   // kept for a user's metric lists that need several passes, where each kernel must be run again on restored
@@ -208,7 +208,7 @@ void RangeProfiler::set_config(MetricSet& set) {
   config.maxRangesPerPass = max_kernels_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = 0;
+  config.passIndex = pass;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
 }
@@ -219,13 +219,25 @@ void RangeProfiler::set_config(MetricSet& set) {
 void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
   const std::size_t passes = set.replayed_by_caller ? set.config->passes() : 1;
   for (std::size_t pass = 0;; ++pass) {
+    if (pass > 0 && set.config_each_pass) set_config(const_cast<MetricSet&>(set), pass);
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler_;
     BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
     laps.add_lap(phases_.start_ms);
+    if (set.one_range) {
+      CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+      push.pRangeProfilerObject = profiler_;
+      push.pRangeName = "launch";
+      BANKGATE_CUPTI(cuptiRangeProfilerPushRange(&push));
+    }
     launch();
     const cudaError_t launched = cudaGetLastError();
     const cudaError_t finished = cudaDeviceSynchronize();
+    if (set.one_range) {
+      CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+      pop.pRangeProfilerObject = profiler_;
+      BANKGATE_CUPTI(cuptiRangeProfilerPopRange(&pop));
+    }
     laps.add_lap(phases_.launch_ms);
     CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = profiler_;

@@ -58,6 +58,11 @@ class RangeProfiler {
     sized_set_ = static_cast<std::size_t>(-1);
   }
   std::size_t room() const { return max_kernels_; }
+  // How a set of several passes is replayed by the caller (bench/profiler_switch_probe.cpp tries both).
+  void set_pass_style(std::size_t set, bool one_range, bool config_each_pass) {
+    sets_.at(set).one_range = one_range;
+    sets_.at(set).config_each_pass = config_each_pass;
+  }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
 
@@ -69,13 +74,15 @@ class RangeProfiler {
     std::vector<std::uint8_t> counter_data;
     bool replayed_by_caller;  // user replay (launch called once per pass) rather than CUPTI's kernel replay
     CUpti_RangeProfiler_Object* object = nullptr;  // its own object (SetSwitch::own_object)
+    bool one_range = false;                        // the whole call one user range, not a range per kernel
+    bool config_each_pass = false;                 // the configuration set again before each further pass
   };
   void use_own_object(MetricSet& set, std::size_t set_index);
   void switch_object(MetricSet& set, std::size_t set_index);
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
-  void set_config(MetricSet& set);
+  void set_config(MetricSet& set, std::size_t pass = 0);
   void profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
   void decode(LapTimer& laps);
   std::vector<KernelCounters> evaluate(MetricSet& set);
