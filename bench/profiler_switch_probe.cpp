@@ -1,11 +1,10 @@
-// How the range profiler can move between metric sets (the gate's instrumented set and the TMA traffic's hardware
-// counters) and between rooms for kernels, and what each way costs: each argument after the way is one step, and
-// each step's host time and values are printed, so two runs of the same steps by two ways can be compared value by
-// value (tools/gpu-round.sh switch).
-//   bankgate-profiler-switch-probe reenable|in_place|own_object STEP...
-//   STEP: 0:KERNEL (the instrumented set) | 1:KERNEL (the TMA traffic set) | 2:KERNEL (both in one set of two
-//         passes, the launch called once per pass) | 3:KERNEL (the same, replayed by CUPTI) | 4:KERNEL (2 as one
-//         user range) | 5:KERNEL (2, configured again before its second pass) | R:N (room for N kernels per call)
+// How the range profiler can move between metric sets (the gate's instrumented set, the TMA traffic's hardware
+// counters, both in one set of two passes) and grow its room for kernels, and what each way costs: each argument
+// after the way is one step, and each step's host time, phases and values are printed, so that two runs of the same
+// steps by two ways can be compared value by value (tools/gpu-round.sh switch).
+//   bankgate-profiler-switch-probe reenable|in_place STEP...
+//   STEP: SET:KERNEL[xN]   SET: 0 (instrumented) | 1 (TMA traffic) | 2 (both: two passes, the launch called once
+//         per pass) | 3 (both, replayed by CUPTI); N: the kernel launched N times in the call (the room grows)
 //   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
 // Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
 #include <cuda_runtime_api.h>
@@ -64,56 +63,53 @@ void print_values(int step, const bankgate::KernelCounters& kernel) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace d = bankgate::detail;
   const std::string way = argc > 1 ? argv[1] : "";
-  const std::map<std::string, bankgate::detail::SetSwitch> ways{
-      {"reenable", bankgate::detail::SetSwitch::reenable},
-      {"in_place", bankgate::detail::SetSwitch::in_place},
-      {"own_object", bankgate::detail::SetSwitch::own_object}};
+  const std::map<std::string, d::SetSwitch> ways{{"reenable", d::SetSwitch::reenable},
+                                                 {"in_place", d::SetSwitch::in_place}};
   if (!ways.contains(way)) {
-    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place|own_object STEP...\n");
+    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place STEP...\n");
     return 64;
   }
   cudaSetDevice(0);
   cudaFree(nullptr);
   Buffers buffers;
   const auto launch_of = launches(buffers);
-  namespace d = bankgate::detail;
-  d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 1);
-  const std::vector<std::string> traffic_metrics = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
-  std::vector<std::string> both = bankgate::default_metric_names();
-  both.insert(both.end(), traffic_metrics.begin(), traffic_metrics.end());
+  d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 64);
   profiler.set_switch(ways.at(way));
-  const std::size_t sets[] = {0,
-                              profiler.add_metric_set(traffic_metrics),
-                              profiler.add_metric_set(both, 2),
-                              profiler.add_metric_set(both, 2, false),
-                              profiler.add_metric_set(both, 2),
-                              profiler.add_metric_set(both, 2)};
-  profiler.set_pass_style(sets[4], true, false);
-  profiler.set_pass_style(sets[5], false, true);
+  const std::vector<std::string> traffic = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
+  std::vector<std::string> both = bankgate::default_metric_names();
+  both.insert(both.end(), traffic.begin(), traffic.end());
+  const std::size_t sets[] = {0, profiler.add_metric_set(traffic), profiler.add_metric_set(both, 2),
+                              profiler.add_metric_set(both, 2, false)};
   int failures = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string step = argv[i];
     const auto start = std::chrono::steady_clock::now();
     std::string outcome = "ok";
     try {
-      if (step.rfind("R:", 0) == 0) {
-        profiler.set_room(std::stoul(step.substr(2)));
-      } else {
-        const auto kernel = launch_of.at(step.substr(2));
-        const auto counters = profiler.collect(kernel, sets[std::stoul(step.substr(0, 1)) % 6]);
-        int nan = 0;
-        for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
-        const bankgate::CounterPhases& p = profiler.last_phases();
-        char phases[160];
-        std::snprintf(phases, sizeof phases,
-                      "switch %.1f image %.1f config %.1f start %.1f launch %.1f stop %.1f decode %.1f", p.switch_ms,
-                      p.image_ms, p.set_config_ms, p.start_ms, p.launch_ms, p.stop_ms, p.decode_ms);
-        outcome +=
-            " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN; " + phases + ")";
-        print_values(i - 1, counters.at(0));
-        if (nan > 0) ++failures;
-      }
+      const std::size_t times_at = step.find('x', 2);
+      const int times = times_at == std::string::npos ? 1 : std::stoi(step.substr(times_at + 1));
+      const auto& kernel =
+          launch_of.at(step.substr(2, times_at == std::string::npos ? std::string::npos : times_at - 2));
+      const auto counters = profiler.collect(
+          [&] {
+            for (int t = 0; t < times; ++t) kernel();
+          },
+          sets[std::stoul(step.substr(0, 1)) % 4]);
+      int nan = 0;
+      for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
+      const bankgate::CounterPhases& p = profiler.last_phases();
+      char phases[200];
+      std::snprintf(phases, sizeof phases,
+                    "room %zu; switch %.1f image %.1f config %.1f start %.1f launch %.1f stop %.1f decode %.1f "
+                    "evaluate %.1f",
+                    profiler.room(), p.switch_ms, p.image_ms, p.set_config_ms, p.start_ms, p.launch_ms, p.stop_ms,
+                    p.decode_ms, p.evaluate_ms);
+      outcome +=
+          " (" + std::to_string(counters.size()) + " kernel(s), " + std::to_string(nan) + " NaN; " + phases + ")";
+      print_values(i - 1, counters.at(0));
+      if (nan > 0) ++failures;
     } catch (const std::exception& e) {
       outcome = std::string("FAILED: ") + e.what();
       ++failures;

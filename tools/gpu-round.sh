@@ -587,9 +587,10 @@ step_sequence() {
 
 step_switch() {
   local probe=$build/bench/bankgate-profiler-switch-probe way
-  # The TMA traffic by its own set (1) or by a two-pass set of everything (2), and rooms changed.
-  local steps=(0:matmul 0:tma 1:tma 0:matmul 0:wgmma 1:wgmma 0:matmul 4:tma 4:matmul 4:wgmma 4:tma 0:matmul 5:tma
-    5:matmul 5:wgmma 5:tma 0:tma 2:tma 0:matmul R:4 0:matmul R:64 0:matmul R:1 0:matmul 0:matmul)
+  # The TMA traffic by its own set (1), by a two-pass set of everything (2, or 3 replayed by CUPTI), and rooms that
+  # grow (a call of 12, then 64 kernels).
+  local steps=(0:matmul 0:tma 1:tma 0:matmul 0:wgmma 1:wgmma 0:matmul 2:tma 2:matmul 2:wgmma 2:ldsm 0:matmul 3:tma
+    0:tma 0:matmulx12 0:matmul 0:matmulx64 0:matmul 0:matmul)
   build_tree "$build" || return
   for way in reenable in_place; do
     expect "profiler switch probe: $way" - "switch-$way.log" timeout 180 "$probe" "$way" "${steps[@]}"

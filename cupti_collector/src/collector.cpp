@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <nvtx3/nvToolsExt.h>
 
@@ -42,11 +43,16 @@ struct Collector::Impl {
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
   std::unique_ptr<detail::SassAttributor> attributor;  // made on first use: most runs never attribute
-  std::optional<std::size_t> traffic_set;              // the profiler's set for the TMA traffic (a second run)
+  std::optional<std::size_t> traffic_set;              // the TMA traffic alone (a second run)
+  std::optional<std::size_t> combined_set;             // the gate's metrics and the TMA traffic: two passes
+  bool combined = false;                               // counting with combined_set since a TMA kernel
+  int combined_without_tma = 0;                        // calls in a row since then that had no TMA kernel
   std::vector<std::string> metrics;                    // every metric a record of this collector can hold
   SetupPhases setup;
 
-  std::optional<std::size_t> add_optional_set(CounterSet set);
+  std::optional<std::size_t> add_optional_set(const std::vector<std::string>& names, std::size_t passes = 1);
+  void add_traffic_sets();
+  std::vector<KernelCounters> count(const std::function<void()>& launch, const CounterOptions& counter_options);
   void add_tma_traffic(const std::function<void()>& launch, const CounterOptions& counter_options,
                        std::vector<KernelCounters>& counters);
   std::vector<KernelCounters> run_again(const std::function<void()>& launch, const CounterOptions& counter_options,
@@ -54,13 +60,28 @@ struct Collector::Impl {
 };
 
 // A set the chip may lack (no TMA or wgmma before Hopper): none there, and nothing of it to count.
-std::optional<std::size_t> Collector::Impl::add_optional_set(CounterSet set) {
+std::optional<std::size_t> Collector::Impl::add_optional_set(const std::vector<std::string>& names,
+                                                             std::size_t passes) {
   try {
-    return profiler->add_metric_set(metric_names(set));
+    return profiler->add_metric_set(names, passes);
   } catch (const CollectorError& e) {
     if (e.kind() != ErrorKind::unknown_metric) throw;
     return std::nullopt;
   }
+}
+
+// The TMA traffic is hardware counters, which no pass of instrumented metrics holds, and a profiler object counts
+// one set: moving to another costs a fresh object, whose first Start takes 130-170 ms on an H200. So after a TMA
+// kernel the collector stays on a set of both, in two passes (about 25 ms a call), until as many calls without TMA
+// have passed as one fresh object costs (bench/RESULTS-collector-speed.md).
+void Collector::Impl::add_traffic_sets() {
+  const std::vector<std::string> traffic = metric_names(CounterSet::tma_traffic);
+  traffic_set = add_optional_set(traffic);
+  if (!traffic_set) return;
+  std::vector<std::string> both = options.metrics;
+  both.insert(both.end(), traffic.begin(), traffic.end());
+  combined_set = add_optional_set(both, 2);
+  profiler->prepare(0);  // set 0 first, on the object the constructor made: a fresh one would cost 0.4 s here
 }
 
 std::vector<KernelCounters> Collector::Impl::run_again(const std::function<void()>& launch,
@@ -81,25 +102,75 @@ std::vector<KernelCounters> Collector::Impl::run_again(const std::function<void(
   return again;
 }
 
+namespace {
+
+constexpr int calls_a_fresh_object_pays_for = 6;  // 150 ms for a fresh object, 25 ms for a call of two passes
+
+bool executed_tma(const std::vector<KernelCounters>& counters) {
+  const std::string tma(metric::tma_instructions);
+  return std::any_of(counters.begin(), counters.end(), [&](const KernelCounters& k) {
+    const auto found = k.values.find(tma);
+    return found != k.values.end() && found->second > 0.0;
+  });
+}
+
+bool traffic_read(const std::vector<KernelCounters>& counters) {
+  return std::all_of(counters.begin(), counters.end(), [](const KernelCounters& k) {
+    return std::none_of(k.values.begin(), k.values.end(), [](const auto& value) { return std::isnan(value.second); });
+  });
+}
+
+}  // namespace
+
+// One call's counters: on the set of both while a TMA kernel was seen lately (falling back to the plain set, and
+// the traffic alone, should the set of both read NaN), otherwise the gate's set and the traffic where TMA ran.
+std::vector<KernelCounters> Collector::Impl::count(const std::function<void()>& launch,
+                                                   const CounterOptions& counter_options) {
+  if (combined) {
+    std::vector<KernelCounters> both = profiler->collect(launch, *combined_set);
+    if (traffic_read(both)) {
+      combined_without_tma = executed_tma(both) ? 0 : combined_without_tma + 1;
+      combined = combined_without_tma < calls_a_fresh_object_pays_for;
+      return both;
+    }
+    combined = false;
+    if (counter_options.l2 == L2State::cold) {
+      flusher->enqueue();
+      BANKGATE_CUDA(cudaDeviceSynchronize());
+    }
+  }
+  std::vector<KernelCounters> counters = profiler->collect(launch);
+  const CounterPhases phases = profiler->last_phases();
+  const auto counted = std::chrono::steady_clock::now();
+  add_tma_traffic(launch, counter_options, counters);
+  CounterPhases with_traffic = phases;
+  with_traffic.tma_traffic_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
+  profiler->restore_phases(with_traffic);
+  return counters;
+}
+
 // The TMA traffic (hardware counters of the L1's crossbar ports, which no instrumented metric has) in a second
 // run of the launch, only when a kernel executed TMA instructions: a kernel that executed none moved no byte
 // through the engine and gets 0 without the run.
 void Collector::Impl::add_tma_traffic(const std::function<void()>& launch, const CounterOptions& counter_options,
                                       std::vector<KernelCounters>& counters) {
   if (!traffic_set) return;
-  const std::string tma(metric::tma_instructions);
-  const bool moved = std::any_of(counters.begin(), counters.end(), [&](const KernelCounters& k) {
-    const auto found = k.values.find(tma);
-    return found != k.values.end() && found->second > 0.0;
-  });
-  if (!moved) {
+  if (!executed_tma(counters)) {
     for (KernelCounters& k : counters)
       for (const std::string& name : metric_names(CounterSet::tma_traffic)) k.values[name] = 0.0;
     return;
   }
-  const std::vector<KernelCounters> again = run_again(launch, counter_options, *traffic_set, counters.size());
+  std::vector<KernelCounters> again;
+  if (combined_set) {
+    again = run_again(launch, counter_options, *combined_set, counters.size());
+    combined = traffic_read(again);
+    combined_without_tma = 0;
+  }
+  if (!combined) again = run_again(launch, counter_options, *traffic_set, counters.size());
   for (std::size_t i = 0; i < counters.size(); ++i)
-    for (const auto& [name, value] : again[i].values) counters[i].values[name] = value;
+    for (const std::string& name : metric_names(CounterSet::tma_traffic))
+      counters[i].values[name] = again[i].values.at(name);
 }
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
@@ -120,7 +191,7 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   const auto& metrics = impl_->options.metrics;
   if (impl_->options.tma_traffic &&
       std::find(metrics.begin(), metrics.end(), metric::tma_instructions) != metrics.end())
-    impl_->traffic_set = impl_->add_optional_set(CounterSet::tma_traffic);
+    impl_->add_traffic_sets();
   impl_->metrics = metrics;
   if (impl_->traffic_set)
     for (const std::string& name : metric_names(CounterSet::tma_traffic)) impl_->metrics.push_back(name);
@@ -144,12 +215,7 @@ std::vector<KernelCounters> Collector::collect_counters(std::string_view label, 
     BANKGATE_CUDA(cudaDeviceSynchronize());  // done before the profiler starts: never part of a range
   }
   const double flush_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::vector<KernelCounters> counters = impl_->profiler->collect(launch);
-  CounterPhases phases = impl_->profiler->last_phases();
-  const auto counted = std::chrono::steady_clock::now();
-  impl_->add_tma_traffic(launch, options, counters);
-  phases.tma_traffic_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - counted).count();
-  impl_->profiler->restore_phases(phases);
+  std::vector<KernelCounters> counters = impl_->count(launch, options);
   impl_->profiler->note_flush(flush_ms);
   return counters;
 }

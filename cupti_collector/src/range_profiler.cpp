@@ -1,6 +1,8 @@
 #include "range_profiler.hpp"
 
 #include <cuda_runtime_api.h>
+
+#include <algorithm>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -84,8 +86,8 @@ std::vector<std::uint8_t> RangeProfiler::counter_data_for(const MetricConfig& co
   size.pRangeProfilerObject = profiler_;
   size.pMetricNames = const_cast<const char**>(config.metric_pointers().data());
   size.numMetrics = config.metric_pointers().size();
-  size.maxNumOfRanges = max_kernels_;
-  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(max_kernels_);
+  size.maxNumOfRanges = room_;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(room_);
   BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
   return std::vector<std::uint8_t>(size.counterDataSize);
 }
@@ -126,34 +128,36 @@ void RangeProfiler::add_setup_parts(SetupPhases& setup) const {
 }
 
 RangeProfiler::~RangeProfiler() {
-  for (MetricSet& set : sets_)
-    if (set.object != nullptr && set.object != profiler_) {
-      CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-      disable.pRangeProfilerObject = set.object;
-      cuptiRangeProfilerDisable(&disable);
-    }
   disable();
   sets_.clear();
   CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
   cuptiProfilerDeInitialize(&p);
 }
 
-// One profiled call of the callable, phase by phase; each phase's host time goes to last_phases().
+// One profiled call of the callable, phase by phase; each phase's host time goes to last_phases(). A call that
+// launched more kernels than the room holds is profiled again in a larger room.
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index) {
   MetricSet& set = sets_.at(set_index);
   phases_ = {};
   LapTimer laps;
-  if (switch_ == SetSwitch::own_object)
-    use_own_object(set, set_index);
-  else if (sized_set_ != set_index)
-    switch_object(set, set_index);
+  if (sized_set_ != set_index) switch_object(set, set_index);
   laps.add_lap(phases_.switch_ms);
-  initialize_counter_data(set);
-  laps.add_lap(phases_.image_ms);
-  set_config(set);
-  laps.add_lap(phases_.set_config_ms);
-  profile(launch, set, laps);
-  decode(laps);
+  for (;;) {
+    initialize_counter_data(set);
+    laps.add_lap(phases_.image_ms);
+    set_config(set);
+    laps.add_lap(phases_.set_config_ms);
+    profile(launch, set, laps);
+    const std::size_t dropped = decode(laps);
+    if (dropped == 0) break;
+    if (!grow_room(set, dropped))
+      throw CollectorError(ErrorKind::too_many_kernels,
+                           "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
+                               std::to_string(dropped) +
+                               " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches "
+                               "at once");
+    laps.add_lap(phases_.switch_ms);
+  }
   std::vector<KernelCounters> kernels = evaluate(set);
   laps.add_lap(phases_.evaluate_ms);
   phases_.kernels = kernels.size();
@@ -165,50 +169,61 @@ void RangeProfiler::switch_object(MetricSet& set, std::size_t set_index) {
     disable();
     enable();
   }
-  set.counter_data = counter_data_for(*set.config);
+  size_for(set);
   sized_set_ = set_index;
 }
 
-// The set's own object, enabled on its first use beside the others (set 0's is the one the constructor enabled).
-void RangeProfiler::use_own_object(MetricSet& set, std::size_t set_index) {
-  if (sets_.front().object == nullptr) sets_.front().object = profiler_;
-  if (set.object == nullptr) {
-    enable();
-    set.object = profiler_;
-  }
-  profiler_ = set.object;
-  if (sized_set_ != set_index) {
-    set.counter_data = counter_data_for(*set.config);
-    sized_set_ = set_index;
-  }
+void RangeProfiler::prepare(std::size_t set_index) {
+  size_for(sets_.at(set_index));
+  sized_set_ = set_index;
+}
+
+void RangeProfiler::size_for(MetricSet& set) {
+  set.counter_data = counter_data_for(*set.config);
+  set.pristine.clear();
+}
+
+// A room for the kernels the last call launched (the room and those it dropped), on the object it has.
+bool RangeProfiler::grow_room(MetricSet& set, std::size_t dropped) {
+  if (room_ >= max_kernels_) return false;
+  std::size_t room = room_;
+  while (room < room_ + dropped) room *= 2;
+  room_ = std::min(room, max_kernels_);
+  size_for(set);
+  return true;
 }
 
 void RangeProfiler::initialize_counter_data(MetricSet& set) {
+  if (!set.pristine.empty()) {
+    std::copy(set.pristine.begin(), set.pristine.end(), set.counter_data.begin());
+    return;
+  }
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = profiler_;
   init.counterDataSize = set.counter_data.size();
   init.pCounterData = set.counter_data.data();
   BANKGATE_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+  set.pristine = set.counter_data;
 }
 
-void RangeProfiler::set_config(MetricSet& set, std::size_t pass) {
+void RangeProfiler::set_config(MetricSet& set) {
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
   config.configSize = set.config->config_image().size();
   config.pConfig = set.config->config_image().data();
   config.counterDataImageSize = set.counter_data.size();
   config.pCounterDataImage = set.counter_data.data();
-  config.range = set.one_range ? CUPTI_UserRange : CUPTI_AutoRange;
+  config.range = CUPTI_AutoRange;
   // One pass (the default metric sets): the kernels' own run is the pass, with nothing saved or restored. Kernel
   // replay costs about 3.5 ms of host time per kernel on an H200 even then (bench/RESULTS-counters.md) and is
   // kept for a user's metric lists that need several passes, where each kernel must be run again on restored
   // memory. The collector's own further sets are replayed by calling the launch again.
   config.replayMode = set.replayed_by_caller ? CUPTI_UserReplay : CUPTI_KernelReplay;
-  config.maxRangesPerPass = max_kernels_;
+  config.maxRangesPerPass = room_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = pass;
+  config.passIndex = 0;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
 }
@@ -219,25 +234,13 @@ void RangeProfiler::set_config(MetricSet& set, std::size_t pass) {
 void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
   const std::size_t passes = set.replayed_by_caller ? set.config->passes() : 1;
   for (std::size_t pass = 0;; ++pass) {
-    if (pass > 0 && set.config_each_pass) set_config(const_cast<MetricSet&>(set), pass);
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler_;
     BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
     laps.add_lap(phases_.start_ms);
-    if (set.one_range) {
-      CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
-      push.pRangeProfilerObject = profiler_;
-      push.pRangeName = "launch";
-      BANKGATE_CUPTI(cuptiRangeProfilerPushRange(&push));
-    }
     launch();
     const cudaError_t launched = cudaGetLastError();
     const cudaError_t finished = cudaDeviceSynchronize();
-    if (set.one_range) {
-      CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-      pop.pRangeProfilerObject = profiler_;
-      BANKGATE_CUPTI(cuptiRangeProfilerPopRange(&pop));
-    }
     laps.add_lap(phases_.launch_ms);
     CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = profiler_;
@@ -253,17 +256,12 @@ void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet
   }
 }
 
-void RangeProfiler::decode(LapTimer& laps) {
+std::size_t RangeProfiler::decode(LapTimer& laps) {
   CUpti_RangeProfiler_DecodeData_Params decoded{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decoded.pRangeProfilerObject = profiler_;
   BANKGATE_CUPTI(cuptiRangeProfilerDecodeData(&decoded));
   laps.add_lap(phases_.decode_ms);
-  if (decoded.numOfRangeDropped > 0)
-    throw CollectorError(
-        ErrorKind::too_many_kernels,
-        "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
-            std::to_string(decoded.numOfRangeDropped) +
-            " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches at once");
+  return decoded.numOfRangeDropped;
 }
 
 // The metrics' values of each range (one a kernel launch) of the decoded counter data.

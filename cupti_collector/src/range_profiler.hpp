@@ -20,10 +20,12 @@ namespace bankgate::detail {
 
 class LapTimer;
 
-// How collect() moves the profiler object to another metric set (or another room for kernels): by a fresh object
-// (disable and enable: the next profiled launch then costs about 0.27 s on an H200), or on the object it has.
-// own_object: each set keeps a profiler object of its own, all enabled at once.
-enum class SetSwitch { reenable, in_place, own_object };
+// How collect() moves the profiler object to another metric set: by a fresh object (disable and enable: its first
+// Start then costs 130-170 ms on an H200), or on the object it has, which reads NaN or wrong values when the sets
+// differ in kind (instrumented and hardware counters) and is kept only for bench/profiler_switch_probe.cpp to show
+// it. A room for more kernels is always made on the object it has: that reads the same values
+// (bench/RESULTS-collector-speed.md).
+enum class SetSwitch { reenable, in_place };
 
 class RangeProfiler {
  public:
@@ -52,17 +54,12 @@ class RangeProfiler {
   }
   void restore_phases(const CounterPhases& phases) { phases_ = phases; }
   void set_switch(SetSwitch how) { switch_ = how; }
-  // Room for `kernels` launches per collect() from the next call on.
-  void set_room(std::size_t kernels) {
-    max_kernels_ = kernels;
-    sized_set_ = static_cast<std::size_t>(-1);
-  }
-  std::size_t room() const { return max_kernels_; }
-  // How a set of several passes is replayed by the caller (bench/profiler_switch_probe.cpp tries both).
-  void set_pass_style(std::size_t set, bool one_range, bool config_each_pass) {
-    sets_.at(set).one_range = one_range;
-    sets_.at(set).config_each_pass = config_each_pass;
-  }
+  // The object made ready for `set` before its first collect, without a fresh object: only before anything was
+  // profiled (the constructor and add_metric_set size the object for the set they made last).
+  void prepare(std::size_t set);
+  // Room for kernels per collect(): it starts at one and grows, up to max_kernels_per_call, to the next power of two
+  // that holds a call that launched more (that call is profiled again).
+  std::size_t room() const { return room_; }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
 
@@ -73,18 +70,19 @@ class RangeProfiler {
     std::vector<std::string> metrics;
     std::vector<std::uint8_t> counter_data;
     bool replayed_by_caller;  // user replay (launch called once per pass) rather than CUPTI's kernel replay
-    CUpti_RangeProfiler_Object* object = nullptr;  // its own object (SetSwitch::own_object)
-    bool one_range = false;                        // the whole call one user range, not a range per kernel
-    bool config_each_pass = false;                 // the configuration set again before each further pass
+    // The counter-data image as CUPTI initialised it for the current object and room: copying it costs a fraction
+    // of initialising (18 ms at a room of 64 on an H200).
+    std::vector<std::uint8_t> pristine;
   };
-  void use_own_object(MetricSet& set, std::size_t set_index);
   void switch_object(MetricSet& set, std::size_t set_index);
+  void size_for(MetricSet& set);
+  bool grow_room(MetricSet& set, std::size_t dropped);
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
-  void set_config(MetricSet& set, std::size_t pass = 0);
+  void set_config(MetricSet& set);
   void profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
-  void decode(LapTimer& laps);
+  std::size_t decode(LapTimer& laps);  // the ranges dropped for want of room
   std::vector<KernelCounters> evaluate(MetricSet& set);
   std::vector<std::uint8_t> counter_data_for(const MetricConfig& config);
   void enable();
@@ -95,6 +93,7 @@ class RangeProfiler {
   std::string chip_name_;
   std::vector<std::uint8_t> availability_;
   std::size_t max_kernels_;
+  std::size_t room_ = 1;
   std::vector<MetricSet> sets_;
   std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   SetSwitch switch_ = SetSwitch::reenable;

@@ -1,5 +1,9 @@
 #include <bankgate/kernels/wgmma_gemm.cuh>
 
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
 #include <bankgate/kernels/device_buffer.hpp>
 
 #include "hopper_ptx.cuh"
@@ -267,20 +271,31 @@ std::vector<unsigned short> gemm_input(int rows, int columns, int seed) {
   return values;
 }
 
+// In integers: the inputs are small integers (gemm_input), so every product and sum is an exact integer that a
+// float holds too, and integer sums may be reordered, which lets the compiler vectorise the loop (0.5 s in floats
+// for the catalogue's size, milliseconds in integers).
 std::vector<float> wgmma_gemm_reference(const std::vector<unsigned short>& a, const std::vector<unsigned short>& b) {
-  const auto value = [](unsigned short bits) {
-    const std::uint32_t word = static_cast<std::uint32_t>(bits) << 16;
-    float v;
-    __builtin_memcpy(&v, &word, sizeof(v));
-    return v;
+  const auto small_integers = [](const std::vector<unsigned short>& bits) {
+    std::vector<std::int8_t> values(bits.size());
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+      const std::uint32_t word = static_cast<std::uint32_t>(bits[i]) << 16;
+      float v;
+      __builtin_memcpy(&v, &word, sizeof(v));
+      if (v != static_cast<float>(static_cast<int>(v)) || v < -64.0f || v > 64.0f)
+        throw std::invalid_argument("wgmma_gemm_reference takes small whole numbers, as gemm_input makes");
+      values[i] = static_cast<std::int8_t>(v);
+    }
+    return values;
   };
+  const std::vector<std::int8_t> x = small_integers(a), y = small_integers(b);
   std::vector<float> c(static_cast<std::size_t>(gemm_m) * gemm_n);
   for (int m = 0; m < gemm_m; ++m)
     for (int n = 0; n < gemm_n; ++n) {
-      float sum = 0.0f;
-      for (int k = 0; k < gemm_k; ++k)
-        sum += value(a[static_cast<std::size_t>(m) * gemm_k + k]) * value(b[static_cast<std::size_t>(n) * gemm_k + k]);
-      c[static_cast<std::size_t>(m) * gemm_n + n] = sum;
+      const std::int8_t* row = x.data() + static_cast<std::size_t>(m) * gemm_k;
+      const std::int8_t* column = y.data() + static_cast<std::size_t>(n) * gemm_k;
+      std::int32_t sum = 0;
+      for (int k = 0; k < gemm_k; ++k) sum += row[k] * column[k];
+      c[static_cast<std::size_t>(m) * gemm_n + n] = static_cast<float>(sum);
     }
   return c;
 }

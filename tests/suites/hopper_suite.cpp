@@ -63,14 +63,24 @@ TEST_F(TmaTile, tmaBulkCopy) { gate_bulk_copy(); }
 TEST_F(TmaTile, tmaTileLdmatrix) { gate_ldmatrix(k::TmaTile::ldmatrix_plain); }
 TEST_F(TmaTile, tmaTileLdmatrixSwizzled) { gate_ldmatrix(k::TmaTile::ldmatrix_swizzled); }
 
+// Both GEMMs multiply the same inputs: they and their product are made once per process.
+struct GemmProblem {
+  std::vector<unsigned short> a = k::gemm_input(k::gemm_m, k::gemm_k, 1);
+  std::vector<unsigned short> b = k::gemm_input(k::gemm_n, k::gemm_k, 2);
+  std::vector<float> reference = k::wgmma_gemm_reference(a, b);
+};
+
+const GemmProblem& gemm_problem() {
+  static const GemmProblem problem;
+  return problem;
+}
+
 class WgmmaGemm : public GateTest {
  protected:
   void gate_kernel(k::WgmmaGemm kernel) {
-    const std::vector<unsigned short> a = k::gemm_input(k::gemm_m, k::gemm_k, 1);
-    const std::vector<unsigned short> b = k::gemm_input(k::gemm_n, k::gemm_k, 2);
-    const std::vector<float> reference = k::wgmma_gemm_reference(a, b);
-    const k::DeviceBuffer<unsigned short> a_device(a);
-    const k::DeviceBuffer<unsigned short> b_device(b);
+    const std::vector<float>& reference = gemm_problem().reference;
+    const k::DeviceBuffer<unsigned short> a_device(gemm_problem().a);
+    const k::DeviceBuffer<unsigned short> b_device(gemm_problem().b);
     k::DeviceBuffer<float> c(reference.size());
     gate(KernelCase{
         .kernel_name = std::string(k::kernel_name(kernel)),
