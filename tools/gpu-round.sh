@@ -44,6 +44,7 @@ STEPS=(
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
+  "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
   "counters|host time of counter collection per kernel at 1, 12, 64 per call, against ncu (bench/counters.sh)"
   "cost|the collector's cost against ncu on the catalogue suite (bench/collector-cost.sh)"
 )
@@ -631,6 +632,27 @@ step_ncu() {
 step_counters() {
   expect "counter cost bench" 0 counters.log bash bench/counters.sh "$out/counters"
   tail -n 8 "$out/counters.log"
+}
+
+step_speed() {
+  local n=${1:-3}
+  build_tree "$build" || return
+  # gate-speed.sh builds where the bench scripts build (lib.sh's bankgate_bench_build_dir): that is this build.
+  mkdir -p build/compare/build && ln -sfn ../../gate build/compare/build/working-tree
+  expect "gate speed ($n gates, counters)" 0 speed.log env OUT="$out/speed" GATES="$n" PARTS="gates counters" \
+    bash bench/gate-speed.sh
+  sed -n '/^| GPUs/,/^$/p' "$out/speed/RESULTS-speed.md"
+  sed -n '/^| host time/,/^$/p' "$out/speed/RESULTS-speed.md"
+  sed -n '/^kernels\/call/,/^exit/p' "$out/speed/RESULTS-speed.md"
+  python3 - "$out/speed/gates" <<'PY' | tee "$out/verdict-times.txt"
+import glob, statistics, sys
+import xml.etree.ElementTree as ET
+times = [float(c.get("time")) for path in glob.glob(f"{sys.argv[1]}/one-*.xml")
+         for c in ET.parse(path).getroot().iter("testcase") if not c.get("name", "").startswith("bankgate.measure.")]
+if times:
+    print(f"per-test verdict entries: {len(times)}, median {statistics.median(times) * 1000:.1f} ms, "
+          f"sum per gate {sum(times) / len(glob.glob(sys.argv[1] + '/one-*.xml')):.2f} s")
+PY
 }
 
 step_cost() {

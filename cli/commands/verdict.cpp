@@ -34,10 +34,8 @@ Evidence evidence_of(const VerdictOptions& o, const std::string& suite, const st
     std::error_code ec;
     if (s.candidate_dir.empty() || s.baseline_dir.empty() || !fs::is_directory(s.candidate_dir, ec)) return e;
     for (const g::GpuKey& gpu : g::gpu_folders(s.candidate_dir)) {
-      const auto files = g::read_candidates(s.candidate_dir, gpu);
-      const auto file = files.find(suite);
-      if (file == files.end() || !file->second.tests.contains(test)) continue;
-      e.measured = file->second.tests.at(test);
+      e.measured = g::read_candidate(s.candidate_dir, gpu, suite, test);
+      if (!e.measured) continue;
       if (const auto stored = g::BaselineFolder(s.baseline_dir).read(gpu, suite))
         if (const auto it = stored->tests.find(test); it != stored->tests.end()) e.baseline = it->second;
       break;

@@ -134,8 +134,9 @@ RangeProfiler::~RangeProfiler() {
   cuptiProfilerDeInitialize(&p);
 }
 
-// One profiled call of the callable, phase by phase; each phase's host time goes to last_phases(). A call that
-// launched more kernels than the room holds is profiled again in a larger room.
+// One profiled call of the callable, phase by phase; each phase's host time goes to last_phases(). A call whose
+// kernels filled the room may have launched more than it held (CUPTI keeps the first ones and need not say that it
+// dropped any): it is profiled again in a room twice as large.
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index) {
   MetricSet& set = sets_.at(set_index);
   phases_ = {};
@@ -149,13 +150,16 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     laps.add_lap(phases_.set_config_ms);
     profile(launch, set, laps);
     const std::size_t dropped = decode(laps);
-    if (dropped == 0) break;
-    if (!grow_room(set, dropped))
+    const std::size_t kept = ranges(set);
+    const bool too_many = kept + dropped > max_kernels_ || (kept == room_ && room_ > max_kernels_);
+    if (!too_many && dropped == 0 && kept < room_) break;
+    if (too_many)
       throw CollectorError(ErrorKind::too_many_kernels,
-                           "the profiled call launched more than " + std::to_string(max_kernels_) + " kernels (" +
-                               std::to_string(dropped) +
-                               " dropped); raise CollectorOptions::max_kernels_per_call or profile fewer launches "
-                               "at once");
+                           "the profiled call launched more than " + std::to_string(max_kernels_) +
+                               " kernels; raise CollectorOptions::max_kernels_per_call or profile fewer launches at "
+                               "once");
+    room_ *= 2;
+    size_for(set);
     laps.add_lap(phases_.switch_ms);
   }
   std::vector<KernelCounters> kernels = evaluate(set);
@@ -181,16 +185,6 @@ void RangeProfiler::prepare(std::size_t set_index) {
 void RangeProfiler::size_for(MetricSet& set) {
   set.counter_data = counter_data_for(*set.config);
   set.pristine.clear();
-}
-
-// A room for the kernels the last call launched (the room and those it dropped), on the object it has.
-bool RangeProfiler::grow_room(MetricSet& set, std::size_t dropped) {
-  if (room_ >= max_kernels_) return false;
-  std::size_t room = room_;
-  while (room < room_ + dropped) room *= 2;
-  room_ = std::min(room, max_kernels_);
-  size_for(set);
-  return true;
 }
 
 void RangeProfiler::initialize_counter_data(MetricSet& set) {
@@ -264,16 +258,19 @@ std::size_t RangeProfiler::decode(LapTimer& laps) {
   return decoded.numOfRangeDropped;
 }
 
-// The metrics' values of each range (one a kernel launch) of the decoded counter data.
-std::vector<KernelCounters> RangeProfiler::evaluate(MetricSet& set) {
+std::size_t RangeProfiler::ranges(MetricSet& set) {
   CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = set.counter_data.data();
   info.counterDataImageSize = set.counter_data.size();
   BANKGATE_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+  return info.numTotalRanges;
+}
 
-  std::vector<KernelCounters> kernels(info.numTotalRanges);
+// The metrics' values of each range (one a kernel launch) of the decoded counter data.
+std::vector<KernelCounters> RangeProfiler::evaluate(MetricSet& set) {
+  std::vector<KernelCounters> kernels(ranges(set));
   std::vector<double> values(set.metrics.size());
-  for (std::size_t range = 0; range < info.numTotalRanges; ++range) {
+  for (std::size_t range = 0; range < kernels.size(); ++range) {
     CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
     eval.pHostObject = set.config->host();
     eval.pCounterDataImage = set.counter_data.data();

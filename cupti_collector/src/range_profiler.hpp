@@ -57,8 +57,8 @@ class RangeProfiler {
   // The object made ready for `set` before its first collect, without a fresh object: only before anything was
   // profiled (the constructor and add_metric_set size the object for the set they made last).
   void prepare(std::size_t set);
-  // Room for kernels per collect(): it starts at one and grows, up to max_kernels_per_call, to the next power of two
-  // that holds a call that launched more (that call is profiled again).
+  // Room for kernels per collect(): it starts at two and doubles, past max_kernels_per_call at most once, while a
+  // call's kernels fill it (that call is profiled again).
   std::size_t room() const { return room_; }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
@@ -76,7 +76,7 @@ class RangeProfiler {
   };
   void switch_object(MetricSet& set, std::size_t set_index);
   void size_for(MetricSet& set);
-  bool grow_room(MetricSet& set, std::size_t dropped);
+  std::size_t ranges(MetricSet& set);  // the ranges of the decoded counter data
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
@@ -93,7 +93,7 @@ class RangeProfiler {
   std::string chip_name_;
   std::vector<std::uint8_t> availability_;
   std::size_t max_kernels_;
-  std::size_t room_ = 1;
+  std::size_t room_ = 2;  // one more than a call of one kernel needs: a full room may have dropped kernels
   std::vector<MetricSet> sets_;
   std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   SetSwitch switch_ = SetSwitch::reenable;

@@ -25,6 +25,34 @@ void write_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const 
   write_suite_file(candidate_path(dir, gpu, suite, test), file, Samples::keep);
 }
 
+namespace {
+
+// A candidate says inside which test of which suite on which GPU it is; one that disagrees with its place was moved
+// or edited, and which of the two to believe is not ours to guess.
+void check_placed(const ConfinedFolder& folder, const std::filesystem::path& relative, const SuiteFile& one,
+                  const GpuKey& gpu) {
+  const bool placed = one.tests.size() == 1 && one.gpu == gpu &&
+                      gpu.relative_dir() / one.suite / (one.tests.begin()->first + ".json") == relative;
+  if (!placed)
+    throw BaselineError(folder.display(relative).string() + ": its suite, GPU or test (" + one.suite + ", " +
+                        one.gpu.arch + "/" + one.gpu.model + ", " +
+                        (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
+                        ") disagree with where it lies; re-run the suite instead of moving candidates");
+}
+
+}  // namespace
+
+std::optional<TestRecord> read_candidate(const std::filesystem::path& dir, const GpuKey& gpu, const std::string& suite,
+                                         const std::string& test) {
+  const std::filesystem::path relative = gpu.relative_dir() / suite / (test + ".json");
+  std::error_code ec;
+  if (!std::filesystem::exists(dir / relative, ec)) return std::nullopt;
+  const ConfinedFolder folder(dir, "the candidates folder");
+  const SuiteFile one = read_suite_file(folder, relative);
+  check_placed(folder, relative, one, gpu);
+  return one.tests.begin()->second;
+}
+
 std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu) {
   namespace fs = std::filesystem;
   std::map<std::string, SuiteFile> suites;
@@ -37,16 +65,7 @@ std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& di
   if (!problems.empty()) throw BaselineError(problems.front() + "; re-run the suites instead of editing candidates");
   for (const fs::path& relative : files) {
     const SuiteFile one = read_suite_file(folder, relative);
-    // A candidate is <arch>/<model>/<suite>/<test>.json (suites and tests of parameterised tests hold '/') and
-    // says so inside; one that disagrees with its place was moved or edited, and which of the two to believe
-    // is not ours to guess.
-    const bool placed = one.tests.size() == 1 && one.gpu == gpu &&
-                        gpu.relative_dir() / one.suite / (one.tests.begin()->first + ".json") == relative;
-    if (!placed)
-      throw BaselineError(folder.display(relative).string() + ": its suite, GPU or test (" + one.suite + ", " +
-                          one.gpu.arch + "/" + one.gpu.model + ", " +
-                          (one.tests.empty() ? std::string("none") : one.tests.begin()->first) +
-                          ") disagree with where it lies; re-run the suite instead of moving candidates");
+    check_placed(folder, relative, one, gpu);  // <arch>/<model>/<suite>/<test>.json ('/' in parameterised names)
     auto [it, first] = suites.try_emplace(one.suite, one);
     if (first) continue;
     for (const auto& [name, record] : one.tests)
