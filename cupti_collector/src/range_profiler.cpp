@@ -158,7 +158,11 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
                            "the profiled call launched more than " + std::to_string(max_kernels_) +
                                " kernels; raise CollectorOptions::max_kernels_per_call or profile fewer launches at "
                                "once");
+    // On a fresh object: the object it has, sized again for the larger room, still kept 4 kernels of 12 in a room
+    // of 8 (bench/RESULTS-collector-speed.md). A process pays this once per size of call.
     room_ *= 2;
+    disable();
+    enable();
     size_for(set);
     laps.add_lap(phases_.switch_ms);
   }

@@ -23,8 +23,7 @@ class LapTimer;
 // How collect() moves the profiler object to another metric set: by a fresh object (disable and enable: its first
 // Start then costs 130-170 ms on an H200), or on the object it has, which reads NaN or wrong values when the sets
 // differ in kind (instrumented and hardware counters) and is kept only for bench/profiler_switch_probe.cpp to show
-// it. A room for more kernels is always made on the object it has: that reads the same values
-// (bench/RESULTS-collector-speed.md).
+// it (bench/RESULTS-collector-speed.md).
 enum class SetSwitch { reenable, in_place };
 
 class RangeProfiler {
@@ -57,8 +56,8 @@ class RangeProfiler {
   // The object made ready for `set` before its first collect, without a fresh object: only before anything was
   // profiled (the constructor and add_metric_set size the object for the set they made last).
   void prepare(std::size_t set);
-  // Room for kernels per collect(): it starts at two and doubles, past max_kernels_per_call at most once, while a
-  // call's kernels fill it (that call is profiled again).
+  // Room for kernels per collect(): it starts at four and doubles, past max_kernels_per_call at most once, while a
+  // call's kernels fill it (that call is profiled again, on a fresh profiler object).
   std::size_t room() const { return room_; }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
@@ -93,7 +92,7 @@ class RangeProfiler {
   std::string chip_name_;
   std::vector<std::uint8_t> availability_;
   std::size_t max_kernels_;
-  std::size_t room_ = 2;  // one more than a call of one kernel needs: a full room may have dropped kernels
+  std::size_t room_ = 4;  // more than the catalogue's calls launch: a full room may have dropped kernels
   std::vector<MetricSet> sets_;
   std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   SetSwitch switch_ = SetSwitch::reenable;

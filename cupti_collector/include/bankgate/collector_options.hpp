@@ -19,7 +19,7 @@ struct CollectorOptions {
   // counters, which need a run of their own) in a second run of the launch.
   bool tma_traffic = true;
   // Kernel launches one collect_counters call may profile; more fails with ErrorKind::too_many_kernels. The room
-  // CUPTI is given starts at two kernels and doubles while calls fill it (such a call is profiled again), since a
+  // CUPTI is given starts at four kernels and doubles while calls fill it (such a call is profiled again), since a
   // larger room costs every call: 1 ms for one kernel in a room of 1, 28 ms in a room of 64 (H200, docs/collector.md).
   std::size_t max_kernels_per_call = 64;
 };
