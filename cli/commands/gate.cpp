@@ -86,7 +86,7 @@ void print_verdict(int status) {
   }
   std::cout << "bankgate gate: " << palette.paint("FAILED", g::Tone::bad)
             << (status == exit_regression ? " - regression (details above; each failure names its refresh command)\n"
-                                          : " - could not measure (reasons above)\n");
+                                          : " - could not measure, or could not read an input (reasons above)\n");
 }
 
 int gate(const GateOptions& o) {

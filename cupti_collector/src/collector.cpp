@@ -81,7 +81,7 @@ void Collector::Impl::add_traffic_sets() {
   std::vector<std::string> both = options.metrics;
   both.insert(both.end(), traffic.begin(), traffic.end());
   combined_set = add_optional_set(both, 2);
-  profiler->prepare(0);  // set 0 first, on the object the constructor made: a fresh one would cost 0.4 s here
+  profiler->prepare(0);  // set 0 first, on the object the constructor made, with no fresh one
 }
 
 std::vector<KernelCounters> Collector::Impl::run_again(const std::function<void()>& launch,

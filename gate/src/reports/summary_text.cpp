@@ -62,8 +62,11 @@ std::string headline(const GateSummary& s) {
              std::to_string(count(s, Outcome::regressed)) + " of them regressed";
     default:
       if (s.tests.empty()) return "FAILED: no GPU test ran";
+      if (failed == 0)
+        return "FAILED: all " + std::to_string(s.tests.size()) +
+               " GPU tests measured, but a problem below stops the gate";
       return "FAILED: could not measure " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) +
-             " GPU tests" + (failed == 0 ? " (see the problems below)" : "");
+             " GPU tests";
   }
 }
 
