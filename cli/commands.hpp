@@ -172,6 +172,12 @@ struct RunSuiteOptions {
   int shards = 1;
   int shard = 0;
   std::filesystem::path driver_stub;  // a folder holding the toolkit's stub driver as libcuda.so.1 (driver_stub.hpp)
+  // The measuring test's ctest TIMEOUT (bankgate_add_gpu_suite's), in seconds; 0: none. run-suite ends its suite
+  // process a little before ctest would end it, so that it can still write each unfinished test's record.
+  int timeout = 0;
+  // Seconds one test may run before its suite process is taken to hang, killed and the test charged with it
+  // (above the device lock's default wait of 240 s, which ends first and names the holder).
+  int test_timeout = 300;
 };
 int run_suite(const RunSuiteOptions& options);
 struct VerdictOptions {

@@ -9,6 +9,9 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <csignal>
+#include <optional>
+#include <thread>
 
 #include <bankgate/gate/reports/report.hpp>
 
@@ -48,7 +51,11 @@ int wait_for(pid_t pid) {
 
 }  // namespace
 
-int run_program(const std::vector<std::string>& argv, const std::string& log, const ChildEnvironment& extra) {
+namespace {
+
+// Starts `argv` with its output to ours or to `log`; the child's id, or nullopt where it could not be started.
+std::optional<pid_t> spawn(const std::vector<std::string>& argv, const std::string& log,
+                           const ChildEnvironment& extra) {
   std::fflush(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -62,7 +69,35 @@ int run_program(const std::vector<std::string>& argv, const std::string& log, co
   std::vector<char*> envp = c_arguments(environment);
   const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  return spawned == 0 ? wait_for(pid) : 127;
+  if (spawned != 0) return std::nullopt;
+  return pid;
+}
+
+}  // namespace
+
+int run_program(const std::vector<std::string>& argv, const std::string& log, const ChildEnvironment& extra) {
+  const std::optional<pid_t> pid = spawn(argv, log, extra);
+  return pid ? wait_for(*pid) : 127;
+}
+
+int run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
+                        const std::function<bool()>& stop) {
+  const std::optional<pid_t> pid = spawn(argv, "", extra);
+  if (!pid) return 127;
+  for (;;) {
+    int status = 0;
+    const pid_t ended = waitpid(*pid, &status, WNOHANG);
+    if (ended == *pid) {
+      if (WIFEXITED(status)) return WEXITSTATUS(status);
+      return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127;
+    }
+    if (ended < 0 && errno != EINTR) return 127;
+    if (stop()) {
+      kill(*pid, SIGKILL);
+      return wait_for(*pid);
+    }
+    std::this_thread::sleep_for(watch_interval);
+  }
 }
 
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra) {

@@ -2,6 +2,8 @@
 // Running the other programs of a project's loop (cmake, ctest, git) without a shell: arguments are passed as
 // they are, so paths and filters need no quoting.
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +18,13 @@ using ChildEnvironment = std::vector<std::pair<std::string, std::string>>;
 // Runs `argv` (argv[0] looked up on PATH), waits, and returns its exit status; 128 + N when killed by signal N,
 // 127 when it could not be started. Its output goes to ours, or to `log` (both streams) when one is given.
 int run_program(const std::vector<std::string>& argv, const std::string& log = "", const ChildEnvironment& extra = {});
+
+// Runs `argv` as run_program does (its output to ours), asking `stop` every watch_interval while it runs: where
+// `stop` says true the child is killed (SIGKILL) and its status returned (128 + 9). A suite process that hangs
+// in a test is ended this way by run-suite, which can then say which test hung and go on with the rest.
+inline constexpr std::chrono::milliseconds watch_interval{20};
+int run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
+                        const std::function<bool()>& stop);
 
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra = {});

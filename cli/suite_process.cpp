@@ -3,9 +3,12 @@
 //
 // bankgate_add_gpu_suite() registers, per suite, a measuring test (run-suite, holding a GPU) that the suite's
 // per-test entries require as a ctest fixture; each per-test entry (verdict, commands/verdict.cpp) judges its test.
-// A test that crashes its process, or leaves the CUDA context unusable, costs no other test its verdict: the
-// runner charges the crash to the test that was running and continues the rest in a fresh process.
+// A test that crashes its process, hangs in it, or leaves the CUDA context unusable, costs no other test its
+// verdict: the runner charges it to the test that was running and continues the rest in a fresh process. Every
+// test the plan names ends with a record: the suite process's, or run-suite's saying why there is none (a crash,
+// a hang, the run's time running out before the test was reached).
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -185,15 +188,28 @@ SuiteProcessSetup prepare_run(const RunSuiteOptions& o, const std::vector<std::s
   return {*manifest.running_file, std::move(environment)};
 }
 
-// Runs the chosen tests in as few suite processes as crashes allow: a process that dies is charged to the
-// test it was running (the running file names it) and the rest go on in a fresh process.
+using Clock = std::chrono::steady_clock;
+
+// The test the running file names ("" where none: before the first test, between two).
+std::string running_test(const fs::path& running) {
+  std::string name;
+  std::ifstream(running) >> name;
+  return name;
+}
+
+// Runs the chosen tests in as few suite processes as crashes and hangs allow: a process that dies, or that
+// run-suite kills because a test runs past the test timeout, is charged to the test it was running (the running
+// file names it) and the rest go on in a fresh process. Where the run's own time runs out first, every test left
+// gets a record saying so.
 class SuiteRunner {
  public:
-  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, SuiteProcessSetup setup)
+  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, SuiteProcessSetup setup,
+              std::optional<Clock::time_point> deadline)
       : o_(o),
         claims_(std::move(claims)),
         running_(std::move(setup.running)),
-        environment_(std::move(setup.environment)) {}
+        environment_(std::move(setup.environment)),
+        deadline_(deadline) {}
 
   void run(std::vector<std::string> remaining);
   bool holds(const std::string& name) const { return held_by(name) == o_.shard; }
@@ -201,8 +217,14 @@ class SuiteRunner {
   void report(const std::vector<std::string>& tests) const;
 
  private:
+  // Why run-suite ended a suite process itself.
+  enum class Ending { none, hung, out_of_time };
+
   int run_process(const std::vector<std::string>& selection);
+  bool watch(std::string& seen, Clock::time_point& since);
   bool go_on_after(int status, std::size_t before, std::vector<std::string>& remaining);
+  void charge_out_of_time(const std::vector<std::string>& remaining, const std::string& culprit) const;
+  std::string how_it_ended(int status) const;
   std::optional<int> held_by(const std::string& name) const;
   bool finished(const std::string& name) const;
   void charge(const std::string& name, const std::string& message) const;
@@ -211,7 +233,9 @@ class SuiteRunner {
   const std::optional<fs::path> claims_;
   const fs::path running_;
   const ChildEnvironment environment_;
-  int processes_ = 0, crashes_ = 0;
+  const std::optional<Clock::time_point> deadline_;
+  Ending ending_ = Ending::none;
+  int processes_ = 0, crashes_ = 0, hangs_ = 0;
 };
 
 void SuiteRunner::run(std::vector<std::string> remaining) {
@@ -223,44 +247,91 @@ void SuiteRunner::run(std::vector<std::string> remaining) {
   }
 }
 
-// One suite process over the selected tests; its exit status.
+// One suite process over the selected tests, watched; its exit status.
 int SuiteRunner::run_process(const std::vector<std::string>& selection) {
   std::string filter;
   for (const std::string& name : selection) filter += (filter.empty() ? "" : ":") + name;
   std::error_code ec;
   fs::remove(running_, ec);
-  const int status = run_program({o_.binary.string(), "--gtest_filter=" + filter}, "", environment_);
+  ending_ = Ending::none;
+  std::string seen;
+  Clock::time_point since = Clock::now();
+  const int status = run_program_watched({o_.binary.string(), "--gtest_filter=" + filter}, environment_,
+                                         [&] { return watch(seen, since); });
   ++processes_;
   return status;
 }
 
-// After a process that left tests unfinished (`before` of them were left before it): where it died in a test,
-// that test is charged and the rest go on (true); where it ended normally, or died before its first test, every
-// test left is charged and the run stops (false).
+// Whether the suite process must be ended now: the run's time is out, or the same test (or no test at all) has
+// been running for the test timeout. `seen` and `since` are the test last seen running and since when.
+bool SuiteRunner::watch(std::string& seen, Clock::time_point& since) {
+  const std::string now_running = running_test(running_);
+  const Clock::time_point now = Clock::now();
+  if (now_running != seen) {
+    seen = now_running;
+    since = now;
+  }
+  if (deadline_ && now >= *deadline_)
+    ending_ = Ending::out_of_time;
+  else if (now - since >= std::chrono::seconds(o_.test_timeout))
+    ending_ = Ending::hung;
+  return ending_ != Ending::none;
+}
+
+std::string SuiteRunner::how_it_ended(int status) const {
+  if (ending_ == Ending::hung)
+    return "killed by run-suite after " + std::to_string(o_.test_timeout) + " s without a test ending (--test-timeout)";
+  return describe_exit(status);
+}
+
+// After a process that left tests unfinished (`before` of them were left before it): where it died or hung in a
+// test, that test is charged and the rest go on (true); where it ended normally, died before its first test or ran
+// out of the run's time, every test left is charged and the run stops (false).
 bool SuiteRunner::go_on_after(int status, std::size_t before, std::vector<std::string>& remaining) {
-  std::string culprit;
-  std::ifstream(running_) >> culprit;
+  const std::string culprit = running_test(running_);
+  if (ending_ == Ending::out_of_time) {
+    charge_out_of_time(remaining, culprit);
+    return false;
+  }
   if (status == 0) {
     for (const std::string& name : remaining)
       charge(name, "the suite process ended (exit status 0) without running this test");
     return false;
   }
   if (!culprit.empty() && std::find(remaining.begin(), remaining.end(), culprit) != remaining.end()) {
-    ++crashes_;
-    charge(culprit, "the suite process died during this test (" + describe_exit(status) +
-                        "); the suite's other tests kept their verdicts, and those after it ran in a fresh process");
-    std::cout << "[bankgate] " << culprit << ": its process died (" << describe_exit(status)
-              << "); continuing the suite's remaining tests in a fresh process\n";
+    const bool hung = ending_ == Ending::hung;
+    ++(hung ? hangs_ : crashes_);
+    charge(culprit, (hung ? "the test hung: it ran for " + std::to_string(o_.test_timeout) +
+                                " s without ending (run-suite --test-timeout), and its suite process was killed"
+                          : "the suite process died during this test (" + describe_exit(status) + ")") +
+                        "; the suite's other tests kept their verdicts, and those after it ran in a fresh process");
+    std::cout << "[bankgate] " << culprit << ": " << (hung ? "it hung" : "its process died") << " ("
+              << how_it_ended(status) << "); continuing the suite's remaining tests in a fresh process\n";
     std::erase(remaining, culprit);
     return true;
   }
   if (remaining.size() == before) {  // no test ran and none to charge: it failed before its first test
     for (const std::string& name : remaining)
-      charge(name, "the suite process ended (" + describe_exit(status) +
+      charge(name, "the suite process ended (" + how_it_ended(status) +
                        ") before running this test; its output is in the measuring test's log");
     return false;
   }
   return true;
+}
+
+// The run's time ran out (the measuring test's ctest TIMEOUT, less what run-suite keeps to write these): the test
+// running is charged with it, and each test not reached says so. Where shards claim tests, a test no shard has
+// taken is left to the others, which may still reach it.
+void SuiteRunner::charge_out_of_time(const std::vector<std::string>& remaining, const std::string& culprit) const {
+  const std::string timeout = "the measuring test's ctest TIMEOUT of " + std::to_string(o_.timeout) + " s";
+  std::cout << "[bankgate] " << o_.binary.filename().string() << ": the run's time ran out (" << timeout << "); "
+            << remaining.size() << " test(s) unfinished, each recorded as not measured\n";
+  for (const std::string& name : remaining) {
+    if (name == culprit)
+      charge(name, "the run's time ran out during this test (" + timeout + "): its suite process was killed");
+    else if (!claims_ || holds(name))
+      charge(name, "never reached: the run's time ran out (" + timeout + ") before this test started");
+  }
 }
 
 // The shard that holds the test: this one where shards do not claim tests; none where no shard has claimed it.
@@ -294,7 +365,8 @@ void SuiteRunner::report(const std::vector<std::string>& tests) const {
       std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
   std::cout << "bankgate run-suite: " << measured_here << " tests of " << o_.binary.filename().string()
             << (o_.shards > 1 ? " (shard " + std::to_string(o_.shard) + ")" : std::string()) << " in " << processes_
-            << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string()) << "\n";
+            << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string())
+            << (hangs_ ? ", " + std::to_string(hangs_) + " hung" : std::string()) << "\n";
 }
 
 // The tests of this shard whose only failure is a slower duration (duration_confirmation.hpp).
@@ -348,14 +420,15 @@ void keep_candidate_of(const fs::path& from, const fs::path& to, const std::stri
 // A test whose only failure is a slower duration is measured again in up to `confirm_processes` fresh processes
 // (each into a folder of its own) until one is not slower; the fastest process's record and candidate stand.
 void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::string>& tests,
-                              const ChildEnvironment& stub) {
+                              const ChildEnvironment& stub, std::optional<Clock::time_point> deadline) {
   const g::protocol::RunManifest command = command_manifest();
   const int wanted = command.confirm_processes.value_or(0);
   std::vector<std::string> suspects = slower_alone(o, tests);
   if (wanted == 0 || suspects.empty() || !command.candidate_dir) return;
   std::vector<fs::path> folders{o.results};
   std::vector<std::string> remaining = suspects;
-  for (int n = 1; n <= wanted && !remaining.empty(); ++n) {
+  const auto time_left = [&] { return !deadline || Clock::now() < *deadline; };
+  for (int n = 1; n <= wanted && !remaining.empty() && time_left(); ++n) {
     std::cout << "[bankgate] " << remaining.size() << " test(s) slower than their baseline: measuring again in fresh "
               << "process " << n << " of at most " << wanted << "\n";
     // Beside the results folder, never in it: every record there is a verdict of this run.
@@ -367,7 +440,7 @@ void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::s
     g::protocol::RunManifest manifest = command;
     manifest.candidate_dir = fs::absolute(again.results / "candidates");
     manifest.confirm_processes.reset();
-    SuiteRunner runner(again, std::nullopt, prepare_run(again, remaining, std::nullopt, stub, manifest));
+    SuiteRunner runner(again, std::nullopt, prepare_run(again, remaining, std::nullopt, stub, manifest), deadline);
     runner.run(remaining);
     folders.push_back(again.results);
     std::erase_if(remaining, [&](const std::string& name) {
@@ -398,10 +471,19 @@ std::vector<std::string> planned_tests(const RunSuiteOptions& o, const std::stri
   }
 }
 
+// When run-suite ends its suite process itself: before the measuring test's ctest TIMEOUT, keeping a tenth of it
+// (at most 30 s) to write the unfinished tests' records, which a process ctest kills could not; nullopt without one.
+std::optional<Clock::time_point> run_deadline(const RunSuiteOptions& o) {
+  if (o.timeout <= 0) return std::nullopt;
+  const std::chrono::milliseconds total = std::chrono::seconds(o.timeout);
+  return Clock::now() + total - std::min<std::chrono::milliseconds>(total / 10, std::chrono::seconds(30));
+}
+
 }  // namespace
 
 // Choose the tests this shard measures, then run them.
 int run_suite(const RunSuiteOptions& o) {
+  const std::optional<Clock::time_point> deadline = run_deadline(o);
   const std::string filter = command_manifest().suite_filter;
   // An idle shard is decided before the suite is listed: a one-GPU run of a suite with many shards then pays
   // nothing for the idle ones.
@@ -428,11 +510,11 @@ int run_suite(const RunSuiteOptions& o) {
               << "'\n";
     return exit_ok;
   }
-  SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub));
+  SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub), deadline);
   runner.run(tests);
   runner.report(tests);
   std::erase_if(tests, [&](const std::string& name) { return !runner.holds(name); });
-  confirm_slower_durations(o, tests, stub);
+  confirm_slower_durations(o, tests, stub, deadline);
   return exit_ok;
 }
 

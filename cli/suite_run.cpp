@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/store/confined_folder.hpp>
+#include <bankgate/gate/protocol/test_plan.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/store/input_file.hpp>
 #include <bankgate/gate/reports/report.hpp>
@@ -184,6 +187,43 @@ bool has_candidates(const fs::path& dir) {
   for (const auto& entry : fs::recursive_directory_iterator(dir, ec))
     if (entry.path().extension() == ".json") return true;
   return false;
+}
+
+// Records in subfolders are copied too: the summary refuses a test's second record, and must see it to. A copy is
+// a read: each file is read inside the records' folder like any input (a link is no record, and one leading out is
+// never followed into the artifact), so a test whose record cannot be read has none there and is NOT MEASURED.
+fs::path keep_result_records(const fs::path& build, const fs::path& results) {
+  fs::path from = protocol::gtest_results(build), to = protocol::run_gtest_results(results);
+  std::error_code ec;
+  if (!fs::is_directory(from, ec)) return to;
+  try {
+    fs::create_directories(to);
+    const g::ConfinedFolder records(from, "the test result records");
+    for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it) {
+      const std::string name = it->path().filename().string();
+      // The claims, manifests and running files of the suites' processes (dot names) are none of them.
+      if (name.starts_with(".")) {
+        if (it->is_directory()) it.disable_recursion_pending();
+        continue;
+      }
+      if (!(name.ends_with(g::test_result_suffix) || name.ends_with(g::test_plan_suffix))) continue;
+      const fs::path relative = it->path().lexically_relative(from);
+      try {
+        if (it->is_symlink() || !it->is_regular_file()) throw std::runtime_error("not a plain file");
+        fs::create_directories((to / relative).parent_path());
+        write_text(to / relative, records.read(relative));
+      } catch (const std::exception& e) {
+        std::cerr << "bankgate: " << g::terminal_line(records.display(relative).string()) << " is left out ("
+                  << g::terminal_line(e.what()) << "): its test has no record\n";
+      }
+    }
+    return to;
+  } catch (const std::exception& e) {
+    std::cerr << "bankgate: the test result records were not copied into " << g::terminal_line(to.string()) << " ("
+              << g::terminal_line(e.what()) << "); the reports read them from " << g::terminal_line(from.string())
+              << "\n";
+    return from;
+  }
 }
 
 }  // namespace bankgate::cli

@@ -28,6 +28,12 @@ std::optional<gate::ShardRecord> run_suites(const SuiteRun& run, const std::file
                                             const std::filesystem::path& results, bool strict, bool attribute,
                                             const std::filesystem::path& baselines);
 
+// Copies the run's plans and test result records into its folder `results` (protocol::run_gtest_results), so that
+// the folder alone explains the run: a merge of a split gate reads nothing else, and record keeps its first
+// process's records there while later processes write theirs. Returns where a summary reads them: the copy, or the
+// originals where it could not be made (said on the console).
+std::filesystem::path keep_result_records(const std::filesystem::path& build, const std::filesystem::path& results);
+
 // Whether `dir` holds a candidate file: whether anything was measured.
 bool has_candidates(const std::filesystem::path& dir);
 

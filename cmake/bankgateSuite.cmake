@@ -190,8 +190,10 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
   # per test; each GoogleTest test is a ctest entry of its own that reports its file (bankgate verdict) and
   # requires the measuring test as a fixture, so ctest -R of one test measures it too (the command passes its
   # filter on in its run manifest). A test that crashes the suite process is charged with it and the rest
-  # continue in a fresh process. TIMEOUT bounds the whole measuring run: on an H200 a test takes well under a
-  # second in it; the device lock's own wait (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder.
+  # continue in a fresh process, and so does one that hangs (run-suite kills it after 300 s). TIMEOUT bounds the
+  # whole measuring run: on an H200 a test takes well under a second in it; the device lock's own wait
+  # (BANKGATE_LOCK_TIMEOUT, 240 s) ends first and names the holder. run-suite is told the TIMEOUT and stops a
+  # little before it, writing the record of each test it could not finish.
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 600)
   endif()
@@ -210,7 +212,8 @@ bankgate::gtest::SuiteConfig bankgate::gtest::suite_config() {
     endif()
     add_test(NAME "${measure}"
              COMMAND "$<TARGET_FILE:bankgate::bankgate>" run-suite --binary "$<TARGET_FILE:${name}>"
-                     --results "${results}/${_bankgate_gtest_results}" --shards ${arg_SHARDS} --shard ${shard} ${stub_args})
+                     --results "${results}/${_bankgate_gtest_results}" --shards ${arg_SHARDS} --shard ${shard}
+                     --timeout ${arg_TIMEOUT} ${stub_args})
     set_tests_properties("${measure}" PROPERTIES RESOURCE_GROUPS "gpus:1" FIXTURES_SETUP "${fixture}"
                          LABELS "${labels}" TIMEOUT ${arg_TIMEOUT})
   endforeach()

@@ -7,7 +7,6 @@
 #include <bankgate/gate/reports/console_tables.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/reports/measured_count.hpp>
-#include <bankgate/gate/rules/baseline_review.hpp>
 #include <bankgate/gate/rules/process_spread.hpp>
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
@@ -109,11 +108,13 @@ void show_modes(const std::vector<g::ModalKernel>& modal, int processes, std::os
   }
 }
 
-// The run's plans and records folded with its candidates and baselines: which tests it selected, those that left
-// no candidate (with the reason their record gives), and bankgate's one comparison of each measurement.
-g::GateSummary judged_run(const fs::path& build, const fs::path& results, const fs::path& baselines) {
+// The run's plans and records folded with its candidates and baselines, once: which tests it selected, those that
+// left no candidate (with the reason their record gives), and bankgate's one comparison of each measurement, which
+// the table shows (g::review_rows) rather than compare again.
+g::GateSummary judged_run(const fs::path& build, const fs::path& records, const fs::path& results,
+                          const fs::path& baselines) {
   g::GateInputs in;
-  in.gtest_results = protocol::gtest_results(build);
+  in.gtest_results = records;
   in.candidates = protocol::run_candidates(results);
   in.baselines = baselines;
   in.project = configured_source_dir(build);
@@ -123,13 +124,10 @@ g::GateSummary judged_run(const fs::path& build, const fs::path& results, const 
 // The old / new / change table of what was recorded: the summary's comparison of each measurement, shown as it was
 // made, never made again.
 void show_recorded(const g::GateSummary& judged, const fs::path& candidates, std::ostream& out) {
-  std::vector<g::ReviewRow> rows;
-  for (const g::TestResult& t : judged.tests)
-    for (const g::Finding& f : t.comparison) rows.push_back({t.suite, t.test, t.measured && t.measured->correct, f});
   const g::GpuKey gpu = candidate_gpu(candidates, "");
   out << "GPU " << g::terminal_line(gpu.arch + "/" + gpu.model) << ": measured (new) in "
       << g::terminal_line(candidates.string()) << " against the baselines (old)\n"
-      << g::render(rows, /*changes_only=*/false, console().palette);
+      << g::render(g::review_rows(judged), /*changes_only=*/false, console().palette);
 }
 
 }  // namespace
@@ -147,24 +145,18 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
         "nothing was measured (no GPU, no counter permission, or no GPU test matches the filter '" + o.run.filter +
         "'); the test output " +
         (console().quiet ? "in " + protocol::ctest_log(results).string() : std::string("above")) + " says why");
-  const g::GateSummary judged = judged_run(build, results, o.baselines);
-  const RecordResult result{build, candidates, g::count_measured(judged)};
+  // The first process's plans and records, kept before later processes write theirs over them.
+  const fs::path records = keep_result_records(build, results);
   const std::vector<g::ModalKernel> modal =
       o.processes > 1 ? merge_more_processes(o, build, results) : std::vector<g::ModalKernel>{};
   progress("");  // apart from ctest's output
-  // A table with changes is the point of recording, not a failure. With several processes the candidates are their
-  // merge, a measurement of its own, which review compares once.
-  if (o.processes > 1) {
-    ReviewOptions review_options;
-    review_options.candidates = candidates;
-    review_options.build = build;  // the project its candidates' baselines folders must lie in
-    review_options.baselines = o.baselines;
-    review(review_options, out);
-  } else {
-    show_recorded(judged, candidates, out);
-  }
+  // One judgement of what was recorded: with several processes, of their merged candidates, a measurement of its
+  // own. A table with changes is the point of recording, not a failure.
+  const g::GateSummary judged = judged_run(build, records, results, o.baselines);
+  const RecordResult result{build, candidates, g::count_measured(judged)};
+  show_recorded(judged, candidates, out);
   if (o.processes > 1) show_modes(modal, o.processes, out);
-  // The candidates alone: with several processes the result records are the last process's, of some tests only.
+  // The candidates alone: with several processes the result records are the first process's, not of their merge.
   append_to_history(o.history, {o.command, build, candidates, {}});
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
       << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))

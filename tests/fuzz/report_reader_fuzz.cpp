@@ -1,6 +1,6 @@
-// libFuzzer target for the readers of a run's reports: ctest's JUnit XML (any bytes give an element tree or an
-// XmlError, and walking the tree as the gate summary does must not crash either) and a test's result record (any
-// bytes give a record or a ResultRecordError).
+// libFuzzer target for the readers of a run's files: a test's result record (any bytes give a record or a
+// ResultRecordError) and the XML reader the tests read JUnit reports back with (any bytes give an element tree or
+// an XmlError, and walking the tree as a JUnit report must not crash either).
 
 #include <cstddef>
 #include <cstdint>

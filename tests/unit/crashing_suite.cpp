@@ -1,4 +1,4 @@
-// A suite for the suite runner's own test (run_suite_test.sh): no GPU, one test that crashes its process
+// A suite for the suite runner's own test (run_suite_test.sh): no GPU, one test that crashes or hangs its process
 // between two that pass and one that fails, built with bankgate's main() like every GPU suite.
 
 #include <gtest/gtest.h>
@@ -26,6 +26,8 @@ TEST(Crashing, First) {
 TEST(Crashing, Crashes) {
   take_time();
   if (std::getenv("CRASHING_SUITE_CRASH")) std::raise(SIGSEGV);
+  // A hang: longer than any test timeout the runner's test gives, shorter than ctest's limit on that test.
+  if (std::getenv("CRASHING_SUITE_HANG")) std::this_thread::sleep_for(std::chrono::seconds(100));
 }
 TEST(Crashing, Fails) {
   take_time();

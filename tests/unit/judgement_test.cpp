@@ -1,7 +1,8 @@
 // The one judgement of a test (protocol/judgement.hpp): bankgate's own comparison decides, a record can make the
 // outcome worse and never better, and a record that contradicts itself or names another test is refused. Each path
-// compares a measurement once: the gate's summary once per test, compare's summary not at all (its rows are the
-// judgement), and the suite process's own comparison is never taken over it.
+// compares a measurement once: the gate's summary once per test, record's table not at all (it shows the summary's
+// comparison), compare's summary not at all (its rows are the judgement), and the suite process's own comparison
+// is never taken over it.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@
 
 #include <bankgate/gate/protocol/judgement.hpp>
 #include <bankgate/gate/protocol/test_plan.hpp>
+#include <bankgate/gate/reports/console_tables.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/run_comparison.hpp>
@@ -115,16 +117,41 @@ fs::path gate_run(int tests) {
   return run;
 }
 
-TEST(OneJudgement, TheGateSummaryComparesEachPlannedTestOnce) {
-  const fs::path run = gate_run(3);
+// What the summary of gate_run(...) reads.
+GateInputs inputs_of(const fs::path& run) {
   GateInputs in;
   in.gtest_results = run / "results";
   in.candidates = run / "candidates";
   in.baselines = run / "baselines";
+  return in;
+}
+
+TEST(OneJudgement, TheGateSummaryComparesEachPlannedTestOnce) {
+  const fs::path run = gate_run(3);
   const std::size_t before = comparisons_made();
-  const GateSummary s = summarize(in);
+  const GateSummary s = summarize(inputs_of(run));
   EXPECT_EQ(comparisons_made() - before, 3u);
   EXPECT_EQ(s.exit_code(), 0);
+  fs::remove_all(run);
+}
+
+// record (cli/commands/record.cpp) is this fold and this table: its table shows the summary's comparison of each
+// measurement, and nothing compares again (before, its review compared every candidate a second time).
+TEST(OneJudgement, RecordComparesEachMeasurementOnceAndItsTableNotAgain) {
+  const fs::path run = gate_run(3);
+  // One test measured otherwise than its baseline, so that the table has a change to show.
+  SuiteFile changed_baselines = read_suite_file(suite_file_path(run / "baselines", {"sm_90", "nvidia-h200"}, "S"));
+  changed_baselines.tests["t1"] = measured_as(64);
+  write_suite_file(suite_file_path(run / "baselines", {"sm_90", "nvidia-h200"}, "S"), changed_baselines, Samples::drop);
+  const std::size_t before = comparisons_made();
+  const GateSummary s = summarize(inputs_of(run));
+  const std::vector<ReviewRow> rows = review_rows(s);
+  EXPECT_EQ(comparisons_made() - before, 3u) << "record's table compared again";
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].test, "t1");
+  EXPECT_EQ(rows[1].finding.verdict, Verdict::counter_changed);
+  EXPECT_EQ(rows[1].finding.baseline, 64);
+  EXPECT_EQ(rows[1].finding.measured, 32);
   fs::remove_all(run);
 }
 

@@ -37,6 +37,26 @@ check "the last test ran in the fresh process and passed" "grep -q '\"outcome\":
 check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.result.json'"
 check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) -eq 1 ] && grep -q 'no result' '$work/Crashing.Missing.out'"
 
+# A test that hangs is killed after the test timeout and charged with it; the rest go on in a fresh process.
+CRASHING_SUITE_HANG=1 "$bankgate" run-suite --binary "$suite" --results "$work/hang" --test-timeout 2 >"$work/hang.log" 2>&1
+check "run-suite completes its job (exit 0) though a test hung, saying so" \
+  "[ $? -eq 0 ] && grep -q '5 tests of crashing_suite in 2 process(es), 1 hung' '$work/hang.log'"
+check "the hung test's record says it hung, after the test timeout" \
+  "grep -q 'the test hung: it ran for 2 s without ending' '$work/hang/Crashing.Crashes.result.json'"
+check "and its verdict fails with that cause" \
+  "[ \$(\"$bankgate\" verdict --results '$work/hang' --test Crashing.Crashes >'$work/hang.out' 2>&1; echo \$?) -eq 1 ] && grep -q 'the test hung' '$work/hang.out'"
+check "the tests after it ran in a fresh process" "grep -q '\"outcome\": \"passed\"' '$work/hang/Crashing.Last.result.json'"
+# The run's time (the measuring test's ctest TIMEOUT, which run-suite is told) runs out during the hang: run-suite
+# ends the process before ctest would end run-suite, and every test left has a record saying why.
+CRASHING_SUITE_HANG=1 "$bankgate" run-suite --binary "$suite" --results "$work/late" --timeout 8 >"$work/late.log" 2>&1
+check "run-suite stops before the TIMEOUT it was given (exit 0), saying the time ran out" \
+  "[ $? -eq 0 ] && grep -q \"the run's time ran out (the measuring test's ctest TIMEOUT of 8 s); 4 test(s) unfinished\" '$work/late.log'"
+check "the test running then is charged with the time" \
+  "grep -q \"the run's time ran out during this test\" '$work/late/Crashing.Crashes.result.json'"
+check "a test never reached says so, not measured" \
+  "grep -q 'never reached' '$work/late/Crashing.Last.result.json' && grep -q '\"outcome\": \"not_measured\"' '$work/late/Crashing.Last.result.json'"
+check "every planned test has its record" "[ \$(ls '$work/late'/*.result.json | wc -l) -eq 5 ]"
+
 BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
 check "the command's filter runs only the selection" "[ -f '$work/filtered/Crashing.Last.result.json' ] && [ ! -f '$work/filtered/Crashing.First.result.json' ]"
 BANKGATE_RUN_MANIFEST=$work/none.json "$bankgate" run-suite --binary "$suite" --results "$work/nomanifest" >"$work/nomanifest.log" 2>&1

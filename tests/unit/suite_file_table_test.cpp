@@ -1,12 +1,15 @@
 // The suite-file tables (suite_file_table.hpp) against what follows from them and what does not: the committed
-// JSON Schemas must be their rendering, every committed file must write back byte for byte, and the reader's
-// hand-written checks of each field must match the field's row (type, required, bounds, choices).
+// JSON Schemas must be their rendering, every committed file must write back byte for byte, the reader's checks of
+// each field must match the field's row (type, required, bounds, choices), and every field is either plain (read
+// and written by its row alone, so that adding one touches the struct and one row) or one of the few listed here
+// with code of their own.
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -262,6 +265,100 @@ TEST(SuiteFileTable, TheWriterWritesEveryRequiredFieldAndNothingOutsideTheTables
     for (const SchemaField& f : object.fields)
       EXPECT_EQ(document[site.pointer].contains(std::string(f.key)), f.required || f.key == "derived") << f.key;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plain fields: a row that names its member is all the reader and the writer need.
+
+// The fields read by code of their own in baseline_json.cpp (objects, maps, arrays, an enumeration, names checked
+// as folder names, reasons with their own words), by object. Every other field must be plain: a field added to a
+// table without its member fails here until it is, or until its reader is written and it is listed.
+const std::map<std::string_view, std::set<std::string_view>> own_readers = {
+    {"suite_file", {"schema_version", "suite", "gpu", "provenance", "tests", "baselines"}},
+    {"test_of_one_kernel", {"correct", "counters", "derived", "expected", "timing", "samples_ns", "lines"}},
+    {"test_of_kernels", {"correct", "kernels"}},
+    {"kernel", {"counters", "derived", "expected", "timing", "samples_ns", "lines"}},
+    {"counter", {"value", "tolerance"}},
+    {"tolerance", {"kind", "amount", "reason"}},
+    {"timing", {"tolerance", "quantiles_ns"}},
+    {"timing_tolerance", {"reason", "modes_ns"}},
+    {"expected", {"ratios", "why"}},
+};
+
+std::set<std::string_view> keys_of(const std::vector<PlainField>& fields) {
+  std::set<std::string_view> keys;
+  for (const PlainField& f : fields) keys.insert(f.row->key);
+  return keys;
+}
+
+// The plain fields of each object, from records of each kind.
+std::map<std::string_view, std::set<std::string_view>> plain_keys() {
+  GpuKey gpu;
+  Provenance provenance;
+  KernelRecord kernel;
+  TimingSummary timing;
+  TimingTolerance tolerance;
+  SourceLineFigures line;
+  return {{"gpu", keys_of(plain_fields(gpu))},       {"provenance", keys_of(plain_fields(provenance))},
+          {"kernel", keys_of(plain_fields(kernel))}, {"test_of_one_kernel", keys_of(plain_fields(kernel))},
+          {"timing", keys_of(plain_fields(timing))}, {"timing_tolerance", keys_of(plain_fields(tolerance))},
+          {"line", keys_of(plain_fields(line))}};
+}
+
+TEST(SuiteFileTable, EveryFieldIsPlainOrOneOfTheFewWithAReaderOfItsOwn) {
+  const auto plain = plain_keys();
+  for (const SchemaObject& object : schema_objects())
+    for (const SchemaField& f : object.fields) {
+      const auto p = plain.find(object.name);
+      const auto o = own_readers.find(object.name);
+      const bool is_plain = p != plain.end() && p->second.count(f.key);
+      const bool has_own = o != own_readers.end() && o->second.count(f.key);
+      EXPECT_NE(is_plain, has_own) << object.name << "." << f.key
+                                   << (is_plain ? " is plain, yet listed with a reader of its own"
+                                                : " names no member in its row (make it plain) and is not listed "
+                                                  "with a reader of its own in baseline_json.cpp");
+    }
+}
+
+// A value of a plain field as the document would hold it.
+json as_json(const FieldValue& value) {
+  return std::visit([](auto* v) -> json { return *v; }, value);
+}
+
+// Each plain field of `fields` holds what the document's object at `at` says, or its default where that leaves it
+// out: the row alone read it. Returns how many were compared.
+int compare_plain(const json& object, std::vector<PlainField> fields, const std::string& where) {
+  int compared = 0;
+  for (const PlainField& f : fields) {
+    const std::string key(f.row->key);
+    SCOPED_TRACE(where + "." + key);
+    if (!object.contains(key)) continue;
+    EXPECT_EQ(as_json(f.value), object[key]);
+    ++compared;
+  }
+  return compared;
+}
+
+TEST(SuiteFileTable, PlainFieldsAreReadIntoTheMembersTheirRowsName) {
+  const fs::path path = source / "baselines" / "sm_90" / "nvidia-h200" / "AsyncCopy.json";
+  const json document = json::parse(read_input_file(path));
+  SuiteFile file = parse_suite_file(read_input_file(path), path.string());
+  int compared = compare_plain(document["gpu"], plain_fields(file.gpu), "gpu") +
+                 compare_plain(document["provenance"], plain_fields(file.provenance), "provenance");
+  bool floor_seen = false, line_seen = false;
+  for (auto& [name, test] : file.tests) {
+    const json& t = document["tests"][name];
+    if (t.contains("kernels")) continue;
+    compared += compare_plain(t, plain_fields(static_cast<KernelRecord&>(test)), name);
+    ASSERT_TRUE(test.timing);
+    compared += compare_plain(t["timing"], plain_fields(*test.timing), name + ".timing");
+    compared += compare_plain(t["timing"]["tolerance"], plain_fields(test.timing->tolerance), name + ".tolerance");
+    floor_seen = floor_seen || t["timing"]["tolerance"].contains("compare_floor");
+    for (std::size_t i = 0; i < test.lines.size(); ++i, line_seen = true)
+      compared += compare_plain(t["lines"][i], plain_fields(test.lines[i]), name + ".lines");
+  }
+  EXPECT_TRUE(floor_seen && line_seen) << path << " no longer holds a compare_floor and per-line figures";
+  EXPECT_GT(compared, 40);
 }
 
 }  // namespace

@@ -26,6 +26,13 @@ std::string render(const std::vector<ReviewRow>& rows, bool only_changes, const 
   return gate::format_table(table, style);
 }
 
+std::vector<ReviewRow> review_rows(const GateSummary& summary) {
+  std::vector<ReviewRow> rows;
+  for (const TestResult& t : summary.tests)
+    for (const Finding& f : t.comparison) rows.push_back({t.suite, t.test, t.measured && t.measured->correct, f});
+  return rows;
+}
+
 std::string render_comparison(const std::vector<ComparisonRow>& rows, bool fail_on_speedup, const Palette& palette) {
   std::vector<std::vector<std::string>> table{{"test", "base", "head", "change", "verdict"}};
   h::TableStyle style{h::console_width, palette, 4, {}};

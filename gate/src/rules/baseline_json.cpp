@@ -21,6 +21,7 @@
 #include <tuple>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace bankgate::gate {
@@ -155,11 +156,10 @@ class Field {
            "; write it without a fraction or exponent)");
     return v;
   }
-  std::uint64_t counter() const {
+  // A whole number >= 0 of 64 bits; its bound is its row's.
+  std::uint64_t whole_count() const {
     if (!value_.is_number_unsigned()) fail("must be a whole number >= 0");
-    const auto v = value_.get<std::uint64_t>();
-    if (static_cast<double>(v) > limits::max_counter) fail("is beyond any kernel's count");
-    return v;
+    return value_.get<std::uint64_t>();
   }
   int integer() const {
     if (!value_.is_number_integer()) fail("must be a whole number");
@@ -175,6 +175,65 @@ class Field {
   std::string path_;
   const std::string& origin_;
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plain fields (suite_file_table.hpp): read by their rows alone, type, bounds and choices.
+
+// A plain number against its row's bounds. The maximum of a count is the range of its type, no bound of the field.
+void check_bounds(const Field& f, const SchemaField& row, double v) {
+  const bool stated_maximum = row.maximum && !(row.type == JsonType::count && *row.maximum == max_count);
+  const std::string range = row.minimum && stated_maximum
+                                ? "must be between " + show(*row.minimum) + " and " + show(*row.maximum)
+                            : row.minimum ? "must be at least " + show(*row.minimum)
+                                          : "must be at most " + show(row.maximum.value_or(0.0));
+  if (row.minimum && v < *row.minimum) f.fail(range);
+  if (row.maximum && v > *row.maximum) f.fail(row.beyond.empty() ? range : std::string(row.beyond));
+}
+
+void check_choice(const Field& f, const SchemaField& row, const std::string& value) {
+  if (row.choices.empty() ||
+      std::find(row.choices.begin(), row.choices.end(), std::string_view(value)) != row.choices.end())
+    return;
+  std::string allowed;
+  for (std::size_t i = 0; i < row.choices.size(); ++i)
+    allowed += std::string(i == 0                        ? ""
+                           : i + 1 == row.choices.size() ? " or "
+                                                         : ", ") +
+               "\"" + std::string(row.choices[i]) + "\"";
+  f.fail("must be " + allowed + " (got \"" + value + "\")");
+}
+
+void read_into(const Field& f, const SchemaField& row, std::string& v) {
+  v = row.type == JsonType::text ? f.reason("say " + std::string(row.description)) : f.string();
+  check_choice(f, row, v);
+}
+void read_into(const Field& f, const SchemaField&, bool& v) { v = f.boolean(); }
+void read_into(const Field& f, const SchemaField& row, int& v) {
+  v = f.integer();
+  check_bounds(f, row, v);
+}
+void read_into(const Field& f, const SchemaField& row, double& v) {
+  v = f.non_negative();
+  check_bounds(f, row, v);
+}
+void read_into(const Field& f, const SchemaField& row, std::uint32_t& v) {
+  v = static_cast<std::uint32_t>(f.count());
+  check_bounds(f, row, v);
+}
+void read_into(const Field& f, const SchemaField& row, std::uint64_t& v) {
+  v = f.whole_count();
+  check_bounds(f, row, static_cast<double>(v));
+}
+
+// Every plain field of `object` into the record `fields` point into; an optional one absent keeps its default.
+void read_plain(const Field& object, const std::vector<PlainField>& fields) {
+  for (const PlainField& p : fields) {
+    const std::string key(p.row->key);
+    if (!p.row->required && !object.has(key)) continue;
+    const Field f = object.child(key);
+    std::visit([&](auto* target) { read_into(f, *p.row, *target); }, p.value);
+  }
+}
 
 // nlohmann treats a NUL byte as the end of the text: "{...}\0anything" would read as the document before the NUL
 // and hide whatever follows it. JSON text never holds one (inside a string it must be written \u0000).
@@ -441,24 +500,13 @@ namespace {
 TimingTolerance read_timing_tolerance(const Field& tol) {
   TimingTolerance tolerance;
   tol.only(Part::timing_tolerance);
-  tolerance.relative = tol.child("relative").non_negative();
-  tolerance.absolute_ns = tol.child("absolute_ns").non_negative();
-  if (tolerance.relative > limits::max_timing_relative_tolerance)
-    tol.child("relative").fail("is above 50%: a timing gate that loose catches nothing");
-  if (tolerance.absolute_ns > limits::max_timing_absolute_ns)
-    tol.child("absolute_ns").fail("is above 1 ms: a timing gate that loose catches nothing");
+  read_plain(tol, plain_fields(tolerance));  // relative, absolute_ns and compare_floor within their rows' bounds
   if (tol.has("reason"))
     tolerance.reason = tol.child("reason").reason("say why this test's timing needs more room, or remove \"reason\"");
   if (tol.has("modes_ns")) tolerance.modes_ns = read_modes(tol);
-  if (tol.has("compare_floor")) {
-    const Field floor = tol.child("compare_floor");
-    tolerance.compare_floor = floor.non_negative();
-    const CompareFloorProblem problem = compare_floor_problem(tolerance);
-    if (problem == CompareFloorProblem::out_of_bounds)
-      floor.fail("is above 10%: a comparison that loose misses a kernel a tenth slower");
-    if (problem == CompareFloorProblem::without_reason)
-      floor.fail("needs the tolerance's \"reason\" beside it, saying why smaller changes of this test are not decided");
-  }
+  if (compare_floor_problem(tolerance) == CompareFloorProblem::without_reason)
+    tol.child("compare_floor")
+        .fail("needs the tolerance's \"reason\" beside it, saying why smaller changes of this test are not decided");
   const TimingTolerance standard;
   if ((tolerance.relative > standard.relative || tolerance.absolute_ns > standard.absolute_ns) &&
       tolerance.reason.empty())
@@ -469,29 +517,12 @@ TimingTolerance read_timing_tolerance(const Field& tol) {
 TimingSummary read_timing(const Field& f) {
   f.only(Part::timing);
   TimingSummary t;
-  t.median_ns = f.child("median_ns").non_negative();
-  t.mad_ns = f.child("mad_ns").non_negative();
-  t.p10_ns = f.child("p10_ns").non_negative();
-  t.p90_ns = f.child("p90_ns").non_negative();
-  t.min_ns = f.child("min_ns").non_negative();
-  t.samples = f.child("samples").count();
-  if (t.samples == 0) f.child("samples").fail("must be at least 1");
+  read_plain(f, plain_fields(t));  // each figure within its row's bounds, l2 one of its choices
   t.tolerance = read_timing_tolerance(f.child("tolerance"));
-  t.median_se_ns = f.child("median_se_ns").non_negative();
-  if (t.median_ns > limits::max_duration_ns) f.child("median_ns").fail("is beyond 1000 s for one kernel");
   if (t.median_se_ns > t.median_ns)
     f.child("median_se_ns").fail("is larger than the median itself: no measurement gives that");
   if (t.min_ns > t.p10_ns || t.p10_ns > t.median_ns || t.median_ns > t.p90_ns)
     f.fail("is not a distribution: min_ns <= p10_ns <= median_ns <= p90_ns must hold");
-  t.l2 = f.child("l2").string();
-  if (t.l2 != "warm" && t.l2 != "cold") f.child("l2").fail("must be \"warm\" or \"cold\" (got \"" + t.l2 + "\")");
-  t.launches_per_sample = f.child("launches_per_sample").integer();
-  if (t.launches_per_sample < 1 || t.launches_per_sample > limits::max_launches_per_sample)
-    f.child("launches_per_sample").fail("must be between 1 and " + std::to_string(limits::max_launches_per_sample));
-  t.warmup_launches = f.child("warmup_launches").count();
-  t.dropped_samples = f.child("dropped_samples").count();
-  t.sm_clock_mhz = f.child("sm_clock_mhz").non_negative();
-  if (t.sm_clock_mhz > limits::max_sm_clock_mhz) f.child("sm_clock_mhz").fail("is beyond any GPU's clock");
   if (f.has("quantiles_ns")) {
     const Field q = f.child("quantiles_ns");
     if (!q.raw().is_array() || q.raw().size() != 21)
@@ -522,18 +553,9 @@ std::vector<SourceLineFigures> read_lines(const Field& f) {
     const Field e = f.element(i);
     e.only(Part::line);
     SourceLineFigures l;
-    l.file = e.child("file").string();
-    l.line = static_cast<std::uint32_t>(e.child("line").count());
-    if (e.has("inlined")) l.inlined = e.child("inlined").string();
-    l.kind = e.child("kind").string();
+    read_plain(e, plain_fields(l));
     if (find_instruction_kind(l.kind) == nullptr)
       e.child("kind").fail("is not an instruction kind of this bankgate (got \"" + l.kind + "\")");
-    l.opcode = e.child("opcode").string();
-    l.executions = e.child("executions").counter();
-    l.wavefronts = e.child("wavefronts").counter();
-    l.ideal_wavefronts = e.child("ideal_wavefronts").counter();
-    l.sectors = e.child("sectors").counter();
-    l.ideal_sectors = e.child("ideal_sectors").counter();
     lines.push_back(std::move(l));
   }
   return lines;
@@ -610,7 +632,7 @@ void check_summary_of_samples(const Field& f, const KernelRecord& r) {
 
 // One kernel's figures: the whole record of a test of one kernel (beside "correct"), or one of "kernels".
 void read_kernel(const Field& f, const std::set<std::string>* known_metrics, KernelRecord& r) {
-  r.kernel = f.child("kernel").string();
+  read_plain(f, plain_fields(r));
   const Field counters = f.child("counters");
   counters.object();
   for (const auto& [name, unused] : counters.raw().items()) {
@@ -668,19 +690,7 @@ TestRecord read_test(const Field& f, const std::set<std::string>* known_metrics)
 Provenance read_provenance(const Field& f) {
   f.only(Part::provenance);
   Provenance p;
-  p.gpu_name = f.child("gpu_name").string();
-  p.chip = f.child("chip").string();
-  p.compute_capability = f.child("compute_capability").string();
-  p.multiprocessor_count = f.child("multiprocessor_count").integer();
-  p.driver_version = f.child("driver_version").integer();
-  p.driver_release = f.child("driver_release").string();
-  p.cuda_runtime_version = f.child("cuda_runtime_version").integer();
-  p.cupti_version = static_cast<std::uint32_t>(f.child("cupti_version").count());
-  p.git_commit = f.child("git_commit").string();
-  p.git_dirty = f.child("git_dirty").boolean();
-  p.date = f.child("date").string();
-  p.command = f.child("command").string();
-  if (f.has("bankgate_version")) p.bankgate_version = f.child("bankgate_version").string();
+  read_plain(f, plain_fields(p));
   return p;
 }
 
@@ -712,7 +722,7 @@ SuiteFile parse_suite_file(const std::string& text, const std::string& origin,
   if (root.has("baselines")) file.baseline_dir = root.child("baselines").string();
   const Field gpu = root.child("gpu");
   gpu.only(Part::gpu);
-  file.gpu = {gpu.child("arch").string(), gpu.child("model").string()};
+  read_plain(gpu, plain_fields(file.gpu));
   for (const char* part : {"arch", "model"})
     if (!is_valid_gpu_name(part == std::string("arch") ? file.gpu.arch : file.gpu.model))
       gpu.child(part).fail("must be letters, digits, '_' and '-' only (it names a folder)");

@@ -1,4 +1,5 @@
-// The suite-file tables (suite_file_table.hpp): a row per field, with the function that writes it from the record.
+// The suite-file tables (suite_file_table.hpp): a row per field, with the member it reads and writes (a plain
+// field) or the function that writes it from the record.
 #include <bankgate/gate/rules/suite_file_table.hpp>
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 namespace bankgate::gate {
 namespace {
@@ -15,15 +18,44 @@ using nlohmann::json;
 using T = JsonType;
 using R = Review;
 
-// A field of `Record` and how it is written; a null value leaves the field out of the file.
+// A member of `Record` that a plain row names, read and written by the row alone.
+template <class Record>
+using Member = std::variant<std::monostate, std::string Record::*, bool Record::*, int Record::*, double Record::*,
+                            std::uint32_t Record::*, std::uint64_t Record::*>;
+static_assert(std::is_same_v<std::size_t, std::uint64_t>, "a timing's counts (std::size_t) are read as 64-bit counts");
+
+// A field of `Record`: a plain one's member, or how one of a shape of its own is written (its reader is
+// baseline_json.cpp's). A null value leaves the field out of the file.
 template <class Record>
 struct Column {
   SchemaField field;
-  json (*write)(const Record&, Samples);
+  json (*write)(const Record&, Samples) = nullptr;
+  Member<Record> member{};
 };
 
-// The reader's bounds of whole numbers: count() stops at 32 bits, counter() at limits::max_counter.
-constexpr double max_count = 4294967295.0;
+template <class Record, class Value>
+constexpr Column<Record> plain(SchemaField field, Value Record::*member) {
+  return {field, nullptr, member};
+}
+
+// A plain field as written: numbers as json_number() puts them; an optional one left out at its type's default.
+template <class Record>
+json write_plain(const Record& record, const Column<Record>& c) {
+  return std::visit(
+      [&](auto member) -> json {
+        if constexpr (std::is_same_v<decltype(member), std::monostate>) {
+          return json();
+        } else {
+          const auto& value = record.*member;
+          if (!c.field.required && value == std::decay_t<decltype(value)>{}) return json();
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>)
+            return json_number(value);
+          else
+            return value;
+        }
+      },
+      c.member);
+}
 constexpr std::string_view gpu_name_pattern = "^[A-Za-z0-9_-]+$";
 constexpr std::string_view test_name_pattern = "^[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*$";
 constexpr std::string_view tolerance_kinds[] = {"exact", "absolute", "relative"};
@@ -80,40 +112,25 @@ constexpr Column<SuiteFile> suite_file_columns[] = {
 };
 
 constexpr Column<GpuKey> gpu_columns[] = {
-    {{.key = "arch", .type = T::string, .pattern = gpu_name_pattern, .description = "the architecture, e.g. sm_90; names a folder", .review = R::informative},
-     [](const GpuKey& g, Samples) -> json { return g.arch; }},
-    {{.key = "model", .type = T::string, .pattern = gpu_name_pattern, .description = "the model, e.g. nvidia-h200; names a folder", .review = R::informative},
-     [](const GpuKey& g, Samples) -> json { return g.model; }},
+    plain({.key = "arch", .type = T::string, .pattern = gpu_name_pattern, .description = "the architecture, e.g. sm_90; names a folder", .review = R::informative}, &GpuKey::arch),
+    plain({.key = "model", .type = T::string, .pattern = gpu_name_pattern, .description = "the model, e.g. nvidia-h200; names a folder", .review = R::informative}, &GpuKey::model),
 };
 
 constexpr Column<Provenance> provenance_columns[] = {
-    {{.key = "gpu_name", .type = T::string, .description = "the GPU's name as the driver gives it", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.gpu_name; }},
-    {{.key = "chip", .type = T::string, .description = "its chip, e.g. GH100", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.chip; }},
-    {{.key = "compute_capability", .type = T::string, .description = "e.g. 9.0", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.compute_capability; }},
-    {{.key = "multiprocessor_count", .type = T::integer, .description = "its streaming multiprocessors", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.multiprocessor_count; }},
-    {{.key = "driver_version", .type = T::integer, .description = "the CUDA API level the driver offers, e.g. 13000", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.driver_version; }},
-    {{.key = "driver_release", .type = T::string, .description = "the driver's release, e.g. 580.159.04; empty where unknown", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.driver_release; }},
-    {{.key = "cuda_runtime_version", .type = T::integer, .description = "the CUDA runtime's version, e.g. 13000", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.cuda_runtime_version; }},
-    {{.key = "cupti_version", .type = T::count, .maximum = max_count, .description = "CUPTI's API version", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.cupti_version; }},
-    {{.key = "git_commit", .type = T::string, .description = "the measured build's commit", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.git_commit; }},
-    {{.key = "git_dirty", .type = T::boolean, .description = "the measured build had uncommitted changes", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.git_dirty; }},
-    {{.key = "date", .type = T::string, .description = "when it was measured: UTC, ISO 8601", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.date; }},
-    {{.key = "command", .type = T::string, .description = "what wrote the file", .review = R::informative},
-     [](const Provenance& p, Samples) -> json { return p.command; }},
-    {{.key = "bankgate_version", .type = T::string, .required = false,
-      .description = "the bankgate that wrote it (files of 0.4 and later)", .review = R::informative},
-     [](const Provenance& p, Samples) { return text_unless_empty(p.bankgate_version); }},
+    plain({.key = "gpu_name", .type = T::string, .description = "the GPU's name as the driver gives it", .review = R::informative}, &Provenance::gpu_name),
+    plain({.key = "chip", .type = T::string, .description = "its chip, e.g. GH100", .review = R::informative}, &Provenance::chip),
+    plain({.key = "compute_capability", .type = T::string, .description = "e.g. 9.0", .review = R::informative}, &Provenance::compute_capability),
+    plain({.key = "multiprocessor_count", .type = T::integer, .description = "its streaming multiprocessors", .review = R::informative}, &Provenance::multiprocessor_count),
+    plain({.key = "driver_version", .type = T::integer, .description = "the CUDA API level the driver offers, e.g. 13000", .review = R::informative}, &Provenance::driver_version),
+    plain({.key = "driver_release", .type = T::string, .description = "the driver's release, e.g. 580.159.04; empty where unknown", .review = R::informative}, &Provenance::driver_release),
+    plain({.key = "cuda_runtime_version", .type = T::integer, .description = "the CUDA runtime's version, e.g. 13000", .review = R::informative}, &Provenance::cuda_runtime_version),
+    plain({.key = "cupti_version", .type = T::count, .maximum = max_count, .description = "CUPTI's API version", .review = R::informative}, &Provenance::cupti_version),
+    plain({.key = "git_commit", .type = T::string, .description = "the measured build's commit", .review = R::informative}, &Provenance::git_commit),
+    plain({.key = "git_dirty", .type = T::boolean, .description = "the measured build had uncommitted changes", .review = R::informative}, &Provenance::git_dirty),
+    plain({.key = "date", .type = T::string, .description = "when it was measured: UTC, ISO 8601", .review = R::informative}, &Provenance::date),
+    plain({.key = "command", .type = T::string, .description = "what wrote the file", .review = R::informative}, &Provenance::command),
+    plain({.key = "bankgate_version", .type = T::string, .required = false,
+      .description = "the bankgate that wrote it (files of 0.4 and later)", .review = R::informative}, &Provenance::bankgate_version),
 };
 
 // A test of one kernel: the kernel's columns and this one.
@@ -134,8 +151,7 @@ constexpr Column<TestRecord> test_of_kernels_columns[] = {
 };
 
 constexpr Column<KernelRecord> kernel_columns[] = {
-    {{.key = "kernel", .type = T::string, .description = "its function name, as results name it", .review = R::judged},
-     [](const KernelRecord& r, Samples) -> json { return r.kernel; }},
+    plain({.key = "kernel", .type = T::string, .description = "its function name, as results name it", .review = R::judged}, &KernelRecord::kernel),
     {{.key = "counters", .type = T::map, .of = "counter", .description = "each gated counter, by metric name", .review = R::judged},
      [](const KernelRecord& r, Samples s) { return map_of(r.counters, s); }},
     {{.key = "derived", .type = T::map, .required = false, .of = "non_negative",
@@ -180,81 +196,66 @@ constexpr Column<Tolerance> tolerance_columns[] = {
 };
 
 constexpr Column<TimingSummary> timing_columns[] = {
-    {{.key = "median_ns", .type = T::non_negative, .maximum = limits::max_duration_ns, .description = "the median duration", .review = R::judged},
-     [](const TimingSummary& t, Samples) { return json_number(t.median_ns); }},
-    {{.key = "mad_ns", .type = T::non_negative, .description = "the median absolute deviation from it", .review = R::informative},
-     [](const TimingSummary& t, Samples) { return json_number(t.mad_ns); }},
-    {{.key = "p10_ns", .type = T::non_negative, .description = "the 10th percentile", .review = R::informative},
-     [](const TimingSummary& t, Samples) { return json_number(t.p10_ns); }},
-    {{.key = "p90_ns", .type = T::non_negative, .description = "the 90th percentile", .review = R::informative},
-     [](const TimingSummary& t, Samples) { return json_number(t.p90_ns); }},
-    {{.key = "min_ns", .type = T::non_negative, .description = "the shortest duration", .review = R::informative},
-     [](const TimingSummary& t, Samples) { return json_number(t.min_ns); }},
-    {{.key = "samples", .type = T::count, .minimum = 1, .maximum = max_count, .description = "the durations summarized", .review = R::judged},
-     [](const TimingSummary& t, Samples) -> json { return t.samples; }},
-    {{.key = "median_se_ns", .type = T::non_negative, .description = "the median's standard error (bootstrap)", .review = R::judged},
-     [](const TimingSummary& t, Samples) { return json_number(t.median_se_ns); }},
+    plain({.key = "median_ns", .type = T::non_negative, .maximum = limits::max_duration_ns, .beyond = "is beyond 1000 s for one kernel",
+      .description = "the median duration", .review = R::judged}, &TimingSummary::median_ns),
+    plain({.key = "mad_ns", .type = T::non_negative, .description = "the median absolute deviation from it", .review = R::informative}, &TimingSummary::mad_ns),
+    plain({.key = "p10_ns", .type = T::non_negative, .description = "the 10th percentile", .review = R::informative}, &TimingSummary::p10_ns),
+    plain({.key = "p90_ns", .type = T::non_negative, .description = "the 90th percentile", .review = R::informative}, &TimingSummary::p90_ns),
+    plain({.key = "min_ns", .type = T::non_negative, .description = "the shortest duration", .review = R::informative}, &TimingSummary::min_ns),
+    plain({.key = "samples", .type = T::count, .minimum = 1, .maximum = max_count, .description = "the durations summarized", .review = R::judged}, &TimingSummary::samples),
+    plain({.key = "median_se_ns", .type = T::non_negative, .description = "the median's standard error (bootstrap)", .review = R::judged}, &TimingSummary::median_se_ns),
     {{.key = "tolerance", .type = T::object, .of = "timing_tolerance", .description = "how much slower counts as slower", .review = R::nested},
      [](const TimingSummary& t, Samples s) { return written(t.tolerance, s); }},
-    {{.key = "l2", .type = T::string, .choices = l2_states,
-      .description = "warm: inputs left in L2 between launches; cold: L2 flushed before each", .review = R::method},
-     [](const TimingSummary& t, Samples) -> json { return t.l2; }},
-    {{.key = "launches_per_sample", .type = T::integer, .minimum = 1, .maximum = limits::max_launches_per_sample,
-      .description = "each sample is the mean of that many back-to-back launches", .review = R::method},
-     [](const TimingSummary& t, Samples) -> json { return t.launches_per_sample; }},
-    {{.key = "warmup_launches", .type = T::count, .maximum = max_count, .description = "launches before durations were stable", .review = R::informative},
-     [](const TimingSummary& t, Samples) -> json { return t.warmup_launches; }},
-    {{.key = "dropped_samples", .type = T::count, .maximum = max_count,
-      .description = "samples discarded because the GPU was clocked down", .review = R::informative},
-     [](const TimingSummary& t, Samples) -> json { return t.dropped_samples; }},
-    {{.key = "sm_clock_mhz", .type = T::non_negative, .maximum = limits::max_sm_clock_mhz,
-      .description = "the median SM clock while sampling; 0 where unknown", .review = R::informative},
-     [](const TimingSummary& t, Samples) { return json_number(t.sm_clock_mhz); }},
+    plain({.key = "l2", .type = T::string, .choices = l2_states,
+      .description = "warm: inputs left in L2 between launches; cold: L2 flushed before each", .review = R::method}, &TimingSummary::l2),
+    plain({.key = "launches_per_sample", .type = T::integer, .minimum = 1, .maximum = limits::max_launches_per_sample,
+      .description = "each sample is the mean of that many back-to-back launches", .review = R::method}, &TimingSummary::launches_per_sample),
+    plain({.key = "warmup_launches", .type = T::count, .maximum = max_count, .description = "launches before durations were stable", .review = R::informative}, &TimingSummary::warmup_launches),
+    plain({.key = "dropped_samples", .type = T::count, .maximum = max_count,
+      .description = "samples discarded because the GPU was clocked down", .review = R::informative}, &TimingSummary::dropped_samples),
+    plain({.key = "sm_clock_mhz", .type = T::non_negative, .maximum = limits::max_sm_clock_mhz,
+      .beyond = "is beyond any GPU's clock",
+      .description = "the median SM clock while sampling; 0 where unknown", .review = R::informative}, &TimingSummary::sm_clock_mhz),
     {{.key = "quantiles_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 21, .maximum = 21,
       .description = "the 0th, 5th, ..., 100th percentiles, for plots", .review = R::informative},
      [](const TimingSummary& t, Samples) { return t.quantiles_ns.empty() ? json() : numbers(t.quantiles_ns); }},
 };
 
 constexpr Column<TimingTolerance> timing_tolerance_columns[] = {
-    {{.key = "relative", .type = T::non_negative, .maximum = limits::max_timing_relative_tolerance,
-      .description = "of the baseline median", .review = R::judged},
-     [](const TimingTolerance& t, Samples) { return json_number(t.relative); }},
-    {{.key = "absolute_ns", .type = T::non_negative, .maximum = limits::max_timing_absolute_ns,
-      .description = "added to the relative part", .review = R::judged},
-     [](const TimingTolerance& t, Samples) { return json_number(t.absolute_ns); }},
+    plain({.key = "relative", .type = T::non_negative, .maximum = limits::max_timing_relative_tolerance,
+      .beyond = "is above 50%: a timing gate that loose catches nothing",
+      .description = "of the baseline median", .review = R::judged}, &TimingTolerance::relative),
+    plain({.key = "absolute_ns", .type = T::non_negative, .maximum = limits::max_timing_absolute_ns,
+      .beyond = "is above 1 ms: a timing gate that loose catches nothing",
+      .description = "added to the relative part", .review = R::judged}, &TimingTolerance::absolute_ns),
     {{.key = "reason", .type = T::text, .required = false,
       .description = "why the test needs more room than 3% + 64 ns; required then", .review = R::informative},
      [](const TimingTolerance& t, Samples) { return text_unless_empty(t.reason); }},
     {{.key = "modes_ns", .type = T::array, .required = false, .of = "non_negative", .minimum = 2, .maximum = 10,
       .description = "the medians of the processes whose speeds differed: the tolerance then judges alone", .review = R::judged},
      [](const TimingTolerance& t, Samples) { return t.modes_ns.empty() ? json() : numbers(t.modes_ns); }},
-    {{.key = "compare_floor", .type = T::non_negative, .required = false, .maximum = limits::max_compare_floor,
-      .description = "the smallest relative change bankgate compare decides for this test; needs the reason", .review = R::judged},
-     [](const TimingTolerance& t, Samples) { return t.compare_floor > 0.0 ? json_number(t.compare_floor) : json(); }},
+    plain({.key = "compare_floor", .type = T::non_negative, .required = false, .maximum = limits::max_compare_floor,
+      .beyond = "is above 10%: a comparison that loose misses a kernel a tenth slower",
+      .description = "the smallest relative change bankgate compare decides for this test; needs the reason", .review = R::judged}, &TimingTolerance::compare_floor),
 };
 
 constexpr Column<SourceLineFigures> line_columns[] = {
-    {{.key = "file", .type = T::string, .description = "relative to the project's source folder where inside it", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.file; }},
-    {{.key = "line", .type = T::count, .maximum = max_count, .description = "0: unknown (built without -lineinfo)", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.line; }},
-    {{.key = "inlined", .type = T::string, .required = false,
-      .description = "the inlined function's own line, where the kernel's line called it", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) { return text_unless_empty(l.inlined); }},
-    {{.key = "kind", .type = T::string, .description = "an instruction kind of the metric table", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.kind; }},
-    {{.key = "opcode", .type = T::string, .description = "the SASS opcodes of its instructions; empty where unknown", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.opcode; }},
-    {{.key = "executions", .type = T::count, .maximum = limits::max_counter, .description = "warp-level instructions executed", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.executions; }},
-    {{.key = "wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "shared-memory wavefronts", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.wavefronts; }},
-    {{.key = "ideal_wavefronts", .type = T::count, .maximum = limits::max_counter, .description = "the wavefronts without conflicts", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.ideal_wavefronts; }},
-    {{.key = "sectors", .type = T::count, .maximum = limits::max_counter, .description = "global or local memory sectors", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.sectors; }},
-    {{.key = "ideal_sectors", .type = T::count, .maximum = limits::max_counter, .description = "the sectors if coalesced", .review = R::informative},
-     [](const SourceLineFigures& l, Samples) -> json { return l.ideal_sectors; }},
+    plain({.key = "file", .type = T::string, .description = "relative to the project's source folder where inside it", .review = R::informative}, &SourceLineFigures::file),
+    plain({.key = "line", .type = T::count, .maximum = max_count, .description = "0: unknown (built without -lineinfo)", .review = R::informative}, &SourceLineFigures::line),
+    plain({.key = "inlined", .type = T::string, .required = false,
+      .description = "the inlined function's own line, where the kernel's line called it", .review = R::informative}, &SourceLineFigures::inlined),
+    plain({.key = "kind", .type = T::string, .description = "an instruction kind of the metric table", .review = R::informative}, &SourceLineFigures::kind),
+    plain({.key = "opcode", .type = T::string, .description = "the SASS opcodes of its instructions; empty where unknown", .review = R::informative}, &SourceLineFigures::opcode),
+    plain({.key = "executions", .type = T::count, .maximum = limits::max_counter, .beyond = "is beyond any kernel's count",
+      .description = "warp-level instructions executed", .review = R::informative}, &SourceLineFigures::executions),
+    plain({.key = "wavefronts", .type = T::count, .maximum = limits::max_counter, .beyond = "is beyond any kernel's count",
+      .description = "shared-memory wavefronts", .review = R::informative}, &SourceLineFigures::wavefronts),
+    plain({.key = "ideal_wavefronts", .type = T::count, .maximum = limits::max_counter, .beyond = "is beyond any kernel's count",
+      .description = "the wavefronts without conflicts", .review = R::informative}, &SourceLineFigures::ideal_wavefronts),
+    plain({.key = "sectors", .type = T::count, .maximum = limits::max_counter, .beyond = "is beyond any kernel's count",
+      .description = "global or local memory sectors", .review = R::informative}, &SourceLineFigures::sectors),
+    plain({.key = "ideal_sectors", .type = T::count, .maximum = limits::max_counter, .beyond = "is beyond any kernel's count",
+      .description = "the sectors if coalesced", .review = R::informative}, &SourceLineFigures::ideal_sectors),
 };
 
 constexpr Column<ExpectedRatios> expected_columns[] = {
@@ -269,7 +270,7 @@ template <class Record, std::size_t N>
 void write_columns(json& into, const Record& record, const Column<Record> (&columns)[N], Samples samples) {
   for (const Column<Record>& c : columns) {
     if (c.field.candidate_only && samples == Samples::drop) continue;
-    json value = c.write(record, samples);
+    json value = c.write ? c.write(record, samples) : write_plain(record, c);
     if (!value.is_null()) into[std::string(c.field.key)] = std::move(value);
   }
 }
@@ -336,7 +337,27 @@ std::vector<SchemaObject> make_objects() {
   };
 }
 
+template <class Record, std::size_t N>
+std::vector<PlainField> bound(Record& record, const Column<Record> (&columns)[N]) {
+  std::vector<PlainField> fields;
+  for (const Column<Record>& c : columns)
+    std::visit(
+        [&](auto member) {
+          if constexpr (!std::is_same_v<decltype(member), std::monostate>)
+            fields.push_back({&c.field, &(record.*member)});
+        },
+        c.member);
+  return fields;
+}
+
 }  // namespace
+
+std::vector<PlainField> plain_fields(GpuKey& gpu) { return bound(gpu, gpu_columns); }
+std::vector<PlainField> plain_fields(Provenance& provenance) { return bound(provenance, provenance_columns); }
+std::vector<PlainField> plain_fields(KernelRecord& kernel) { return bound(kernel, kernel_columns); }
+std::vector<PlainField> plain_fields(TimingSummary& timing) { return bound(timing, timing_columns); }
+std::vector<PlainField> plain_fields(TimingTolerance& tolerance) { return bound(tolerance, timing_tolerance_columns); }
+std::vector<PlainField> plain_fields(SourceLineFigures& line) { return bound(line, line_columns); }
 
 bool SchemaObject::has(std::string_view key) const {
   return std::any_of(fields.begin(), fields.end(), [&](const SchemaField& f) { return f.key == key; });

@@ -164,8 +164,9 @@ inline Path ctest_log(const Path& run) { return run / "ctest.log"; }          //
 // then their merge (process_spread.hpp).
 inline Path record_processes(const Path& run) { return run / "processes"; }
 inline Path record_process(const Path& run, int n) { return record_processes(run) / ("process-" + std::to_string(n)); }
-// A gate's copy of the run's result records (gtest_results), so that its folder alone holds every file its
-// summary was made from: a merge of a split gate's parts reads each part's folder (shard_merge.hpp).
+// A gate's or record's copy of the run's plans and result records (gtest_results), so that its folder alone holds
+// every file its summary was made from: a merge of a split gate's parts reads each part's folder (shard_merge.hpp),
+// and record's later processes (record_process) leave its first process's records as they were.
 inline Path run_gtest_results(const Path& run) { return run / "gtest-results"; }
 // The reports of a gate (ci/gate.sh and the CI templates keep them), and compare's.
 inline Path junit_report(const Path& run) { return run / "junit.xml"; }

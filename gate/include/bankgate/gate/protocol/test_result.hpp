@@ -9,8 +9,9 @@
 //   {"schema": "bankgate-test-result", "schema_version": 1, "suite", "test", "outcome", "seconds",
 //    "messages": [...], "properties": {...}, "wrong_output": false, "findings": [{metric, verdict, ...}]}
 //
-// A test whose process died during it has no record until the suite runner writes one that says so; one whose
-// suite never reached it (a timeout, a kill) has none, and ctest's own report says how it ended.
+// A test whose process died or hung during it, or that its suite process never reached (it ended early, the run's
+// time ran out), gets its record from the suite runner (run-suite), not_measured with the cause as its message.
+// Only where run-suite itself is killed is a planned test left without one: the summary then says so.
 
 #include <filesystem>
 #include <map>

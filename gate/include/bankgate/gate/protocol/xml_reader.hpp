@@ -1,10 +1,11 @@
 #pragma once
-// The XML reader (pugixml underneath) for the two reports the gate summary reads: ctest's JUnit file (--output-junit) and
-// GoogleTest's per-test reports (--gtest_output=xml). Both are machine-written and plain: elements,
-// attributes, character data, CDATA, comments and a prolog. No namespaces, no DTD processing (a DOCTYPE is
-// skipped), only the predefined and numeric entities. Malformed input is an error naming the file and line.
-// Every name, attribute and text is valid UTF-8 (invalid bytes become U+FFFD): reports hold whatever the
-// tests printed.
+// An XML reader (pugixml underneath) for JUnit reports such as the one bankgate writes (summary_junit.cpp): its
+// tests read that report back with it, and a fuzzer holds it to any bytes. No step of a run reads XML: a verdict
+// comes from plans and result records alone (gate_summary.hpp), and ctest's own JUnit report is an output that
+// nothing reads back. Plain documents only: elements, attributes, character data, CDATA, comments and a prolog;
+// no namespaces, no DTD processing (a DOCTYPE is skipped), only the predefined and numeric entities. Malformed
+// input is an error naming the file and line. Every name, attribute and text is valid UTF-8 (invalid bytes become
+// U+FFFD): reports hold whatever the tests printed.
 
 #include <filesystem>
 #include <stdexcept>
