@@ -12,43 +12,10 @@
 #include <vector>
 
 #include <bankgate/collector.hpp>
-#include <bankgate/kernels/device_buffer.hpp>
-#include <bankgate/kernels/tiled_matmul.cuh>
-#include <bankgate/kernels/tma_tile.cuh>
-#include <bankgate/kernels/transpose.cuh>
-#include <bankgate/kernels/wgmma_gemm.cuh>
+
+#include "probe_kernels.hpp"
 
 namespace {
-
-namespace k = bankgate::kernels;
-
-struct Buffers {
-  k::DeviceBuffer<float> matmul_a{std::vector<float>(512 * 512, 1.0f)}, matmul_b{std::vector<float>(512 * 512, 1.0f)},
-      matmul_c{512 * 512};
-  k::DeviceBuffer<float> square{std::vector<float>(2048 * 2048, 1.0f)}, transposed{2048 * 2048}, back{2048 * 2048};
-  k::DeviceBuffer<float> bulk_in{std::vector<float>(k::tma_bulk_floats, 1.0f)}, bulk_out{k::tma_bulk_floats};
-  k::DeviceBuffer<unsigned short> gemm_a{k::gemm_input(k::gemm_m, k::gemm_k, 1)},
-      gemm_b{k::gemm_input(k::gemm_n, k::gemm_k, 2)};
-  k::DeviceBuffer<float> gemm_c{static_cast<std::size_t>(k::gemm_m) * k::gemm_n};
-};
-
-std::map<std::string, std::function<void()>> launches(Buffers& b) {
-  return {
-      {"matmul",
-       [&b] {
-         k::launch_tiled_matmul(k::TiledMatmul::tile16, b.matmul_a.get(), b.matmul_b.get(), b.matmul_c.get(),
-                                k::matmul_square_shape);
-       }},
-      {"transpose2",
-       [&b] {
-         k::launch_transpose(k::Transpose::padded, b.square.get(), b.transposed.get(), k::transpose_square_shape);
-         k::launch_transpose(k::Transpose::swizzled, b.transposed.get(), b.back.get(), k::transpose_square_shape);
-       }},
-      {"tma", [&b] { k::launch_tma_tile(k::TmaTile::bulk_copy, b.bulk_in.get(), b.bulk_out.get()); }},
-      {"wgmma",
-       [&b] { k::launch_wgmma_gemm(k::WgmmaGemm::warp_specialized, b.gemm_a.get(), b.gemm_b.get(), b.gemm_c.get()); }},
-  };
-}
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -57,8 +24,8 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Buffers buffers;
-  const auto launch_of = launches(buffers);
+  bankgate::probes::ProbeBuffers buffers;
+  const auto launch_of = bankgate::probes::probe_launches(buffers);
   bankgate::Collector collector;
   int failures = 0;
   for (int i = 1; i < argc; ++i) {

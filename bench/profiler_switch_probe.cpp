@@ -18,41 +18,11 @@
 #include <vector>
 
 #include <bankgate/metrics.hpp>
-#include <bankgate/kernels/device_buffer.hpp>
-#include <bankgate/kernels/tiled_matmul.cuh>
-#include <bankgate/kernels/tma_tile.cuh>
-#include <bankgate/kernels/wgmma_gemm.cuh>
 
+#include "probe_kernels.hpp"
 #include "range_profiler.hpp"
 
 namespace {
-
-namespace k = bankgate::kernels;
-
-struct Buffers {
-  k::DeviceBuffer<float> matmul_a{std::vector<float>(512 * 512, 1.0f)}, matmul_b{std::vector<float>(512 * 512, 1.0f)},
-      matmul_c{512 * 512};
-  k::DeviceBuffer<float> bulk_in{std::vector<float>(k::tma_bulk_floats, 1.0f)}, bulk_out{k::tma_bulk_floats};
-  k::DeviceBuffer<std::uint32_t> tile_in{std::vector<std::uint32_t>(k::tma_tile_total_words, 1u)},
-      tile_out{k::tma_tile_total_words};
-  k::DeviceBuffer<unsigned short> gemm_a{k::gemm_input(k::gemm_m, k::gemm_k, 1)},
-      gemm_b{k::gemm_input(k::gemm_n, k::gemm_k, 2)};
-  k::DeviceBuffer<float> gemm_c{static_cast<std::size_t>(k::gemm_m) * k::gemm_n};
-};
-
-std::map<std::string, std::function<void()>> launches(Buffers& b) {
-  return {
-      {"matmul",
-       [&b] {
-         k::launch_tiled_matmul(k::TiledMatmul::tile16, b.matmul_a.get(), b.matmul_b.get(), b.matmul_c.get(),
-                                k::matmul_square_shape);
-       }},
-      {"tma", [&b] { k::launch_tma_tile(k::TmaTile::bulk_copy, b.bulk_in.get(), b.bulk_out.get()); }},
-      {"ldsm", [&b] { k::launch_tma_tile(k::TmaTile::ldmatrix_swizzled, b.tile_in.get(), b.tile_out.get()); }},
-      {"wgmma",
-       [&b] { k::launch_wgmma_gemm(k::WgmmaGemm::tile_loop, b.gemm_a.get(), b.gemm_b.get(), b.gemm_c.get()); }},
-  };
-}
 
 void print_values(int step, const bankgate::KernelCounters& kernel) {
   std::printf("V %d", step);
@@ -73,8 +43,8 @@ int main(int argc, char** argv) {
   }
   cudaSetDevice(0);
   cudaFree(nullptr);
-  Buffers buffers;
-  const auto launch_of = launches(buffers);
+  bankgate::probes::ProbeBuffers buffers;
+  const auto launch_of = bankgate::probes::probe_launches(buffers);
   d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 64);
   profiler.set_switch(ways.at(way));
   const std::vector<std::string> traffic = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
