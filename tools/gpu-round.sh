@@ -23,7 +23,7 @@ STEPS=(
   "unit|the GPU-free tests of the build (after refresh one checks docs/catalogue.md against the baselines)"
   "rerun|a dry-run refresh of unchanged code: its table shows any counter that changed"
   "gate|ci/gate.sh against the committed baselines (0 wanted); its summary.json and markdown kept"
-  "gates=N|N gates of unchanged code: exit codes, wall times, timing false alarms"
+  "gates=N|N gates of unchanged code: exit codes, wall times, timing false alarms; each gate's report folder kept (gate-reports/)"
   "planted|the catalogue built with its planted regressions (-DBANKGATE_PLANTED_REGRESSION=ON), gated (1 wanted): each regressed test's first change; the counter plant (setRowReadColIpad without its padding) and the timing plant (setRowReadRow sleeping 1 us) must be caught"
   "slowed=NS[,NS...]|a slowdown planted in time alone (each tiledMatmul thread sleeps NS ns first), compared against the plain build on this runner: the Square tests SLOWER, the Ragged controls ok"
   "multi|TwoPass.TransposeRoundTrip (two kernels): recorded kernel by kernel, gated against that recording (0), then the planted build gated against it (1), the change named by its kernel"
@@ -165,6 +165,8 @@ step_gates() {
     expect "gate $i of $n (unchanged code)" 0 "gate-$i.log" "$bankgate" gate --build "$build" --no-build
     echo "$?" >>"$out/gates.txt"
     cp "$(result gate_summary_json)" "$out/gate-$i.json"
+    # The whole report folder, as a CI artifact keeps it: bench/history-false-alerts.sh imports such folders.
+    mkdir -p "$out/gate-reports" && cp -r "$(dirname "$(result gate_summary_json)")" "$out/gate-reports/gate-$i"
   done
   python3 - "$out" "$n" <<'PY' | tee "$out/gates-summary.txt"
 import sys
