@@ -5,6 +5,8 @@
 #   - a gate appends its tests to the store --history names; history show lists the series;
 #   - a store that cannot be used (a server that cannot be reached, a damaged file, a newer schema): the gate's
 #     verdict and exit code stand, it says why, and keeps the run in a file that history import adds later;
+#   - the outcome kept is the gate's verdict (its summary), not the suite's result record;
+#   - a failed gate draws each failed test's trend page from the history and its reports link it;
 #   - history import of a gate's report folder, once however often it is imported;
 #   - history changes names the exact commit where the counter changed (its parent was measured), and a range
 #     where it was not; history mark and stats;
@@ -74,10 +76,13 @@ build="$repo/build"
 store="$root/history.sqlite"
 gate() { run "$tool" gate --build "$build" --no-build --confirm-processes 0 "$@"; }
 
-# 1. A gate appends; show lists the run.
+# 1. A gate appends; show lists the run. The outcome kept is the gate's verdict (no baseline: not measured), not
+# what the suite's result record reported (passed).
 gate --history "$store"
 gate_rc=$rc
 expect_in "a gate appends its tests" "history: 1 test(s) appended to $store" "$out"
+check "the outcome kept is the gate's verdict, not the record's" \
+  "[ \"\$(sqlite3 '$store' 'SELECT outcome FROM results')\" = not_measured ]" "$(sqlite3 "$store" 'SELECT * FROM results')"
 run "$tool" history show --history "$store" --test SquareTile.setRowReadRow --metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 expect_rc "history show: exit 0" 0
 expect_in "history show: the run's commit and value" "${first:0:12}" "$out"
@@ -151,6 +156,21 @@ echo '# second' >>"$repo/CMakeLists.txt" && second=$(commit second) && gate --hi
 echo 1024 >"$repo/loads.txt" && third=$(commit third) && gate --history "$store"
 expect_rc "a gate whose test regressed: exit 1" 1
 expect_in "a gate whose test regressed still appends" "history: 1 test(s) appended" "$out"
+reports="$build/bankgate/gate"
+page="$reports/trend/SquareTile.setRowReadRow.html"
+expect_in "the failed test's trend page is said" "the trend page of each of the 1 failed test(s) in $reports/trend" "$out"
+check "the failed test's trend page is written" "[ -f '$page' ]"
+expect_in "the trend page plots the counter over the history, this run included" \
+  "<title>run 4, commit $third: 1024.0" "$(cat "$page" 2>/dev/null)"
+expect_in "the trend page plots the duration too" "<h2>duration</h2>" "$(cat "$page" 2>/dev/null)"
+expect_in "the HTML report links the failed test to its trend page" \
+  "href='trend/SquareTile.setRowReadRow.html'>trend page</a>" "$(cat "$reports/report.html")"
+expect_in "the markdown summary names the trend pages and how to draw one" \
+  "\`trend/\` beside this summary (1 page(s)); draw one again with \`bankgate history show --test SquareTile.setRowReadRow --html FILE\`" \
+  "$(cat "$reports/summary.md")"
+gate --history off
+expect_rc "without a history: the verdict is the same" 1
+expect_not_in "without a history: no trend page is linked" "trend page" "$(cat "$reports/report.html")"
 echo '# fourth' >>"$repo/CMakeLists.txt" && commit fourth >/dev/null
 echo 32 >"$repo/loads.txt" && fifth=$(commit fifth) && gate --history "$store"
 run "$tool" history changes --history "$store" --metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
