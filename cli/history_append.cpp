@@ -26,9 +26,6 @@ namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 namespace h = bankgate::history;
 
-// The folder a failed append keeps its run in, beside the build's other results and never cleared by a run.
-fs::path pending_folder(const fs::path& build) { return g::protocol::results_root(build) / "history-pending"; }
-
 // The top of the repository `source` lies in: for a git worktree (compare-commits' checkouts) the main one's, so
 // that every side of a comparison lands in one store.
 fs::path repository_of(const fs::path& source) {
@@ -109,7 +106,7 @@ std::optional<Appended> append_to_history(const std::string& option, const Finis
     std::cerr << "bankgate: history: not appended (" << g::terminal_safe(e.what()) << "); the verdict stands";
     try {
       if (entry.tests.empty()) throw std::runtime_error("nothing collected");
-      const fs::path kept = h::keep_run_file(pending_folder(run.build), entry);
+      const fs::path kept = h::keep_run_file(g::protocol::history_pending(run.build), entry);
       std::cerr << "; the results are kept in " << g::terminal_line(kept.string()) << ": add them later with "
                 << g::terminal_line(
                        g::shell_quote(this_command()) + " history import " + g::shell_quote(kept.string()) +
