@@ -7,7 +7,8 @@
 #     verdict and exit code stand, it says why, and keeps the run in a file that history import adds later;
 #   - the outcome kept is the gate's verdict (its summary), not the suite's result record;
 #   - a failed gate draws each failed test's trend page from the history and its reports link it;
-#   - history import of a gate's report folder, once however often it is imported;
+#   - history import of a gate's report folder (or its summary.json), with the gate's verdicts, once however often
+#     it is imported;
 #   - history changes names the exact commit where the counter changed (its parent was measured), and a range
 #     where it was not; history mark and stats;
 #   - two imports at once into one SQLite store lose nothing.
@@ -145,6 +146,16 @@ run "$tool" history import "$root/artifacts" --history "$root/imported.sqlite"
 expect_in "a gate's report folder imports" "1 test(s) of commit ${first:0:12} appended" "$out"
 run "$tool" history import "$root/artifacts" --history "$root/imported.sqlite"
 expect_in "a gate's report folder imported again: added once" "already in the history" "$out"
+check "an imported report folder keeps the gate's verdicts (summary.json), not the records'" \
+  "[ \"\$(sqlite3 '$root/imported.sqlite' 'SELECT outcome FROM results')\" = not_measured ]"
+run "$tool" history import "$root/artifacts/summary.json" --history "$root/imported.sqlite"
+expect_rc "a gate's summary.json stands for its report folder: exit 0" 0
+expect_in "a gate's summary.json stands for its report folder: the same run" "already in the history" "$out"
+cp -R "$root/artifacts" "$root/not-a-summary"
+echo '{"schema": "bankgate-test-result"}' >"$root/not-a-summary/summary.json"
+run "$tool" history import "$root/not-a-summary" --history "$root/imported.sqlite"
+expect_rc "a report folder whose summary.json is none: exit 2" 2
+expect_in "a report folder whose summary.json is none: said" "summary.json is no gate summary" "$out"
 mkdir -p "$root/empty"
 run "$tool" history import "$root/empty" --history "$root/imported.sqlite"
 expect_rc "a folder without candidates: exit 2" 2
