@@ -114,9 +114,7 @@ Runner define_history_changes(CLI::App& command) {
   command.add_option("--test", o->test, "only this test, Suite.test (default: every test)");
   command.add_option("--metric", o->metric, "only this counter, or duration (default: every counter and duration)");
   command.add_option("--gpu", o->gpu_key, "only runs on this GPU, arch/model");
-  add_store_option(command, o->history);
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return changes(*o); };
+  return store_part(command, o->history, [o] { return changes(*o); });
 }
 
 }  // namespace bankgate::cli

@@ -94,11 +94,9 @@ Runner define_history_import(CLI::App& command) {
                   "a gate's report folders (or their summary.json), candidates folders or history run files")
       ->required()
       ->check(CLI::ExistingPath);
-  add_store_option(command, o->history);
   command.add_option("--parent", o->parent, "the parent of the imported runs' commit, where the artifacts do not say");
   command.add_option("--branch", o->branch, "the branch of the imported runs");
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return import_runs(*o); };
+  return store_part(command, o->history, [o] { return import_runs(*o); });
 }
 
 }  // namespace bankgate::cli

@@ -12,54 +12,17 @@
 #
 # Exits 77 (Skipped) where git or ninja is missing. Prints "N passed, M failed"; exits non-zero if any failed.
 set -uo pipefail
-tool=${1:?usage: bisect_test.sh PATH/TO/bankgate CMAKE}
-cmake=${2:?usage: bisect_test.sh PATH/TO/bankgate CMAKE}
-for program in git ninja; do
-  command -v "$program" >/dev/null 2>&1 || { echo "SKIPPED: no $program here; bisect needs it"; exit 77; }
-done
-export PATH="$(dirname "$cmake"):$PATH"
-root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-bisect.XXXXXX")
-trap 'git -C "$root/repo" worktree prune >/dev/null 2>&1; rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
-unset GIT_DIR GIT_WORK_TREE
+made_up_project bisect "${1:-}" "${2:-}" git ninja
 export BANKGATE_HISTORY=off
 
-repo="$root/repo"
-mkdir -p "$repo"
-cat >"$repo/measure.sh" <<'SUITE'
-#!/usr/bin/env bash
-# The suite's measuring run: a candidate of SquareTile.setRowReadRow, its shared loads from loads.txt.
-set -eu
-loads=$(cat "$1/loads.txt")
-dir=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$dir/sm_90/nvidia-h200/SquareTile"
-cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
-{"schema_version": 4, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
- "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
-                "cupti_version": 130000, "git_commit": "$(git -C "$1" rev-parse HEAD)", "git_dirty": false,
-                "date": "2026-11-28T20:00:00Z", "command": "fake suite"},
- "tests": {"setRowReadRow": {"kernel": "setRowReadRow", "correct": true,
-   "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $loads, "tolerance": {"kind": "exact"}},
-                "smsp__sass_inst_executed_op_shared_ld.sum": {"value": 32, "tolerance": {"kind": "exact"}}},
-   "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
-              "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
-JSON
-SUITE
-cmakelists() {
-  printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
-    'add_test(NAME SquareTile.setRowReadRow COMMAND bash ${CMAKE_SOURCE_DIR}/measure.sh ${CMAKE_SOURCE_DIR})' \
-    'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' "$@" >"$repo/CMakeLists.txt"
-}
-git init -q "$repo"
-echo build/ >"$repo/.gitignore"
+# The suite's measuring run writes a candidate of SquareTile.setRowReadRow, its loads from loads.txt
+# (fake_gpu_suite.py); they change at commit 37.
 declare -a sha
 for i in $(seq 0 63); do
   if [ "$i" -ge 37 ]; then echo 1024 >"$repo/loads.txt"; else echo 32 >"$repo/loads.txt"; fi
-  if [ "$i" = 39 ]; then cmakelists 'message(FATAL_ERROR "commit 39 does not configure")'; else cmakelists "# commit $i"; fi
-  git -C "$repo" add -A && git -C "$repo" commit -qm "commit $i"
-  sha[$i]=$(git -C "$repo" rev-parse HEAD)
+  if [ "$i" = 39 ]; then fake_suite_cmakelists 'message(FATAL_ERROR "commit 39 does not configure")'; else fake_suite_cmakelists "# commit $i"; fi
+  sha[$i]=$(commit "commit $i")
 done
 
 history="$root/history.sqlite"

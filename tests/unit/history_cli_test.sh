@@ -26,51 +26,14 @@ export PATH="$(dirname "$cmake"):$PATH"
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-history.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
-unset GIT_DIR GIT_WORK_TREE BANKGATE_HISTORY NO_COLOR
+made_up_project history "${1:-}" "${2:-}" git sqlite3
+unset BANKGATE_HISTORY NO_COLOR
+cd "$root"  # no baselines folder here: the gate finds none for the test, wherever the test is run from
 
-repo="$root/repo"
-mkdir -p "$repo"
-cat >"$repo/measure.sh" <<'SUITE'
-#!/usr/bin/env bash
-# The suite's measuring run: a candidate and a result record of SquareTile.setRowReadRow, its loads from loads.txt.
-set -eu
-project=$1 records=$2
-loads=$(cat "$project/loads.txt")
-commit=$(git -C "$project" rev-parse HEAD)
-dir=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$dir/sm_90/nvidia-h200/SquareTile" "$records"
-cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
-{"schema_version": 4, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
- "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
-                "cupti_version": 130000, "git_commit": "$commit", "git_dirty": false, "date": "2026-11-28T20:00:00Z",
-                "command": "fake suite"},
- "tests": {"setRowReadRow": {"kernel": "setRowReadRow", "correct": true,
-   "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $loads, "tolerance": {"kind": "exact"}}},
-   "timing": {"median_ns": 768, "mad_ns": 0, "p10_ns": 768, "p90_ns": 768, "min_ns": 768, "samples": 3,
-              "median_se_ns": 0, "tolerance": {"relative": 0.03, "absolute_ns": 64}, "l2": "warm",
-              "launches_per_sample": 1, "warmup_launches": 2, "dropped_samples": 0, "sm_clock_mhz": 1980},
-   "samples_ns": [768, 768, 768],
-   "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
-              "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
-JSON
-# The plan, as run-suite writes it before the suite process starts: the tests it will run.
-printf '{"filter": "", "problem": "", "program": "fake_suite", "schema": "bankgate-test-plan", "schema_version": 1, "shard": 0, "tests": ["SquareTile.setRowReadRow"]}\n' \
-  >"$records/fake_suite.0.plan.json"
-outcome=passed
-[ "$loads" = 32 ] || outcome=regressed
-printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "SquareTile", "test": "setRowReadRow", "outcome": "%s", "seconds": 0.1, "messages": [], "properties": {}, "wrong_output": false, "findings": []}\n' \
-  "$outcome" >"$records/SquareTile.setRowReadRow.result.json"
-[ "$outcome" = passed ]
-SUITE
-printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
-  'add_test(NAME SquareTile.setRowReadRow COMMAND bash ${CMAKE_SOURCE_DIR}/measure.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bankgate/gtest-results)' \
-  'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' >"$repo/CMakeLists.txt"
-printf 'build/\n.bankgate/\n' >"$repo/.gitignore"
+# The suite's measuring run writes a candidate and a result record of SquareTile.setRowReadRow, its loads from
+# loads.txt (fake_gpu_suite.py).
+fake_suite_cmakelists --records
 echo 32 >"$repo/loads.txt"
-git init -q "$repo"
-commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1" && git -C "$repo" rev-parse HEAD; }
 first=$(commit first)
 "$cmake" -S "$repo" -B "$repo/build" >"$root/configure.log" 2>&1 || { cat "$root/configure.log"; exit 1; }
 build="$repo/build"
@@ -220,4 +183,17 @@ for f in "$root"/runs-a/*.json; do sed 's/"key": *"a/"key": "b/' "$f" >"$root/ru
 wait
 check "two imports at once: 40 runs arrive" "[ \"\$(sqlite3 '$root/together.sqlite' 'SELECT COUNT(*) FROM runs')\" = 40 ]" \
   "$(cat "$root/a.log" "$root/b.log")"
+
+# 8. The false-alert rate on A/A series (bench/history-false-alerts.sh): three gates of one commit, their report
+# folders imported in order, each change point counted per test.
+# (A second apart: the fake suite's candidates bear the time to the second, and two gates that left the same files
+# are one run.)
+for i in 1 2 3; do sleep 1 && gate --history off && cp -R "$build/bankgate/gate" "$root/aa-$i"; done
+run env BANKGATE="$tool" OUT="$root/false-alerts" bash "$test_lib_dir/../../bench/history-false-alerts.sh" \
+  "$root/aa-1" "$root/aa-2" "$root/aa-3" "$root/aa-3"
+expect_rc "the false-alert script: exit 0" 0
+expect_in "the false-alert script: the gates, runs and tests counted (a folder given twice is one run)" \
+  "A/A history of 4 report folders (3 runs imported), 1 tests" "$out"
+expect_in "the false-alert script: every series counted, no change point" "| (every test) | 3 | 0 | 6 | 0 | 0 |" "$out"
+expect_in "the false-alert script: the rate" "Durations: 0 change point(s) in 3 runs: 0.00 per 1,000 runs." "$out"
 finish
