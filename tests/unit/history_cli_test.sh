@@ -11,20 +11,13 @@
 #     it is imported;
 #   - history changes names the exact commit where the counter changed (its parent was measured), and a range
 #     where it was not; history mark and stats;
-#   - two imports at once into one SQLite store lose nothing.
+#   - two imports at once into one SQLite store lose nothing;
+#   - bench/history-false-alerts.sh counts the change points of gates of one commit, per test.
 #
 #   tests/unit/history_cli_test.sh PATH/TO/bankgate CMAKE
 #
 # Exits 77 (Skipped) where git or sqlite3 is missing. Prints "N passed, M failed"; exits non-zero if any failed.
 set -uo pipefail
-tool=${1:?usage: history_cli_test.sh PATH/TO/bankgate CMAKE}
-cmake=${2:?usage: history_cli_test.sh PATH/TO/bankgate CMAKE}
-for program in git sqlite3; do
-  command -v "$program" >/dev/null 2>&1 || { echo "SKIPPED: no $program here (apt-get install $program)"; exit 77; }
-done
-export PATH="$(dirname "$cmake"):$PATH"
-root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-history.XXXXXX")
-trap 'rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
 made_up_project history "${1:-}" "${2:-}" git sqlite3
 unset BANKGATE_HISTORY NO_COLOR
