@@ -5,7 +5,9 @@
 // its work is in commands/<name>.cpp, listed in subcommand_table.hpp; the rules they apply live in bankgate::gate.
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -156,6 +158,10 @@ struct SummaryOptions {
   // the other files of one run.
   std::filesystem::path shards;
   std::optional<gate::ShardRecord> shard;  // set by the gate: the part of a split gate this run was
+  // Called with the verdicts before any report is written (the gate appends to the history there and draws the
+  // trend page of each test it failed); returns those pages' addresses relative to the reports, by test, for the
+  // HTML report and the markdown summary to link. None: no pages.
+  std::function<std::map<std::string, std::string>(const gate::GateSummary&)> before_reports;
 };
 int summary(const SummaryOptions& options);
 

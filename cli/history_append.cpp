@@ -26,9 +26,6 @@ namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 namespace h = bankgate::history;
 
-// The folder a failed append keeps its run in, beside the build's other results and never cleared by a run.
-fs::path pending_folder(const fs::path& build) { return g::protocol::results_root(build) / "history-pending"; }
-
 // The top of the repository `source` lies in: for a git worktree (compare-commits' checkouts) the main one's, so
 // that every side of a comparison lands in one store.
 fs::path repository_of(const fs::path& source) {
@@ -78,6 +75,7 @@ h::RunEntry finished_run_entry(const FinishedRun& run) {
   entry.run.key = run_key(run.command);
   entry.run.command = run.command;
   entry.tests = h::collect_tests(run.candidates, run.records);
+  if (!run.summary.is_null()) h::apply_gate_summary(entry.tests, run.summary, "the gate's summary");
   h::fill_from_candidates(entry.run, run.candidates);
   const fs::path source = configured_source_dir(run.build);
   if (!entry.run.commit.empty())
@@ -88,26 +86,27 @@ h::RunEntry finished_run_entry(const FinishedRun& run) {
   return entry;
 }
 
-void append_to_history(const std::string& option, const FinishedRun& run) {
+std::optional<Appended> append_to_history(const std::string& option, const FinishedRun& run) {
   std::string location;
   h::RunEntry entry;
   try {
     location = history_location(option, run.build);
-    if (location.empty()) return;
+    if (location.empty()) return std::nullopt;
     entry = finished_run_entry(run);
     // A run that measured nothing (no GPU, no permission: every test skipped or not measured) is no point of any
     // series; keeping it would fill a GPU-free CI's history with empty runs.
     if (std::none_of(entry.tests.begin(), entry.tests.end(), [](const h::TestEntry& t) { return !t.kernels.empty(); }))
-      return;
+      return std::nullopt;
     const auto store = h::open_store(location);
     store->append(entry);
     progress("bankgate: history: " + std::to_string(entry.tests.size()) + " test(s) appended to " +
              g::terminal_line(store->where()));
+    return Appended{location, entry.run.runner.gpu_key};
   } catch (const std::exception& e) {
     std::cerr << "bankgate: history: not appended (" << g::terminal_safe(e.what()) << "); the verdict stands";
     try {
       if (entry.tests.empty()) throw std::runtime_error("nothing collected");
-      const fs::path kept = h::keep_run_file(pending_folder(run.build), entry);
+      const fs::path kept = h::keep_run_file(g::protocol::history_pending(run.build), entry);
       std::cerr << "; the results are kept in " << g::terminal_line(kept.string()) << ": add them later with "
                 << g::terminal_line(
                        g::shell_quote(this_command()) + " history import " + g::shell_quote(kept.string()) +
@@ -117,6 +116,7 @@ void append_to_history(const std::string& option, const FinishedRun& run) {
       std::cerr << "; they could not be kept either (" << g::terminal_safe(kept.what()) << ")\n";
     }
   }
+  return std::nullopt;
 }
 
 }  // namespace bankgate::cli

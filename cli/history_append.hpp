@@ -4,7 +4,10 @@
 // its results in a file for `bankgate history import`.
 
 #include <filesystem>
+#include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include <bankgate/history/entries.hpp>
 
@@ -21,14 +24,23 @@ struct FinishedRun {
   std::filesystem::path build;       // the build measured (its sources give the commit's parent and branch)
   std::filesystem::path candidates;  // what was measured (a folder of rounds is pooled)
   std::filesystem::path records;     // the test result records; empty where there are none (compare)
+  // The gate's summary (summary.json's document): its verdicts replace what the records reported; null for the
+  // commands that judge nothing.
+  nlohmann::json summary;
 };
 
 // The run's entries: its tests, its commit, parent and branch, the runner (GPU, driver, CUDA; the GPU's UUID where
 // nvidia-smi answers).
 history::RunEntry finished_run_entry(const FinishedRun& run);
 
-// Appends the run to the store `option` names (history_location), unless it measured nothing. Never throws: a failure is said on standard
-// error with where the run's results were kept instead (<build>/bankgate/history-pending/) and how to import them.
-void append_to_history(const std::string& option, const FinishedRun& run);
+// Where a run was appended: the store's location and the GPU the run measured on (its baselines folder).
+struct Appended {
+  std::string location, gpu_key;
+};
+
+// Appends the run to the store `option` names (history_location), unless it measured nothing. Never throws: a
+// failure is said on standard error with where the run's results were kept instead
+// (<build>/bankgate/history-pending/) and how to import them. nullopt where nothing was appended.
+std::optional<Appended> append_to_history(const std::string& option, const FinishedRun& run);
 
 }  // namespace bankgate::cli

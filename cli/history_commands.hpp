@@ -19,8 +19,9 @@ Runner define_history_changes(CLI::App& command);
 Runner define_history_mark(CLI::App& command);
 Runner define_history_stats(CLI::App& command);
 
-// --history, as the parts that read the store take it (history_location's default).
-void add_store_option(CLI::App& command, std::string& history);
+// The end of each part's definition: --history, as the parts take it (history_location's default), the exit
+// codes, and `run` as its runner.
+Runner store_part(CLI::App& command, std::string& history, Runner run);
 // The store to read: one that is not there is an error naming where it was looked for, never a new empty store.
 std::unique_ptr<history::Store> open_history(const std::string& option);
 // The store to append to, made where it is not there yet.

@@ -187,18 +187,21 @@ void add_source_url_option(CLI::App& command, std::string& source_url) {
 
 // What compare and compare-commits share: the rounds, the filter and the reports. `html_default` says where the
 // HTML report goes when --html is not given.
-void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default) {
+void add_round_options(CLI::App& command, CompareOptions& compare, const std::string& which) {
+  // compare's own are for builds only (two candidate folders were measured already); bisect's are named.
+  const std::string prefix = which.empty() ? "" : which + ": ";
   command
-      .add_option(
-          "--rounds", compare.rounds,
-          "rounds per side, after a warm-up round of base (builds only); two or more judge durations by their noise")
+      .add_option("--rounds", compare.rounds,
+                  prefix + "rounds per side, after a warm-up round of base" + (which.empty() ? " (builds only)" : "") +
+                      "; two or more judge durations by their noise")
       ->capture_default_str()
       ->check(whole_number(1));
   command
       .add_option("--extra-time", compare.extra_time,
-                  "builds only: after the rounds, tests still INCONCLUSIVE get more rounds, only they, while this "
-                  "much time lasts: seconds, or a number with s, m or h (90, 90s, 10m); 0: none (default: as long as "
-                  "the rounds took)")
+                  (which.empty() ? "builds only: " : prefix) +
+                      "after the rounds, tests still INCONCLUSIVE get more rounds, only they, while this much time "
+                      "lasts: seconds, or a number with s, m or h (90, 90s, 10m); 0: none (default: as long as the "
+                      "rounds took)")
       ->type_name("DURATION")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
@@ -208,6 +211,10 @@ void add_comparison_options(CLI::App& command, CompareOptions& compare, const st
                    text + "'";
           },
           ""));
+}
+
+void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default) {
+  add_round_options(command, compare, "");
   command.add_option("--filter", compare.filter, "GoogleTest-style filter of the tests to compare");
   command.add_flag("--fail-on-speedup", compare.fail_on_speedup, "a faster head fails too");
   command.add_option("--json", compare.json, "also write the result as JSON here ('-': standard output)");

@@ -37,6 +37,9 @@ void add_candidate_options(CLI::App& command, std::filesystem::path& build, std:
                            std::filesystem::path& baselines, std::string& gpu);
 // --source-url, checked before anything runs: "--source-url: 'javascript:x' is not an http(s) address ...".
 void add_source_url_option(CLI::App& command, std::string& source_url);
+// --rounds and --extra-time of comparisons of two builds (compare's; bisect's of durations), their help headed by
+// `which` where it is not empty.
+void add_round_options(CLI::App& command, CompareOptions& compare, const std::string& which);
 // What compare and compare-commits share: the rounds, the filter and the reports. `html_default` says where the
 // HTML report goes when --html is not given.
 void add_comparison_options(CLI::App& command, CompareOptions& compare, const std::string& html_default);

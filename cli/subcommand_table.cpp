@@ -59,7 +59,8 @@ std::span<const Subcommand> subcommand_table() {
       {"history", "the results every run appended: import earlier runs, show a series, find change points, mark "
                   "them, count each test's precision", false, false, define_history, ""},
       {"bisect", "the first commit between GOOD and BAD at which a counter changed, each probed commit built and "
-                 "measured once", false, true, define_bisect, ""},
+                 "measured once; where none did, the first whose duration got slower, by compare's rounds",
+                 false, true, define_bisect, ""},
   };
   // clang-format on
   return table;

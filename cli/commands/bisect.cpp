@@ -1,10 +1,8 @@
 // bisect: the first commit between GOOD and BAD at which a counter changed. Each commit probed is checked out in a
-// git worktree and built under --work as compare-commits does, then measured once: counters are exact, so one
-// run decides. A commit that does not build or measure is skipped, never called bad. Durations are not bisected:
-// where no counter differs between GOOD and BAD, it says so and stops.
-//
-//   <work>/src/<commit>/, <work>/build/<commit>/   as compare-commits keeps them (shared with it by default)
-//   <work>/bisect/                                 this run: build logs and each probe's candidates
+// git worktree and built under --work as compare-commits does, then measured once (bisector.hpp): counters are
+// exact, so one run decides. A commit that does not build or measure is skipped, never called bad. Where no
+// counter differs between GOOD and BAD, their durations are bisected instead, by compare's rounds
+// (bisect_durations.cpp).
 
 #include <iostream>
 #include <map>
@@ -19,6 +17,7 @@
 #include <bankgate/history/collect.hpp>
 #include <bankgate/history/store.hpp>
 
+#include "../bisector.hpp"
 #include "../changed_lines.hpp"
 #include "../commands.hpp"
 #include "../console.hpp"
@@ -35,75 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 namespace h = bankgate::history;
-
-struct BisectOptions {
-  std::string good, bad, filter;
-  CommitBuilds builds;  // --source, --work, --build, --cmake-arg
-  std::string history;  // --history: where measured commits are taken from and appended to
-};
-
-// Every counter a run measured: "Suite.test kernel metric" -> value.
-using Counters = std::map<std::string, double>;
-
-struct Bisector {
-  const BisectOptions& o;
-  Repository repository;
-  fs::path work, run;
-  std::vector<std::string> cmake_args;
-  int builds = 0;
-  // The history, where it can be read: commits this GPU measured before are taken from it (from_the_history).
-  std::unique_ptr<h::Store> store;
-  std::string gpu_key;  // this runner's GPU, as GOOD's measurement names it
-  int from_history = 0;
-
-  fs::path logs() const { return run / "build-logs"; }
-
-  // The commit built (nullopt where it does not build) and measured once.
-  std::optional<Counters> measure(SourceTree tree, const std::string& side) {
-    const fs::path build = work / "build" / tree.key;
-    try {
-      check_out(repository, tree, side, work / "src", logs());
-      ++builds;
-      build_tree("bisect", tree, side, build, cmake_args, logs());
-    } catch (const StepFailure&) {  // run_step has shown the log's end and named it
-      return std::nullopt;
-    }
-    return measure_built(tree, build);
-  }
-
-  // The commit's counters as this GPU measured them before, where the history has every watched one; no build.
-  std::optional<Counters> from_the_history(const SourceTree& tree, const std::vector<std::string>& watched) {
-    if (!store || gpu_key.empty()) return std::nullopt;
-    Counters kept = store->counters_at(tree.commit, gpu_key);
-    for (const std::string& key : watched)
-      if (!kept.contains(key)) return std::nullopt;
-    ++from_history;
-    progress("bankgate bisect: " + tree.key + " taken from the history (measured on " + gpu_key + " before)");
-    return kept;
-  }
-
-  std::optional<Counters> measure_built(const SourceTree& tree, const fs::path& build) {
-    const fs::path candidates = run / "candidates" / tree.key;
-    std::error_code ec;
-    fs::remove_all(candidates, ec);
-    SuiteRun suites;
-    suites.filter = o.filter;
-    run_ctest(suites, build, candidates, run / (tree.key + "-ctest.xml"), false,
-              (run / (tree.key + "-ctest.log")).string());
-    append_to_history(o.history, {"bisect", build, candidates, {}});
-    if (gpu_key.empty()) {
-      h::RunInfo info;
-      h::fill_from_candidates(info, candidates);
-      gpu_key = info.runner.gpu_key;
-    }
-    Counters counters;
-    for (const h::TestEntry& t : h::collect_tests(candidates, {}))
-      for (const h::KernelEntry& k : t.kernels)
-        for (const auto& [metric, value] : k.counters) counters[t.test + " " + k.kernel + " " + metric] = value;
-    if (counters.empty()) return std::nullopt;
-    return counters;
-  }
-};
 
 // The history store `option` names (as the appending commands find it from `build`), where there is one to read;
 // nothing where there is none or it cannot be read, which only costs builds (said).
@@ -140,27 +70,9 @@ h::Probe judge(const std::optional<Counters>& measured, const Counters& good, co
   return any ? h::Probe::good : h::Probe::skipped;
 }
 
-std::vector<std::string> commits_between(const Repository& repository, const SourceTree& good, const SourceTree& bad) {
-  const std::string listing = program_output({"git", "-C", repository.top.string(), "rev-list", "--reverse",
-                                              "--first-parent", good.commit + ".." + bad.commit});
-  std::vector<std::string> commits;
-  for (std::size_t at = 0; at < listing.size();) {
-    const std::size_t end = std::min(listing.find('\n', at), listing.size());
-    commits.push_back(listing.substr(at, end - at));
-    at = end + 1;
-  }
-  if (commits.empty() || commits.back() != bad.commit)
-    throw Refusal("the bad commit " + bad.key + " does not follow the good one " + good.key +
-                  " on its first-parent line (git rev-list " + good.key + ".." + bad.key +
-                  "): give GOOD as an ancestor of BAD");
-  return commits;
-}
-
 void print_change(const fs::path& top, const std::string& first, const Counters& before, const Counters& after,
                   const std::vector<std::string>& watched) {
-  std::cout << "bankgate bisect: first changed commit " << g::terminal_line(first) << " ("
-            << g::terminal_line(program_output({"git", "-C", top.string(), "log", "-1", "--format=%s", first}))
-            << ")\n";
+  std::cout << "bankgate bisect: first changed commit " << commit_and_subject(top, first) << "\n";
   for (const std::string& key : watched) {
     const auto b = before.find(key), a = after.find(key);
     if (b == before.end() || a == after.end() || b->second == a->second) continue;
@@ -235,12 +147,7 @@ int bisect_commits(const BisectOptions& o) {
   const std::vector<std::string> commits = commits_between(b.repository, good, bad);
   const Ends ends = measure_ends(b, good, bad);
   b.store = readable_history(o.history, b.work / "build" / good.key);
-  if (ends.watched.empty()) {
-    std::cout << "bankgate bisect: no counter differs between the " << g::terminal_line(describe("good", good))
-              << " and the " << g::terminal_line(describe("bad", bad))
-              << ": nothing to bisect by counters (durations are not bisected: compare-commits judges them)\n";
-    return exit_ok;
-  }
+  if (ends.watched.empty()) return bisect_durations(b, good, bad, commits);
   std::map<std::size_t, std::pair<SourceTree, Counters>> seen{{commits.size() - 1, {bad, ends.bad}}};
   const h::Bisection found = h::bisect(commits.size(), [&](std::size_t i) {
     const SourceTree tree = resolve_revision(b.repository, commits[i]);
@@ -261,16 +168,23 @@ int bisect_commits(const BisectOptions& o) {
 
 Runner define_bisect(CLI::App& command) {
   const auto o = std::make_shared<BisectOptions>();
-  command.add_option("good", o->good, "a commit whose counters are as they should be (anything git rev-parse takes)")
+  command
+      .add_option("good", o->good,
+                  "a commit whose counters (or durations) are as they should be (anything git rev-parse takes)")
       ->required();
-  command.add_option("bad", o->bad, "a later commit whose counters changed (GOOD must be its ancestor)")->required();
+  command.add_option("bad", o->bad, "a later commit whose counters or durations changed (GOOD must be its ancestor)")
+      ->required();
   command.add_option("--filter", o->filter, "GoogleTest-style filter of the tests to measure");
   add_commit_build_options(command, o->builds, "the commits it builds",
                            "shared with compare-commits, and this run's logs in bisect/");
+  add_round_options(command, o->rounds, "durations (where no counter differs between GOOD and BAD)");
   add_history_option(command, o->history);
-  command.footer(exit_codes_of({exit_code::unreadable,
-                                {exit_setup, "git failed, or GOOD or BAD could not be built or measured"},
-                                {exit_inconclusive, "the change was found but did not repeat when measured again"}}));
+  command.footer(exit_codes_of(
+      {exit_code::unreadable,
+       {exit_setup, "git failed, or GOOD or BAD could not be built or measured"},
+       {exit_inconclusive,
+        "the change was found but did not repeat when measured again, or (durations) the rounds could not decide "
+        "GOOD against BAD or a commit next to the change"}}));
   return [o] { return bisect_commits(*o); };
 }
 

@@ -17,6 +17,7 @@
 #include "../options.hpp"
 #include "../subcommand_table.hpp"
 #include "../suite_run.hpp"
+#include "../trend_pages.hpp"
 
 namespace bankgate::cli {
 namespace {
@@ -66,8 +67,14 @@ int gate(const GateOptions& o) {
   s.markdown = markdown;
   s.html = protocol::html_report(results);
   s.source_url = source_url;
+  // The history gets the gate's own verdicts, and the reports link each failed test's trend page drawn from it.
+  s.before_reports = [&](const g::GateSummary& judged) {
+    std::optional<Appended> appended;
+    if (ran)
+      appended = append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged)});
+    return appended ? write_trend_pages(*appended, judged, results) : std::map<std::string, std::string>();
+  };
   const int status = summary(s);
-  if (ran) append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results});
   if (!o.markdown.empty()) {
     try {
       g::append_markdown(o.markdown, g::read_input_file(markdown));

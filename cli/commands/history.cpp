@@ -39,10 +39,12 @@ const Part parts[] = {
 
 }  // namespace
 
-void add_store_option(CLI::App& command, std::string& history) {
+Runner store_part(CLI::App& command, std::string& history, Runner run) {
   command.add_option("--history", history,
                      "the history store: an SQLite file or a postgresql:// URL (default: $BANKGATE_HISTORY, else "
                      "<repository>/.bankgate/history.sqlite of the current folder)");
+  command.footer(exit_codes_of({exit_code::unreadable}));
+  return run;
 }
 
 std::unique_ptr<history::Store> open_history(const std::string& option) {

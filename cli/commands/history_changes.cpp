@@ -60,16 +60,31 @@ std::string marked(const std::vector<h::Mark>& marks, const std::string& test, c
   return verdict.empty() ? "-" : verdict;
 }
 
+// How much of the history was looked at: what a count of change points is a rate of (a false-alert rate on A/A
+// series: bench/history-false-alerts.sh).
+struct Examined {
+  std::size_t series = 0, runs = 0;
+  void add(const std::vector<h::SeriesPoint>& points) {
+    ++series;
+    runs += points.size();
+  }
+  std::string text(const std::string& what) const {
+    return std::to_string(series) + " " + what + " series over " + std::to_string(runs) + " run(s)";
+  }
+};
+
 struct Context {
   h::Store& store;
   const std::vector<h::Mark>& marks;
   Table& table;
   std::vector<std::string>& unstable;
+  Examined durations, counters;
 };
 
 void counter_rows(Context& c, const std::string& test, const std::string& metric, const std::string& gpu_key) {
   const auto series = c.store.series({test, metric, "", gpu_key});
   for (const auto& [gpu, points] : by_gpu(series)) {
+    c.counters.add(points);
     const h::CounterChanges found = h::counter_changes(points);
     for (const h::ChangePoint& p : found.changes)
       c.table.push_back({test, gpu, metric, where(p), g::format_number(p.before) + " -> " + g::format_number(p.after),
@@ -81,11 +96,13 @@ void counter_rows(Context& c, const std::string& test, const std::string& metric
 
 void duration_rows(Context& c, const std::string& test, const std::string& gpu_key) {
   const auto series = c.store.series({test, "duration", "", gpu_key});
-  for (const auto& [gpu, points] : by_gpu(series))
+  for (const auto& [gpu, points] : by_gpu(series)) {
+    c.durations.add(points);
     for (const h::ChangePoint& p : h::duration_changes(points))
       c.table.push_back({test, gpu, "duration", where(p) + " p=" + p_text(p.p_value),
                          g::duration_text(p.before) + " -> " + g::duration_text(p.after), code(p),
                          marked(c.marks, test, "duration", p.first_changed)});
+  }
 }
 
 int changes(const ChangesOptions& o) {
@@ -93,14 +110,15 @@ int changes(const ChangesOptions& o) {
   const std::vector<h::Mark> marks = store->marks();
   Table table{{"test", "gpu", "metric", "where", "change", "code", "mark"}};
   std::vector<std::string> unstable;
-  Context c{*store, marks, table, unstable};
+  Context c{*store, marks, table, unstable, {}, {}};
   const std::vector<std::string> tests = o.test.empty() ? store->tests() : std::vector<std::string>{o.test};
   for (const std::string& test : tests) {
     if (o.metric.empty() || o.metric == "duration") duration_rows(c, test, o.gpu_key);
     for (const std::string& metric : store->metrics(test))
       if (o.metric.empty() || o.metric == metric) counter_rows(c, test, metric, o.gpu_key);
   }
-  std::cout << (table.size() - 1) << " change point(s) in " << g::terminal_line(store->where()) << "\n";
+  std::cout << (table.size() - 1) << " change point(s) in " << g::terminal_line(store->where()) << "\n"
+            << "examined: " << c.durations.text("duration") << ", " << c.counters.text("counter") << "\n";
   if (table.size() > 1) std::cout << g::format_table(table);
   for (const std::string& line : unstable)
     std::cout << "not a property of the code (two values in one commit): " << g::terminal_line(line) << "\n";
@@ -114,9 +132,7 @@ Runner define_history_changes(CLI::App& command) {
   command.add_option("--test", o->test, "only this test, Suite.test (default: every test)");
   command.add_option("--metric", o->metric, "only this counter, or duration (default: every counter and duration)");
   command.add_option("--gpu", o->gpu_key, "only runs on this GPU, arch/model");
-  add_store_option(command, o->history);
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return changes(*o); };
+  return store_part(command, o->history, [o] { return changes(*o); });
 }
 
 }  // namespace bankgate::cli

@@ -1,9 +1,12 @@
 // history import: runs from earlier artifacts appended to the history store. A CI job's kept report folder (a
-// gate's: candidates/ and gtest-results/), a candidates folder, or the file a run kept when its store could not
-// be reached (history_append.hpp). Importing a run twice adds it once.
+// gate's: candidates/, gtest-results/ and summary.json, whose verdicts are the gate's own; or that summary.json,
+// naming its folder), a candidates folder, or the file a run kept when its store could not be reached
+// (history_append.hpp). Importing a run twice adds it once.
 
 #include <iostream>
 #include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/store/input_file.hpp>
@@ -28,31 +31,39 @@ struct ImportOptions {
   std::string parent, branch;  // what the artifacts cannot say of their commit
 };
 
-// A folder of artifacts as one run. Its key follows from what was measured (commit, GPU, time, tests), so that the
-// same artifacts imported again are recognised.
+// A folder of artifacts as one run.
 h::RunEntry folder_run(const fs::path& folder, const ImportOptions& o) {
   const bool report_folder = fs::is_directory(g::protocol::run_candidates(folder));
   const fs::path candidates = report_folder ? g::protocol::run_candidates(folder) : folder;
   const fs::path records = report_folder ? g::protocol::run_gtest_results(folder) : fs::path();
   h::RunEntry run;
   run.tests = h::collect_tests(candidates, records);
+  std::error_code ec;
+  if (const fs::path summary = g::protocol::summary_json(folder); report_folder && fs::exists(summary, ec))
+    h::apply_gate_summary(run.tests, g::parse_input_json(g::read_input_file(summary), summary.string()),
+                          summary.string());
   if (run.tests.empty())
     throw std::runtime_error(folder.string() +
                              " holds no candidates: give a gate's report folder (with candidates/), a candidates "
                              "folder or a history run file");
   h::fill_from_candidates(run.run, candidates);
   run.run.command = "import";
+  // Everything the folder holds names the run (its commit, GPU, time, and every figure and verdict): the same folder
+  // imported again is recognised, and two gates of one commit whose candidates bear one time are still two runs.
+  run.run.key = "import-" + h::text_hash(h::run_file_json(run));
   run.run.parent = o.parent;
   run.run.branch = o.branch;
-  std::string identity = run.run.commit + "|" + run.run.runner.gpu_key + "|" + run.run.time;
-  for (const h::TestEntry& t : run.tests) identity += "|" + t.test;
-  run.run.key = "import-" + h::text_hash(identity);
   return run;
 }
 
 h::RunEntry run_of(const fs::path& path, const ImportOptions& o) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return folder_run(path, o);
+  // A gate's summary.json stands for the report folder it is in.
+  const fs::path folder = fs::absolute(path).parent_path();
+  if (path.filename() == g::protocol::summary_json("").filename() &&
+      fs::is_directory(g::protocol::run_candidates(folder), ec))
+    return folder_run(folder, o);
   const std::string text = g::read_input_file(path);
   return h::parse_run_file(text, path.string());
 }
@@ -78,14 +89,14 @@ int import_runs(const ImportOptions& o) {
 
 Runner define_history_import(CLI::App& command) {
   const auto o = std::make_shared<ImportOptions>();
-  command.add_option("paths", o->paths, "report folders, candidates folders or history run files")
+  command
+      .add_option("paths", o->paths,
+                  "a gate's report folders (or their summary.json), candidates folders or history run files")
       ->required()
       ->check(CLI::ExistingPath);
-  add_store_option(command, o->history);
   command.add_option("--parent", o->parent, "the parent of the imported runs' commit, where the artifacts do not say");
   command.add_option("--branch", o->branch, "the branch of the imported runs");
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return import_runs(*o); };
+  return store_part(command, o->history, [o] { return import_runs(*o); });
 }
 
 }  // namespace bankgate::cli

@@ -43,9 +43,7 @@ Runner define_history_mark(CLI::App& command) {
       ->required()
       ->check(CLI::IsMember({"intended", "regression", "false"}));
   command.add_option("--note", o->mark.note, "why, for whoever reads the marks");
-  add_store_option(command, o->history);
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return mark(*o); };
+  return store_part(command, o->history, [o] { return mark(*o); });
 }
 
 }  // namespace bankgate::cli

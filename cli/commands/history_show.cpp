@@ -92,9 +92,7 @@ Runner define_history_show(CLI::App& command) {
                        : "must be an http(s) address holding {commit}, got '" + url + "'";
           },
           "URL"));
-  add_store_option(command, o->history);
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [o] { return show(*o); };
+  return store_part(command, o->history, [o] { return show(*o); });
 }
 
 }  // namespace bankgate::cli

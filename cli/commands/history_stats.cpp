@@ -64,9 +64,7 @@ int stats(const std::string& history) {
 
 Runner define_history_stats(CLI::App& command) {
   const auto history = std::make_shared<std::string>();
-  add_store_option(command, *history);
-  command.footer(exit_codes_of({exit_code::unreadable}));
-  return [history] { return stats(*history); };
+  return store_part(command, *history, [history] { return stats(*history); });
 }
 
 }  // namespace bankgate::cli

@@ -18,6 +18,7 @@
 #include "../commands.hpp"
 #include "../console.hpp"
 #include "../options.hpp"
+#include "../process.hpp"
 #include "../source_checkout.hpp"
 #include "../subcommand_table.hpp"
 
@@ -101,6 +102,18 @@ std::string split_note(const g::GateSummary& s, bool markdown) {
          (markdown ? "`bankgate summary --shards`" : "bankgate summary --shards") + ").";
 }
 
+// Where the failed tests' trend pages are, for the markdown summary (a comment cannot link into the artifact), and
+// how to draw one again; "" where there are none.
+std::string trend_note(const std::map<std::string, std::string>& trend_pages) {
+  if (trend_pages.empty()) return "";
+  const std::string folder = fs::path(trend_pages.begin()->second).parent_path().string();
+  return "\nEach failed test's history, its duration and counters run by run: " + g::markdown_code(folder + "/") +
+         " beside this summary (" + std::to_string(trend_pages.size()) + " page(s)); draw one again with " +
+         g::markdown_code(
+             as_command_line({"bankgate", "history", "show", "--test", trend_pages.begin()->first, "--html", "FILE"})) +
+         ".\n";
+}
+
 // --reports DIR: every report a gate writes, under its names, where not named one by one.
 SummaryOptions with_report_folder(SummaryOptions o) {
   if (o.reports.empty()) return o;
@@ -113,7 +126,8 @@ SummaryOptions with_report_folder(SummaryOptions o) {
 
 // Writes every report asked for, each on its own: one that cannot be written (a full disk, a FIFO in its place)
 // costs none of the others, and is named. Returns what the summary's verdict and the unwritten reports make.
-int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::string& source_url) {
+int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::string& source_url,
+                  const std::map<std::string, std::string>& trend_pages) {
   std::vector<std::string> unwritten;
   const auto write_report = [&](const std::string& what, const fs::path& path, auto&& write) {
     if (path.empty()) return false;
@@ -129,7 +143,7 @@ int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::s
   write_report("the JUnit report", o.junit_out, [&] { write_text(o.junit_out, g::render_junit(s)); });
   const bool html = write_report("the HTML report", o.html, [&] {
     write_text(o.html, g::render_html(s, {o.sources.empty() ? configured_source_dir(o.build) : o.sources,
-                                          "bankgate gate", source_url}));
+                                          "bankgate gate", source_url, trend_pages}));
     std::cout << "report: " << g::terminal_line(fs::absolute(o.html).string()) << "\n";
   });
   std::string markdown = g::render_markdown(s);
@@ -138,6 +152,7 @@ int write_reports(const g::GateSummary& s, const SummaryOptions& o, const std::s
     markdown +=
         "\nThe full report, with per-line figures and duration plots: " + g::markdown_code(o.html.filename().string()) +
         " (beside this summary in the run's reports).\n";
+  markdown += trend_note(trend_pages);
   write_report("the markdown summary", o.markdown, [&] { g::append_markdown(o.markdown, markdown); });
   const fs::path folder_markdown = o.reports.empty() ? fs::path() : protocol::summary_markdown(o.reports);
   write_report("the markdown summary", folder_markdown, [&] { write_text(folder_markdown, markdown); });
@@ -158,7 +173,9 @@ int summary(const SummaryOptions& options) {
   const SummaryOptions o = with_report_folder(options);
   std::cout << g::render_console(s, console().palette);
   if (const std::string note = split_note(s, /*markdown=*/false); !note.empty()) std::cout << note << "\n";
-  return write_reports(s, o, source_url);
+  const std::map<std::string, std::string> trend_pages =
+      o.before_reports ? o.before_reports(s) : std::map<std::string, std::string>();
+  return write_reports(s, o, source_url, trend_pages);
 }
 
 Runner define_summary(CLI::App& command) {

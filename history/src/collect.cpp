@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -137,6 +138,28 @@ std::vector<TestEntry> collect_tests(const fs::path& candidates, const fs::path&
     out.push_back(std::move(c.entry));
   }
   return out;
+}
+
+void apply_gate_summary(std::vector<TestEntry>& tests, const json& summary, const std::string& origin) {
+  const auto refuse = [&](const std::string& what) {
+    throw std::runtime_error(origin + " is no gate summary: " + what);
+  };
+  if (!summary.is_object() || summary.value("schema", json()) != "bankgate-summary")
+    refuse("no schema bankgate-summary");
+  const auto listed = summary.find("tests");
+  if (listed == summary.end() || !listed->is_array()) refuse("no array \"tests\"");
+  for (const json& test : *listed) {
+    if (!test.is_object() || !test.contains("name") || !test["name"].is_string() || !test.contains("outcome") ||
+        !test["outcome"].is_string() || !g::outcome_from_id(test["outcome"].get<std::string>()))
+      refuse("a test without a name or a known outcome");
+    const std::string name = test["name"].get<std::string>();
+    auto entry = std::find_if(tests.begin(), tests.end(), [&](const TestEntry& t) { return t.test == name; });
+    if (entry == tests.end()) entry = tests.insert(tests.end(), TestEntry{name, "", {}, "{}"});
+    entry->outcome = test["outcome"].get<std::string>();
+    json details = entry->details_json.empty() ? json::object() : json::parse(entry->details_json);
+    details["findings"] = test.contains("changes") && test["changes"].is_array() ? test["changes"] : json::array();
+    entry->details_json = details.dump();
+  }
 }
 
 void fill_from_candidates(RunInfo& run, const fs::path& candidates) {

@@ -1,4 +1,4 @@
-// A series as an HTML page with an SVG plot (trend_page.hpp).
+// Series as an HTML page of SVG plots (trend_page.hpp).
 
 #include <bankgate/history/trend_page.hpp>
 
@@ -67,17 +67,15 @@ void draw_point(std::ostringstream& out, const Scale& s, std::size_t i, const Se
   if (!href.empty()) out << "</a>";
 }
 
-}  // namespace
-
-std::string trend_page(const SeriesQuery& query, const std::vector<SeriesPoint>& points,
-                       const std::string& commit_url) {
-  const std::string name = gate::html_text(query.test + ": " + query.metric);
-  std::ostringstream out;
-  out << "<!DOCTYPE html><html><head><meta charset=utf-8><title>" << name << "</title></head><body>"
-      << "<h1>" << name << "</h1><p>" << points.size() << " run(s), oldest first"
+// One series' heading, what its plot shows, and the plot.
+void plot(std::ostringstream& out, const TrendSeries& series, const std::string& commit_url) {
+  const SeriesQuery& query = series.query;
+  const std::vector<SeriesPoint>& points = series.points;
+  out << "<h2>" << gate::html_text(query.metric) << (query.kernel.empty() ? "" : " of " + gate::html_text(query.kernel))
+      << "</h2><p>" << points.size() << " run(s), oldest first"
       << (query.metric == "duration" ? ": the median of each run, its p10 - p90 range as a line" : ": as steps")
       << "; each point names its run and commit.</p>";
-  if (points.empty()) return out.str() + "</body></html>\n";
+  if (points.empty()) return;
   const Scale s = scale_of(points);
   out << "<svg xmlns='http://www.w3.org/2000/svg' width=" << width << " height=" << height << ">"
       << "<text x=4 y=" << fixed(s.y(s.high) + 12) << ">" << fixed(s.high) << "</text><text x=4 y=" << fixed(s.y(s.low))
@@ -89,8 +87,25 @@ std::string trend_page(const SeriesQuery& query, const std::vector<SeriesPoint>&
     out << "'/>";
   }
   for (std::size_t i = 0; i < points.size(); ++i) draw_point(out, s, i, points[i], commit_url);
-  out << "</svg></body></html>\n";
+  out << "</svg>";
+}
+
+}  // namespace
+
+std::string trend_page(const std::string& title, const std::vector<TrendSeries>& series,
+                       const std::string& commit_url) {
+  const std::string name = gate::html_text(title);
+  std::ostringstream out;
+  out << "<!DOCTYPE html><html><head><meta charset=utf-8><title>" << name << "</title></head><body>"
+      << "<h1>" << name << "</h1>";
+  for (const TrendSeries& s : series) plot(out, s, commit_url);
+  out << "</body></html>\n";
   return out.str();
+}
+
+std::string trend_page(const SeriesQuery& query, const std::vector<SeriesPoint>& points,
+                       const std::string& commit_url) {
+  return trend_page(query.test + ": " + query.metric, {{query, points}}, commit_url);
 }
 
 }  // namespace bankgate::history

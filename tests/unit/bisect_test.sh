@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # `bankgate bisect` without a GPU, on a made-up git repository of 64 commits whose "GPU suite" is a ctest entry
-# writing a candidate with a shared load count read from the commit's loads.txt. A counter change is planted at
-# commit 37; commit 39 does not configure (skipped, never called bad).
+# writing a candidate with a shared load count and a median read from the commit's files. A counter change is
+# planted at commit 37, duration changes at commits 13 and 51; commit 39 does not configure (skipped, never called
+# bad), commit 50's durations are noisy.
 #   - the first changed commit is named exactly, with the counter before and after, in at most 7 builds between
 #     GOOD and BAD (the skipped one included), and confirmed by measuring it and its parent again;
-#   - GOOD and BAD without a counter between them that differs: nothing to bisect (exit 0);
+#   - where no counter differs, durations: the first slower commit named exactly in at most 5 comparisons (compare's
+#     rounds, GOOD against each commit probed) and confirmed by comparing it with its parent; a noisy commit next to
+#     the change is INCONCLUSIVE, neither good nor bad, and leaves a range (exit 5); no duration slower either:
+#     nothing to bisect (exit 0);
 #   - BAD not after GOOD: refused (exit 3);
 #   - each commit measured is appended to the history; a second bisect takes them from it instead of building.
 #
@@ -12,54 +16,20 @@
 #
 # Exits 77 (Skipped) where git or ninja is missing. Prints "N passed, M failed"; exits non-zero if any failed.
 set -uo pipefail
-tool=${1:?usage: bisect_test.sh PATH/TO/bankgate CMAKE}
-cmake=${2:?usage: bisect_test.sh PATH/TO/bankgate CMAKE}
-for program in git ninja; do
-  command -v "$program" >/dev/null 2>&1 || { echo "SKIPPED: no $program here; bisect needs it"; exit 77; }
-done
-export PATH="$(dirname "$cmake"):$PATH"
-root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-bisect.XXXXXX")
-trap 'git -C "$root/repo" worktree prune >/dev/null 2>&1; rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
-unset GIT_DIR GIT_WORK_TREE
+made_up_project bisect "${1:-}" "${2:-}" git ninja
 export BANKGATE_HISTORY=off
 
-repo="$root/repo"
-mkdir -p "$repo"
-cat >"$repo/measure.sh" <<'SUITE'
-#!/usr/bin/env bash
-# The suite's measuring run: a candidate of SquareTile.setRowReadRow, its shared loads from loads.txt.
-set -eu
-loads=$(cat "$1/loads.txt")
-dir=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$dir/sm_90/nvidia-h200/SquareTile"
-cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
-{"schema_version": 4, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
- "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
-                "cupti_version": 130000, "git_commit": "$(git -C "$1" rev-parse HEAD)", "git_dirty": false,
-                "date": "2026-11-28T20:00:00Z", "command": "fake suite"},
- "tests": {"setRowReadRow": {"kernel": "setRowReadRow", "correct": true,
-   "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $loads, "tolerance": {"kind": "exact"}},
-                "smsp__sass_inst_executed_op_shared_ld.sum": {"value": 32, "tolerance": {"kind": "exact"}}},
-   "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
-              "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
-JSON
-SUITE
-cmakelists() {
-  printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
-    'add_test(NAME SquareTile.setRowReadRow COMMAND bash ${CMAKE_SOURCE_DIR}/measure.sh ${CMAKE_SOURCE_DIR})' \
-    'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' "$@" >"$repo/CMakeLists.txt"
-}
-git init -q "$repo"
-echo build/ >"$repo/.gitignore"
+# The suite's measuring run writes a candidate of SquareTile.setRowReadRow: its loads from loads.txt, its median
+# from duration.txt (fake_gpu_suite.py). Counters: the loads change at commit 37. Durations: 10 us, 11 us from
+# commit 13, 12.1 us from commit 51; commit 50's are noisy (rounds cannot tell them from 11 us or from 12.1 us).
 declare -a sha
 for i in $(seq 0 63); do
   if [ "$i" -ge 37 ]; then echo 1024 >"$repo/loads.txt"; else echo 32 >"$repo/loads.txt"; fi
-  if [ "$i" = 39 ]; then cmakelists 'message(FATAL_ERROR "commit 39 does not configure")'; else cmakelists "# commit $i"; fi
-  git -C "$repo" add -A && git -C "$repo" commit -qm "commit $i"
-  sha[$i]=$(git -C "$repo" rev-parse HEAD)
+  if [ "$i" -ge 51 ]; then echo 12100; elif [ "$i" = 50 ]; then echo noisy 11000; elif [ "$i" -ge 13 ]; then echo 11000
+  else echo 10000; fi >"$repo/duration.txt"
+  if [ "$i" = 39 ]; then fake_suite_cmakelists 'message(FATAL_ERROR "commit 39 does not configure")'; else fake_suite_cmakelists "# commit $i"; fi
+  sha[$i]=$(commit "commit $i")
 done
 
 history="$root/history.sqlite"
@@ -80,9 +50,26 @@ expect_in "again: the same first changed commit" "first changed commit ${sha[37]
 expect_in "again: measured commits are taken from the history" "${sha[31]:0:12} taken from the history" "$out"
 expect_in "again: only the unbuildable commit is tried again" "good, bad and 1 of the 62 commits between (1 skipped, 6 taken from the history)" "$out"
 
-run "$tool" bisect --source "$repo" "${sha[0]}" "${sha[20]}"
-expect_rc "no counter differs: nothing to bisect (exit 0)" 0
-expect_in "no counter differs: said" "no counter differs between the good" "$out"
+# Durations, where no counter moved: compare's rounds, GOOD against each commit probed.
+run "$tool" bisect --source "$repo" --rounds 2 "${sha[0]}" "${sha[20]}"
+expect_rc "a planted duration change, no counter moved: found and confirmed (exit 0)" 0
+expect_in "no counter moved: durations compared" "no counter differs between the good" "$out"
+expect_in "the test slower at BAD is named" "slower at the bad commit: SquareTile.setRowReadRow" "$out"
+expect_in "the first slower commit is named" "first slower commit ${sha[13]} (commit 13)" "$out"
+probes=$(printf '%s\n' "$out" | sed -n 's/.*build(s): good, bad and \([0-9]*\) of the 19 commits between.*/\1/p')
+check "at most 5 comparisons between GOOD and BAD" "[ -n '$probes' ] && [ '$probes' -le 5 ]" "$out"
+expect_in "confirmed by comparing again" "confirmed: compared again, ${sha[13]:0:12} is slower than ${sha[12]:0:12}" "$out"
+expect_in "what changed there, before and after" "SquareTile.setRowReadRow: duration (median) 10.0 us -> 11.0 us" "$out"
+
+run "$tool" bisect --source "$repo" --rounds 2 "${sha[40]}" "${sha[63]}"
+expect_rc "a noisy commit next to the change: INCONCLUSIVE (exit 5)" 5
+expect_in "the noisy commit is neither good nor bad" "${sha[50]:0:12} is INCONCLUSIVE" "$out"
+expect_in "the range it leaves is named" \
+  "INCONCLUSIVE: the commits between ${sha[49]:0:12} and ${sha[51]:0:12} could not be built or told from either side" "$out"
+
+run "$tool" bisect --source "$repo" --rounds 2 "${sha[0]}" "${sha[10]}"
+expect_rc "no counter and no duration differs: nothing to bisect (exit 0)" 0
+expect_in "no counter and no duration differs: said" "no counter and no duration differs between the good" "$out"
 
 run "$tool" bisect --source "$repo" "${sha[20]}" "${sha[0]}"
 expect_rc "BAD before GOOD: refused (exit 3)" 3

@@ -6,7 +6,9 @@ keep the gate's results (JUnit, candidates, summary) when the gate fails. The te
 bankgate (examples/adopt/ci/) are held to the same fork guard and read-only token, and besides: a gate job and
 a compare job for pull requests (bankgate compare-commits from the merge base, with the whole history), one
 run per pull request or branch, the GPU architecture from a variable, every GPU of the runner for the gate; the
-comment workflow runs on workflow_run alone, checks out and runs nothing, and may write pull requests only.
+comment workflow runs on workflow_run alone, checks out and runs nothing, and may write pull requests only. Their
+gate jobs append to a shared history store whose URL comes from a secret (GitHub) or a CI/CD variable (GitLab),
+never from the file, and keep what the store did not take (history-pending) as artifacts.
 The templates of a gate split over runners (bankgate-gate-sharded.yml, bankgate-sharded.gitlab-ci.yml): one part
 per matrix value or parallel job, given by the CI's own variable, every part's reports kept under a name of its
 own, and a merge job that waits for all of them, runs whatever they ended with and gives the verdict.
@@ -339,6 +341,25 @@ def job_text(job, keys=("run",)):
     return "\n".join(str(step.get(key, "")) for step in job.get("steps") or [] for key in keys)
 
 
+def history_pending_folder():
+    """Where a run keeps what the history store did not take, in the templates' build folder."""
+    return layout_path("build", "history_pending")
+
+
+def adopter_history_problems(gate):
+    """The adopters' GitHub gate job appends to a shared history store named by the secret BANKGATE_HISTORY (its
+    URL holds a password: never written into the file), and keeps what the store did not take as an artifact for
+    a later `bankgate history import`, even when the gate fails."""
+    problems = []
+    if normalize((gate.get("env") or {}).get("BANKGATE_HISTORY", "")) != "secrets.BANKGATE_HISTORY":
+        problems.append("job gate does not take its history store from the secret BANKGATE_HISTORY")
+    kept = [step for step in gate.get("steps") or [] if str(step.get("uses", "")).startswith("actions/upload-artifact@")
+            and str((step.get("with") or {}).get("path", "")).rstrip("/") == history_pending_folder()]
+    if not kept:
+        problems.append(f"job gate does not keep the runs the history store did not take ({history_pending_folder()})")
+    return problems
+
+
 def adopter_problems(workflow):
     """The workflow for projects that adopted bankgate: a gate job and, for pull requests, a compare job, both
     behind the fork guard with read-only permissions; one run per pull request or branch; the GPU architecture
@@ -368,6 +389,7 @@ def adopter_problems(workflow):
             problems.append("job gate does not spread the suites over every GPU (bankgate-resource-spec, --resource-spec)")
         if '--markdown "$GITHUB_STEP_SUMMARY"' not in commands:
             problems.append("job gate does not append its summary to $GITHUB_STEP_SUMMARY")
+        problems += adopter_history_problems(gate)
     if not compare:
         problems.append("there is no job compare")
     else:
@@ -450,6 +472,13 @@ def adopter_gitlab_problems(config):
             problems.append(f"{where} keeps its artifacts only when it passes (artifacts: when: always)")
         if name == "bankgate-gate" and (" gate --build " not in commands or "--resource-spec " not in commands):
             problems.append(f"{where} does not run `bankgate gate --build` over every GPU (--resource-spec)")
+        if name == "bankgate-gate" and history_pending_folder() not in [
+                str(path).rstrip("/") for path in (job.get("artifacts") or {}).get("paths") or []]:
+            problems.append(f"{where} does not keep the runs the history store did not take ({history_pending_folder()})")
+        for variables in (config.get("variables") or {}, job.get("variables") or {}):
+            if "BANKGATE_HISTORY" in variables:
+                problems.append("the GitLab configuration writes BANKGATE_HISTORY into the file; its URL holds a "
+                                "password: set it as a masked CI/CD variable")
         if name == "bankgate-compare":
             if any("merge_request_event" not in str(rule.get("if", "")) for rule in job.get("rules") or []):
                 problems.append(f"{where} runs for more than merge requests")
@@ -786,6 +815,23 @@ class BrokenAdopterWorkflowTest(unittest.TestCase):
         del self.step(self.compare, "actions/upload-artifact@")["if"]
         self.assertCaught("job compare uploads its reports without if: always()")
 
+    def test_the_history_store_written_into_the_file(self):
+        self.gate["env"]["BANKGATE_HISTORY"] = "postgresql://gate:secret@db/history"
+        self.assertCaught("job gate does not take its history store from the secret BANKGATE_HISTORY")
+        del self.gate["env"]["BANKGATE_HISTORY"]
+        self.assertCaught("job gate does not take its history store from the secret BANKGATE_HISTORY")
+
+    def pending_upload(self):
+        return next(step for step in self.gate["steps"] if "history-pending" in str(step.get("with", "")))
+
+    def test_runs_the_history_store_did_not_take_left_behind(self):
+        self.pending_upload()["with"]["path"] = "build/bankgate/gate/"
+        self.assertCaught("job gate does not keep the runs the history store did not take")
+
+    def test_runs_the_history_store_did_not_take_kept_only_on_success(self):
+        del self.pending_upload()["if"]
+        self.assertCaught("job gate uploads its reports without if: always()")
+
 
 class BrokenCommentWorkflowTest(unittest.TestCase):
     """Each alteration of the adopters' comment workflow must be caught."""
@@ -873,6 +919,14 @@ class BrokenAdopterGitlabTest(unittest.TestCase):
     def test_artifacts_only_on_success(self):
         self.compare["artifacts"]["when"] = "on_success"
         self.assertCaught("bankgate-compare keeps its artifacts only when it passes")
+
+    def test_runs_the_history_store_did_not_take_left_behind(self):
+        self.gate["artifacts"]["paths"].remove("build/bankgate/history-pending/")
+        self.assertCaught("bankgate-gate does not keep the runs the history store did not take")
+
+    def test_the_history_store_written_into_the_file(self):
+        self.gate.setdefault("variables", {})["BANKGATE_HISTORY"] = "postgresql://gate:secret@db/history"
+        self.assertCaught("writes BANKGATE_HISTORY into the file")
 
 
 class BrokenGitlabConfigurationTest(unittest.TestCase):

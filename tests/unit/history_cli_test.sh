@@ -5,79 +5,41 @@
 #   - a gate appends its tests to the store --history names; history show lists the series;
 #   - a store that cannot be used (a server that cannot be reached, a damaged file, a newer schema): the gate's
 #     verdict and exit code stand, it says why, and keeps the run in a file that history import adds later;
-#   - history import of a gate's report folder, once however often it is imported;
+#   - the outcome kept is the gate's verdict (its summary), not the suite's result record;
+#   - a failed gate draws each failed test's trend page from the history and its reports link it;
+#   - history import of a gate's report folder (or its summary.json), with the gate's verdicts, once however often
+#     it is imported;
 #   - history changes names the exact commit where the counter changed (its parent was measured), and a range
 #     where it was not; history mark and stats;
-#   - two imports at once into one SQLite store lose nothing.
+#   - two imports at once into one SQLite store lose nothing;
+#   - bench/history-false-alerts.sh counts the change points of gates of one commit, per test.
 #
 #   tests/unit/history_cli_test.sh PATH/TO/bankgate CMAKE
 #
 # Exits 77 (Skipped) where git or sqlite3 is missing. Prints "N passed, M failed"; exits non-zero if any failed.
 set -uo pipefail
-tool=${1:?usage: history_cli_test.sh PATH/TO/bankgate CMAKE}
-cmake=${2:?usage: history_cli_test.sh PATH/TO/bankgate CMAKE}
-for program in git sqlite3; do
-  command -v "$program" >/dev/null 2>&1 || { echo "SKIPPED: no $program here (apt-get install $program)"; exit 77; }
-done
-export PATH="$(dirname "$cmake"):$PATH"
-root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-history.XXXXXX")
-trap 'rm -rf "$root"' EXIT
 . "$(dirname "$0")/test_lib.sh"
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
-unset GIT_DIR GIT_WORK_TREE BANKGATE_HISTORY NO_COLOR
+made_up_project history "${1:-}" "${2:-}" git sqlite3
+unset BANKGATE_HISTORY NO_COLOR
+cd "$root"  # no baselines folder here: the gate finds none for the test, wherever the test is run from
 
-repo="$root/repo"
-mkdir -p "$repo"
-cat >"$repo/measure.sh" <<'SUITE'
-#!/usr/bin/env bash
-# The suite's measuring run: a candidate and a result record of SquareTile.setRowReadRow, its loads from loads.txt.
-set -eu
-project=$1 records=$2
-loads=$(cat "$project/loads.txt")
-commit=$(git -C "$project" rev-parse HEAD)
-dir=$(python3 -c 'import json, os; print(json.load(open(os.environ["BANKGATE_RUN_MANIFEST"]))["candidate_dir"])')
-mkdir -p "$dir/sm_90/nvidia-h200/SquareTile" "$records"
-cat >"$dir/sm_90/nvidia-h200/SquareTile/setRowReadRow.json" <<JSON
-{"schema_version": 4, "suite": "SquareTile", "gpu": {"arch": "sm_90", "model": "nvidia-h200"},
- "provenance": {"gpu_name": "NVIDIA H200", "chip": "GH100", "compute_capability": "9.0", "multiprocessor_count": 132,
-                "driver_version": 13000, "driver_release": "580.159.04", "cuda_runtime_version": 13000,
-                "cupti_version": 130000, "git_commit": "$commit", "git_dirty": false, "date": "2026-11-28T20:00:00Z",
-                "command": "fake suite"},
- "tests": {"setRowReadRow": {"kernel": "setRowReadRow", "correct": true,
-   "counters": {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": {"value": $loads, "tolerance": {"kind": "exact"}}},
-   "timing": {"median_ns": 768, "mad_ns": 0, "p10_ns": 768, "p90_ns": 768, "min_ns": 768, "samples": 3,
-              "median_se_ns": 0, "tolerance": {"relative": 0.03, "absolute_ns": 64}, "l2": "warm",
-              "launches_per_sample": 1, "warmup_launches": 2, "dropped_samples": 0, "sm_clock_mhz": 1980},
-   "samples_ns": [768, 768, 768],
-   "lines": [{"file": "square.cu", "line": 12, "kind": "shared_load", "opcode": "LDS", "executions": 32,
-              "wavefronts": $loads, "ideal_wavefronts": 32, "sectors": 0, "ideal_sectors": 0}]}}}
-JSON
-# The plan, as run-suite writes it before the suite process starts: the tests it will run.
-printf '{"filter": "", "problem": "", "program": "fake_suite", "schema": "bankgate-test-plan", "schema_version": 1, "shard": 0, "tests": ["SquareTile.setRowReadRow"]}\n' \
-  >"$records/fake_suite.0.plan.json"
-outcome=passed
-[ "$loads" = 32 ] || outcome=regressed
-printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "SquareTile", "test": "setRowReadRow", "outcome": "%s", "seconds": 0.1, "messages": [], "properties": {}, "wrong_output": false, "findings": []}\n' \
-  "$outcome" >"$records/SquareTile.setRowReadRow.result.json"
-[ "$outcome" = passed ]
-SUITE
-printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
-  'add_test(NAME SquareTile.setRowReadRow COMMAND bash ${CMAKE_SOURCE_DIR}/measure.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bankgate/gtest-results)' \
-  'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' >"$repo/CMakeLists.txt"
-printf 'build/\n.bankgate/\n' >"$repo/.gitignore"
+# The suite's measuring run writes a candidate and a result record of SquareTile.setRowReadRow, its loads from
+# loads.txt (fake_gpu_suite.py).
+fake_suite_cmakelists --records
 echo 32 >"$repo/loads.txt"
-git init -q "$repo"
-commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1" && git -C "$repo" rev-parse HEAD; }
 first=$(commit first)
 "$cmake" -S "$repo" -B "$repo/build" >"$root/configure.log" 2>&1 || { cat "$root/configure.log"; exit 1; }
 build="$repo/build"
 store="$root/history.sqlite"
 gate() { run "$tool" gate --build "$build" --no-build --confirm-processes 0 "$@"; }
 
-# 1. A gate appends; show lists the run.
+# 1. A gate appends; show lists the run. The outcome kept is the gate's verdict (no baseline: not measured), not
+# what the suite's result record reported (passed).
 gate --history "$store"
 gate_rc=$rc
 expect_in "a gate appends its tests" "history: 1 test(s) appended to $store" "$out"
+check "the outcome kept is the gate's verdict, not the record's" \
+  "[ \"\$(sqlite3 '$store' 'SELECT outcome FROM results')\" = not_measured ]" "$(sqlite3 "$store" 'SELECT * FROM results')"
 run "$tool" history show --history "$store" --test SquareTile.setRowReadRow --metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
 expect_rc "history show: exit 0" 0
 expect_in "history show: the run's commit and value" "${first:0:12}" "$out"
@@ -140,6 +102,16 @@ run "$tool" history import "$root/artifacts" --history "$root/imported.sqlite"
 expect_in "a gate's report folder imports" "1 test(s) of commit ${first:0:12} appended" "$out"
 run "$tool" history import "$root/artifacts" --history "$root/imported.sqlite"
 expect_in "a gate's report folder imported again: added once" "already in the history" "$out"
+check "an imported report folder keeps the gate's verdicts (summary.json), not the records'" \
+  "[ \"\$(sqlite3 '$root/imported.sqlite' 'SELECT outcome FROM results')\" = not_measured ]"
+run "$tool" history import "$root/artifacts/summary.json" --history "$root/imported.sqlite"
+expect_rc "a gate's summary.json stands for its report folder: exit 0" 0
+expect_in "a gate's summary.json stands for its report folder: the same run" "already in the history" "$out"
+cp -R "$root/artifacts" "$root/not-a-summary"
+echo '{"schema": "bankgate-test-result"}' >"$root/not-a-summary/summary.json"
+run "$tool" history import "$root/not-a-summary" --history "$root/imported.sqlite"
+expect_rc "a report folder whose summary.json is none: exit 2" 2
+expect_in "a report folder whose summary.json is none: said" "summary.json is no gate summary" "$out"
 mkdir -p "$root/empty"
 run "$tool" history import "$root/empty" --history "$root/imported.sqlite"
 expect_rc "a folder without candidates: exit 2" 2
@@ -151,6 +123,21 @@ echo '# second' >>"$repo/CMakeLists.txt" && second=$(commit second) && gate --hi
 echo 1024 >"$repo/loads.txt" && third=$(commit third) && gate --history "$store"
 expect_rc "a gate whose test regressed: exit 1" 1
 expect_in "a gate whose test regressed still appends" "history: 1 test(s) appended" "$out"
+reports="$build/bankgate/gate"
+page="$reports/trend/SquareTile.setRowReadRow.html"
+expect_in "the failed test's trend page is said" "the trend page of each of the 1 failed test(s) in $reports/trend" "$out"
+check "the failed test's trend page is written" "[ -f '$page' ]"
+expect_in "the trend page plots the counter over the history, this run included" \
+  "<title>run 4, commit $third: 1024.0" "$(cat "$page" 2>/dev/null)"
+expect_in "the trend page plots the duration too" "<h2>duration</h2>" "$(cat "$page" 2>/dev/null)"
+expect_in "the HTML report links the failed test to its trend page" \
+  "href='trend/SquareTile.setRowReadRow.html'>trend page</a>" "$(cat "$reports/report.html")"
+expect_in "the markdown summary names the trend pages and how to draw one" \
+  "\`trend/\` beside this summary (1 page(s)); draw one again with \`bankgate history show --test SquareTile.setRowReadRow --html FILE\`" \
+  "$(cat "$reports/summary.md")"
+gate --history off
+expect_rc "without a history: the verdict is the same" 1
+expect_not_in "without a history: no trend page is linked" "trend page" "$(cat "$reports/report.html")"
 echo '# fourth' >>"$repo/CMakeLists.txt" && commit fourth >/dev/null
 echo 32 >"$repo/loads.txt" && fifth=$(commit fifth) && gate --history "$store"
 run "$tool" history changes --history "$store" --metric smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
@@ -189,4 +176,17 @@ for f in "$root"/runs-a/*.json; do sed 's/"key": *"a/"key": "b/' "$f" >"$root/ru
 wait
 check "two imports at once: 40 runs arrive" "[ \"\$(sqlite3 '$root/together.sqlite' 'SELECT COUNT(*) FROM runs')\" = 40 ]" \
   "$(cat "$root/a.log" "$root/b.log")"
+
+# 8. The false-alert rate on A/A series (bench/history-false-alerts.sh): three gates of one commit, their report
+# folders imported in order, each change point counted per test.
+# (A second apart: the fake suite's candidates bear the time to the second, and two gates that left the same files
+# are one run.)
+for i in 1 2 3; do sleep 1 && gate --history off && cp -R "$build/bankgate/gate" "$root/aa-$i"; done
+run env BANKGATE="$tool" OUT="$root/false-alerts" bash "$test_lib_dir/../../bench/history-false-alerts.sh" \
+  "$root/aa-1" "$root/aa-2" "$root/aa-3" "$root/aa-3"
+expect_rc "the false-alert script: exit 0" 0
+expect_in "the false-alert script: the gates, runs and tests counted (a folder given twice is one run)" \
+  "A/A history of 4 report folders (3 runs imported), 1 tests" "$out"
+expect_in "the false-alert script: every series counted, no change point" "| (every test) | 3 | 0 | 6 | 0 | 0 |" "$out"
+expect_in "the false-alert script: the rate" "Durations: 0 change point(s) in 3 runs: 0.00 per 1,000 runs." "$out"
 finish

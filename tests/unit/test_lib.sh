@@ -2,6 +2,7 @@
 # and suite files as GPU runs write them. Each test ends with `finish`, which prints "N passed, M failed".
 
 passed=0 failed=0
+test_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # tests/unit, wherever the test runs from
 pass() { passed=$((passed + 1)); echo "ok   - $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
 check() { if eval "$2"; then pass "$1"; else fail "$1" "${3:-}"; fi; }  # check NAME CONDITION [DETAIL]
@@ -90,3 +91,41 @@ test_plan() {
     "shard": 0, "filter": "", "tests": sys.argv[3:], "problem": ""}, open(sys.argv[1], "w"))' \
     "$dir/$program.0.plan.json" "$program" "$@"
 }
+
+# made_up_project NAME TOOL CMAKE PROGRAM...: the set-up of a test on a made-up git project whose GPU suite is
+# fake_gpu_suite.py (history_cli_test.sh, bisect_test.sh), given the test's arguments TOOL (the bankgate command)
+# and CMAKE: sets $tool and $cmake, puts CMAKE's ctest on PATH; exits 77 (Skipped) where a PROGRAM is missing;
+# makes a scratch folder $root, removed at exit, and in it the empty repository $repo; gives git an identity and
+# drops a caller's GIT_DIR and GIT_WORK_TREE. Then fake_suite_cmakelists writes the project, commit commits it.
+made_up_project() {
+  local name=$1 program
+  [ -n "${2:-}" ] && [ -n "${3:-}" ] || { echo "usage: $(basename "$0") PATH/TO/bankgate CMAKE" >&2; exit 2; }
+  tool=$2 cmake=$3
+  export PATH="$(dirname "$cmake"):$PATH"
+  shift 3
+  for program in "$@"; do
+    command -v "$program" >/dev/null 2>&1 || { echo "SKIPPED: no $program here (the test needs it)"; exit 77; }
+  done
+  root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-$name.XXXXXX")
+  trap 'git -C "$root/repo" worktree prune >/dev/null 2>&1; rm -rf "$root"' EXIT
+  export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
+  unset GIT_DIR GIT_WORK_TREE
+  repo="$root/repo"
+  mkdir -p "$repo"
+  git init -q "$repo"
+  printf 'build/\n.bankgate/\n' >"$repo/.gitignore"
+}
+
+# fake_suite_cmakelists [--records] [LINE...]: the made-up project's CMakeLists.txt: one ctest entry labelled gpu,
+# SquareTile.setRowReadRow, running fake_gpu_suite.py on the project (with --records: writing its plan and result
+# record too), then each LINE.
+fake_suite_cmakelists() {
+  local records=""
+  [ "${1:-}" = --records ] && { records=' ${CMAKE_BINARY_DIR}/bankgate/gtest-results'; shift; }
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
+    "add_test(NAME SquareTile.setRowReadRow COMMAND python3 $test_lib_dir/fake_gpu_suite.py \${CMAKE_SOURCE_DIR} \${CMAKE_BINARY_DIR}$records)" \
+    'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' "$@" >"$repo/CMakeLists.txt"
+}
+
+# commit MESSAGE: everything in $repo committed; prints the commit.
+commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1" && git -C "$repo" rev-parse HEAD; }

@@ -139,7 +139,8 @@ void advice(std::ostream& out, const TestResult& t) {
 
 // A test that did not pass, once: heading, what changed, the remedy, its lines and durations, then what else
 // there is to read, folded.
-void failure_section(std::ostream& out, const TestResult& t, html::SourceLines& sources) {
+void failure_section(std::ostream& out, const TestResult& t, html::SourceLines& sources,
+                     const std::string& trend_page) {
   out << "<section class='test failed' id='" << html_text(html::anchor(t)) << "'><h3>" << html_text(t.name)
       << " <span class='verdict " << html::outcome_class(t.outcome) << "'>" << html_text(to_string(t.outcome))
       << "</span></h3>";
@@ -149,6 +150,9 @@ void failure_section(std::ostream& out, const TestResult& t, html::SourceLines& 
   else if (!t.reason.empty())
     out << "<p class=why>" << html_text(summary_text::first_line(t.reason, std::string::npos)) << "</p>";
   advice(out, t);
+  if (!trend_page.empty())
+    out << "<p class=advice>Its history, run by run: <a class=trend href='" << html_text(trend_page)
+        << "'>trend page</a></p>";
   if (t.measured) {
     html::line_table(out, t, sources);
     html::duration_plot(out, t);
@@ -195,7 +199,8 @@ std::string render_html(const GateSummary& s, const HtmlOptions& options) {
       if (t.outcome == o) {
         if (!heading) out << "<h2>Failures</h2>";
         heading = true;
-        failure_section(out, t, sources);
+        const auto trend = options.trend_pages.find(t.name);
+        failure_section(out, t, sources, trend == options.trend_pages.end() ? "" : trend->second);
       }
   if (summary_text::count(s, Outcome::passed) > 0) out << "<h2>Passed</h2>";
   for (const TestResult& t : s.tests)

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/history/entries.hpp>
 
@@ -22,6 +24,12 @@ namespace bankgate::history {
 // round by round, samples pooled) with its figures, and each result record in `records` with its outcome and
 // details; a test with only one of them is kept with what it has. Either folder may be empty or absent.
 std::vector<TestEntry> collect_tests(const std::filesystem::path& candidates, const std::filesystem::path& records);
+
+// The gate's verdicts, from its summary (summary.json's document, `origin` naming it in errors): each test's
+// outcome and the findings that failed it, in place of what its result record reported (the suite process's report,
+// never the verdict). A test the summary names that has no entry yet is added with its outcome alone. Throws
+// std::runtime_error naming `origin` where the summary is not one.
+void apply_gate_summary(std::vector<TestEntry>& tests, const nlohmann::json& summary, const std::string& origin);
 
 // The run's commit, GPU, driver and CUDA as the first candidate's provenance says, for the fields of `run` still
 // empty.

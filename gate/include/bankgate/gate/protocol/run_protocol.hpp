@@ -178,6 +178,12 @@ inline Path compare_logs(const Path& compare) { return compare / "logs"; }
 // What compare measured of one side ("base" or "head"), a folder per round, pooled for its verdict.
 inline Path compare_side(const Path& compare, const std::string& side) { return compare / "candidates" / side; }
 
+// Runs the history store could not take (cli/history_append.hpp), one file each, for `bankgate history import`:
+// never cleared by a run, and kept by the CI templates.
+inline Path history_pending(const Path& build) { return results_root(build) / "history-pending"; }
+// In a gate's folder: the trend page of each test it failed, from the history (cli/trend_pages.hpp).
+inline Path run_trend_pages(const Path& run) { return run / "trend"; }
+
 // The CTest resource spec ci/gate.sh writes (bankgate-resource-spec) beside the results; the bench scripts
 // count its GPUs.
 inline Path resource_spec(const Path& build) { return results_root(build) / "resources.json"; }
@@ -219,6 +225,8 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
           {"gate_summary_json", summary_json(gate)},
           {"gate_summary_markdown", summary_markdown(gate)},
           {"gate_html", html_report(gate)},
+          {"gate_trend_pages", run_trend_pages(gate)},
+          {"history_pending", history_pending(build)},
           {"record", record},
           {"record_candidates", run_candidates(record)},
           {"record_ctest_junit", ctest_junit(record)},

@@ -7,6 +7,7 @@
 // tests that passed, folded. Inline CSS and SVG only: it runs no script and fetches nothing.
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include <bankgate/gate/reports/gate_summary.hpp>
@@ -21,6 +22,9 @@ struct HtmlOptions {
   std::string title = "bankgate gate";
   // A source link template (source_url.hpp); empty: no links. Throws SourceUrlError where it is unusable.
   std::string source_url;
+  // Each failed test's page of its history (the gate writes them where a history store is kept), by test name: an
+  // address relative to the report, linked from the test's section.
+  std::map<std::string, std::string> trend_pages;
 };
 
 std::string render_html(const GateSummary& summary, const HtmlOptions& options);

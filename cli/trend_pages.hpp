@@ -1,0 +1,22 @@
+#pragma once
+// The gate's pages of history: for each test it failed, a trend page (history/trend_page.hpp) of the test's
+// duration and of each of its counters over the runs the history store holds of this GPU, this run's included,
+// written beside the gate's reports so that the HTML report links to it and the CI artifact keeps it.
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <bankgate/gate/reports/gate_summary.hpp>
+
+#include "history_append.hpp"
+
+namespace bankgate::cli {
+
+// Writes the page of each test `summary` regressed into protocol::run_trend_pages(reports), from the store the run was `appended`
+// to. Returns each page's address relative to `reports`, by test name. Never throws: a store that cannot be read
+// or a page that cannot be written is said on standard error and costs only its pages (the verdict stands).
+std::map<std::string, std::string> write_trend_pages(const Appended& appended, const gate::GateSummary& summary,
+                                                     const std::filesystem::path& reports);
+
+}  // namespace bankgate::cli
