@@ -315,6 +315,34 @@ TEST(Settings, TheManifestDecidesOverTheUsersVariables) {
   EXPECT_EQ(baseline_dir_override(with_manifest("decides", m)), "/scratch/baselines");
 }
 
+// Every setting asks for the manifest; the process parses each manifest file once (run_manifest.cpp).
+TEST(Settings, EveryAccessorIsServedByOneParseOfTheManifest) {
+  static int repeat = 0;  // a text of its own on each --gtest_repeat, which an earlier parse cannot serve
+  protocol::RunManifest m;
+  m.run_id = "parsed-once-" + std::to_string(++repeat);
+  m.suite_filter = "Transpose.*";
+  m.gpus = 2;
+  m.results_dir = "/r";
+  m.claims_dir = "/r/.claims/s";
+  m.baseline_dir = "/scratch/baselines";
+  m.source = SourceTree{"abc123", false};
+  const EnvLookup lookup = with_manifest("parsed-once", m);
+  const std::size_t before = protocol::manifest_parses();
+  EXPECT_EQ(load_settings(lookup, default_baselines, default_candidates).baseline_dir, "/scratch/baselines");
+  EXPECT_EQ(suite_filter(lookup), "Transpose.*");
+  EXPECT_EQ(run_id(lookup), m.run_id);
+  EXPECT_EQ(gpus_of_the_run(lookup), 2);
+  EXPECT_EQ(claims_folder(lookup), std::filesystem::path("/r/.claims/s"));
+  ASSERT_TRUE(result_file_settings(lookup));
+  EXPECT_EQ(baseline_dir_override(lookup), "/scratch/baselines");
+  EXPECT_EQ(source_tree(lookup).commit, "abc123");
+  EXPECT_EQ(protocol::manifest_parses() - before, 1u);
+  // Another manifest written to the same file is parsed afresh, never answered from the first.
+  m.run_id = *m.run_id + "-next";
+  EXPECT_EQ(run_id(with_manifest("parsed-once", m)), m.run_id);
+  EXPECT_EQ(protocol::manifest_parses() - before, 2u);
+}
+
 TEST(Settings, WhatTheManifestLeavesOutTheUserDecides) {
   const Settings s =
       load_settings(with_manifest("leaves", {}, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}}),

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -138,6 +140,24 @@ void write_manifest(const fs::path& file, const RunManifest& manifest) {
   write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
+namespace {
+
+// The manifests this process has parsed, by file and the text each was parsed from. Every accessor of the
+// settings asks for the manifest, and a suite process asks once per test; each file is parsed once. The text is
+// part of the key because the same file may hold another manifest later (the command's next run, a test).
+struct ParsedManifests {
+  std::mutex mutex;
+  std::map<std::pair<std::string, std::string>, RunManifest> parsed;
+  std::size_t parses = 0;
+};
+
+ParsedManifests& parsed_manifests() {
+  static ParsedManifests manifests;
+  return manifests;
+}
+
+}  // namespace
+
 std::optional<RunManifest> run_manifest(const EnvLookup& lookup) {
   const auto file = lookup(env::run_manifest);
   if (!file || file->empty()) return std::nullopt;
@@ -149,7 +169,19 @@ std::optional<RunManifest> run_manifest(const EnvLookup& lookup) {
                         "; the bankgate command writes it for the processes it starts: leave the variable unset when "
                         "running a suite by hand");
   }
-  return parse_manifest(text, *file);
+  ParsedManifests& manifests = parsed_manifests();
+  const std::lock_guard<std::mutex> hold(manifests.mutex);
+  auto key = std::make_pair(*file, std::move(text));
+  if (const auto it = manifests.parsed.find(key); it != manifests.parsed.end()) return it->second;
+  RunManifest manifest = parse_manifest(key.second, *file);  // a refused one is refused again on each call
+  ++manifests.parses;
+  return manifests.parsed.emplace(std::move(key), std::move(manifest)).first->second;
+}
+
+std::size_t manifest_parses() {
+  ParsedManifests& manifests = parsed_manifests();
+  const std::lock_guard<std::mutex> hold(manifests.mutex);
+  return manifests.parses;
 }
 
 }  // namespace bankgate::gate::protocol

@@ -8,6 +8,7 @@
 // The manifest is written by bankgate and read by bankgate, yet read as outside input all the same: a file that
 // is not one is refused with its name and the field at fault, never half-used.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -54,7 +55,11 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin);
 void write_manifest(const std::filesystem::path& file, const RunManifest& manifest);
 
 // The manifest BANKGATE_RUN_MANIFEST names, or nullopt where it is unset or empty (a suite run by plain ctest or
-// by hand). Throws SettingsError for a file that cannot be read or is no manifest.
+// by hand). Throws SettingsError for a file that cannot be read or is no manifest. The file is read on each call
+// but parsed once per process for each text it holds, however many settings ask for it.
 std::optional<RunManifest> run_manifest(const EnvLookup& lookup);
+
+// How many manifests run_manifest() has parsed in this process: for the test that shows each is parsed once.
+std::size_t manifest_parses();
 
 }  // namespace bankgate::gate::protocol
