@@ -19,6 +19,7 @@ namespace bankgate::gate::protocol {
 
 inline constexpr int manifest_version = 1;
 inline constexpr int max_confirm_processes = 9;
+inline constexpr int max_lock_timeout_s = 999999;  // BANKGATE_LOCK_TIMEOUT's six digits
 
 struct RunManifest {
   // ---- The command's run: the same for every suite process of one ctest run ----
@@ -37,6 +38,12 @@ struct RunManifest {
   // The suite processes measure and compare nothing against the baselines (compare's rounds, whose pooled
   // measurements are judged once, by the command); unset: they compare, for their own failure messages.
   std::optional<bool> measure_only;
+  // The suite-level settings of the command's own environment (BANKGATE_LAUNCH_ONLY, BANKGATE_FAIL_ON_SPEEDUP,
+  // BANKGATE_LOCK_TIMEOUT; suite_level_settings() in settings.hpp), so that its suite processes and verdict steps
+  // follow the command and not what their own environment happens to hold.
+  std::optional<bool> launch_only;
+  std::optional<bool> fail_on_speedup;
+  std::optional<int> lock_timeout_s;
 
   // ---- One suite process, added by run-suite ----
   std::optional<std::filesystem::path> results_dir;   // a one-test report per test goes here
