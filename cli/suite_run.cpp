@@ -19,6 +19,7 @@
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/protocol/run_manifest.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
+#include <bankgate/gate/protocol/settings.hpp>
 #include <bankgate/gate/rules/shard_plan.hpp>
 #include <bankgate/gate/rules/test_filter.hpp>
 #include <bankgate/gate/text/text.hpp>
@@ -105,12 +106,9 @@ int gpus_in_resource_spec(const fs::path& spec) {
   return static_cast<int>(gpus->size());
 }
 
-}  // namespace
-
-int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit,
-              bool strict, const std::string& log, bool attribute) {
-  std::error_code ec;
-  fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
+// What the command tells every process of its ctest run (run_manifest.hpp), but the GPUs of a resource spec.
+protocol::RunManifest command_run_manifest(const SuiteRun& run, const fs::path& build, const fs::path& candidates,
+                                           bool strict, bool attribute) {
   protocol::RunManifest manifest;
   // Names this ctest run, whose results folder was just cleared: the shards of a suite claim its tests there.
   const auto now =
@@ -124,7 +122,27 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   if (run.confirm_processes > 0) manifest.confirm_processes = run.confirm_processes;
   if (run.measure_only) manifest.measure_only = true;
   manifest.source = source_commit(configured_source_dir(build));
+  // The suite-level settings of the command's own environment: its suites and verdict steps follow them, not
+  // what ctest's environment happens to hold.
+  g::SuiteLevelSettings own;
+  try {
+    own = g::suite_level_settings(g::process_environment);
+  } catch (const g::SettingsError& e) {
+    throw Refusal(e.what());
+  }
+  manifest.launch_only = own.launch_only;
+  manifest.fail_on_speedup = own.fail_on_speedup;
+  manifest.lock_timeout_s = own.lock_timeout_s;
+  return manifest;
+}
 
+}  // namespace
+
+int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit,
+              bool strict, const std::string& log, bool attribute) {
+  std::error_code ec;
+  fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
+  protocol::RunManifest manifest = command_run_manifest(run, build, candidates, strict, attribute);
   const g::CtestSelection selected = g::ctest_selection(run.filter);
   std::vector<std::string> ctest{"ctest",
                                  "--test-dir",

@@ -179,6 +179,22 @@ expect_in "gate --baselines: the suite processes are told to judge against that 
   "\"baseline_dir\": \"$root/elsewhere\"" "$(cat "$good/bankgate/gtest-results/.run-manifest.json" 2>&1)"
 expect_in "gate: the suite processes confirm a slower duration in 3 fresh processes by default" \
   "\"confirm_processes\": 3" "$(cat "$good/bankgate/gtest-results/.run-manifest.json" 2>&1)"
+# The suite-level settings of the command's own environment go into the manifest: its suite processes and verdict
+# steps follow the command, not what ctest's environment holds.
+suite_level() {
+  python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(m.get("launch_only"), m.get("fail_on_speedup"), m.get("lock_timeout_s"))' \
+    "$good/bankgate/gtest-results/.run-manifest.json" 2>&1
+}
+run env BANKGATE_LAUNCH_ONLY=1 BANKGATE_FAIL_ON_SPEEDUP=yes BANKGATE_LOCK_TIMEOUT=30 \
+  "$tool" gate --quiet --no-build --build "$good"
+expect_in "gate: the manifest carries the command's BANKGATE_LAUNCH_ONLY, _FAIL_ON_SPEEDUP and _LOCK_TIMEOUT" \
+  "True True 30" "$(suite_level)"
+run env -u BANKGATE_LAUNCH_ONLY -u BANKGATE_FAIL_ON_SPEEDUP -u BANKGATE_LOCK_TIMEOUT \
+  "$tool" gate --quiet --no-build --build "$good"
+expect_in "gate: without them, the manifest says their defaults" "False False 240" "$(suite_level)"
+run env BANKGATE_LOCK_TIMEOUT=soon "$tool" gate --quiet --no-build --build "$good"
+expect_rc "gate: a BANKGATE_LOCK_TIMEOUT that is no number of seconds is refused (exit 3)" 3
+expect_in "gate: the refusal names the variable" "BANKGATE_LOCK_TIMEOUT='soon'" "$out"
 
 run "$tool" record --quiet --no-build --build "$good"
 expect_rc "record --quiet without GPU tests: nothing measured (exit 2)" 2

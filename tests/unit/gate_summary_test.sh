@@ -149,6 +149,23 @@ result_record "$forged/SquareTile.setRowReadRow.result.json" SquareTile setRowRe
 run "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
 expect_rc "a skipped record: verdict exits with the skip code ctest's SKIP_RETURN_CODE names (77)" 77
 
+# A verdict step of the command's run judges with the BANKGATE_FAIL_ON_SPEEDUP of the run manifest (the command
+# writes its own there), whatever ctest's environment says; by hand, without a manifest, the variable decides. A
+# record that says passed beside a faster finding contradicts itself only where a speedup fails.
+reset_forged && forge SquareTile.setRowReadRow passed false faster
+contradicts="passed beside its own failing finding"
+printf '{"version": 1, "fail_on_speedup": true}' >"$root/strict-manifest.json"
+printf '{"version": 1, "fail_on_speedup": false}' >"$root/lenient-manifest.json"
+run env BANKGATE_RUN_MANIFEST="$root/strict-manifest.json" BANKGATE_FAIL_ON_SPEEDUP=0 \
+  "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_in "verdict fails a speedup where the manifest says so, though its environment does not" "$contradicts" "$out"
+run env BANKGATE_RUN_MANIFEST="$root/lenient-manifest.json" BANKGATE_FAIL_ON_SPEEDUP=1 \
+  "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_not_in "verdict lets a speedup be where the manifest says so, though its environment does not" "$contradicts" "$out"
+run env -u BANKGATE_RUN_MANIFEST BANKGATE_FAIL_ON_SPEEDUP=1 \
+  "$tool" verdict --results "$forged" --test SquareTile.setRowReadRow
+expect_in "verdict run by hand, without a manifest, follows BANKGATE_FAIL_ON_SPEEDUP" "$contradicts" "$out"
+
 # No test at all, and no results at all: never a pass.
 test_plan "$root/empty" fixture_suite
 run "$tool" gate-summary --gtest-results "$root/empty"

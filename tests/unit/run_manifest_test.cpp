@@ -37,6 +37,9 @@ TEST(RunManifest, WhatIsWrittenIsReadBackWhole) {
   m.claims_dir = "/b/gtest-results/.claims/s.4321-99_a";
   m.shard = 1;
   m.device = 0;
+  m.launch_only = true;
+  m.fail_on_speedup = false;
+  m.lock_timeout_s = 30;
   const protocol::RunManifest back = protocol::parse_manifest(protocol::manifest_json(m), "test");
   EXPECT_EQ(protocol::manifest_json(back), protocol::manifest_json(m));
   EXPECT_EQ(back.run_id, m.run_id);
@@ -45,6 +48,9 @@ TEST(RunManifest, WhatIsWrittenIsReadBackWhole) {
   EXPECT_EQ(back.gpus, 4);
   EXPECT_EQ(back.device, 0);
   EXPECT_EQ(back.shard, 1);
+  EXPECT_EQ(back.launch_only, true);
+  EXPECT_EQ(back.fail_on_speedup, false);
+  EXPECT_EQ(back.lock_timeout_s, 30);
   ASSERT_TRUE(back.source);
   EXPECT_EQ(back.source->commit, "0123abcd");
   EXPECT_TRUE(back.source->dirty);
@@ -58,6 +64,9 @@ TEST(RunManifest, WhatIsLeftOutStaysUnsaid) {
   EXPECT_FALSE(back.device);
   EXPECT_FALSE(back.results_dir);
   EXPECT_FALSE(back.source);
+  EXPECT_FALSE(back.launch_only);
+  EXPECT_FALSE(back.fail_on_speedup);
+  EXPECT_FALSE(back.lock_timeout_s);
 }
 
 TEST(RunManifest, WhatIsNoManifestIsRefusedNamingFileAndField) {
@@ -69,6 +78,10 @@ TEST(RunManifest, WhatIsNoManifestIsRefusedNamingFileAndField) {
   EXPECT_NE(refusal(R"({"version": 1, "attribute": "yes"})").find("\"attribute\" of the wrong type"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "gpus": 0})").find("\"gpus\" out of range"), std::string::npos);
+  EXPECT_NE(refusal(R"({"version": 1, "lock_timeout_s": 0})").find("\"lock_timeout_s\" out of range"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"version": 1, "fail_on_speedup": 1})").find("\"fail_on_speedup\" of the wrong type"),
+            std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "shard": -1})").find("\"shard\" of the wrong type"), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "results_dir": ""})").find("empty \"results_dir\""), std::string::npos);
   EXPECT_NE(refusal(R"({"version": 1, "source": "abc"})").find("\"source\" that is not an object"), std::string::npos);

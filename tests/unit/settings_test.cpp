@@ -315,6 +315,72 @@ TEST(Settings, TheManifestDecidesOverTheUsersVariables) {
   EXPECT_EQ(baseline_dir_override(with_manifest("decides", m)), "/scratch/baselines");
 }
 
+// The command writes the suite-level settings of its own environment into the manifest (cli/suite_run.cpp): a
+// suite process or verdict step of its run whose environment says otherwise follows the manifest.
+TEST(Settings, TheManifestsSuiteLevelSettingsDecideOverTheProcesssOwn) {
+  protocol::RunManifest m;
+  m.launch_only = false;
+  m.fail_on_speedup = true;
+  m.lock_timeout_s = 30;
+  const EnvLookup lookup = with_manifest(
+      "suite-level", m,
+      {{"BANKGATE_LAUNCH_ONLY", "1"}, {"BANKGATE_FAIL_ON_SPEEDUP", "0"}, {"BANKGATE_LOCK_TIMEOUT", "not a number"}});
+  const Settings s = load_settings(lookup, default_baselines, default_candidates);
+  EXPECT_FALSE(s.launch_only);
+  EXPECT_TRUE(s.fail_on_speedup);
+  EXPECT_EQ(s.lock_timeout_s, 30);
+  EXPECT_TRUE(fail_on_speedup(lookup));  // what a verdict step and the summary judge with
+  m.fail_on_speedup = false;
+  EXPECT_FALSE(fail_on_speedup(with_manifest("suite-level-no", m, {{"BANKGATE_FAIL_ON_SPEEDUP", "1"}})));
+}
+
+// A suite run by hand or by plain ctest has no manifest, or one without them: the variables still steer it.
+TEST(Settings, SuiteLevelSettingsTheManifestLeavesOutComeFromTheVariables) {
+  const Environment environment{
+      {"BANKGATE_LAUNCH_ONLY", "1"}, {"BANKGATE_FAIL_ON_SPEEDUP", "yes"}, {"BANKGATE_LOCK_TIMEOUT", "45"}};
+  for (const EnvLookup& lookup : {lookup_in(environment), with_manifest("suite-level-unsaid", {}, environment)}) {
+    const SuiteLevelSettings s = suite_level_settings(lookup);
+    EXPECT_TRUE(s.launch_only);
+    EXPECT_TRUE(s.fail_on_speedup);
+    EXPECT_EQ(s.lock_timeout_s, 45);
+    EXPECT_TRUE(fail_on_speedup(lookup));
+  }
+  const SuiteLevelSettings unset = suite_level_settings(lookup_in({}));
+  EXPECT_FALSE(unset.launch_only);
+  EXPECT_FALSE(unset.fail_on_speedup);
+  EXPECT_EQ(unset.lock_timeout_s, Settings::default_lock_timeout_s);
+}
+
+// Every setting asks for the manifest; the process parses each manifest file once (run_manifest.cpp).
+TEST(Settings, EveryAccessorIsServedByOneParseOfTheManifest) {
+  static int repeat = 0;  // a text of its own on each --gtest_repeat, which an earlier parse cannot serve
+  protocol::RunManifest m;
+  m.run_id = "parsed-once-" + std::to_string(++repeat);
+  m.suite_filter = "Transpose.*";
+  m.gpus = 2;
+  m.results_dir = "/r";
+  m.claims_dir = "/r/.claims/s";
+  m.baseline_dir = "/scratch/baselines";
+  m.fail_on_speedup = true;
+  m.source = SourceTree{"abc123", false};
+  const EnvLookup lookup = with_manifest("parsed-once", m);
+  const std::size_t before = protocol::manifest_parses();
+  EXPECT_EQ(load_settings(lookup, default_baselines, default_candidates).baseline_dir, "/scratch/baselines");
+  EXPECT_EQ(suite_filter(lookup), "Transpose.*");
+  EXPECT_EQ(run_id(lookup), m.run_id);
+  EXPECT_EQ(gpus_of_the_run(lookup), 2);
+  EXPECT_EQ(claims_folder(lookup), std::filesystem::path("/r/.claims/s"));
+  ASSERT_TRUE(result_file_settings(lookup));
+  EXPECT_EQ(baseline_dir_override(lookup), "/scratch/baselines");
+  EXPECT_TRUE(fail_on_speedup(lookup));
+  EXPECT_EQ(source_tree(lookup).commit, "abc123");
+  EXPECT_EQ(protocol::manifest_parses() - before, 1u);
+  // Another manifest written to the same file is parsed afresh, never answered from the first.
+  m.run_id = *m.run_id + "-next";
+  EXPECT_EQ(run_id(with_manifest("parsed-once", m)), m.run_id);
+  EXPECT_EQ(protocol::manifest_parses() - before, 2u);
+}
+
 TEST(Settings, WhatTheManifestLeavesOutTheUserDecides) {
   const Settings s =
       load_settings(with_manifest("leaves", {}, {{"BANKGATE_REQUIRE_GPU", "1"}, {"BANKGATE_DEVICE", "3"}}),

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -47,9 +49,10 @@ class Reader {
     if (text && text->empty()) fail("has an empty \"" + key + "\"");
     return text ? std::optional<fs::path>(*text) : std::nullopt;
   }
-  int small_number(const std::string& key, int fallback, int least) const {
+  int small_number(const std::string& key, int fallback, int least, int most = 9999) const {
     const auto n = get<std::uint64_t>(key, json::value_t::number_unsigned);
-    if (n && (*n < static_cast<std::uint64_t>(least) || *n > 9999)) fail("has \"" + key + "\" out of range");
+    if (n && (*n < static_cast<std::uint64_t>(least) || *n > static_cast<std::uint64_t>(most)))
+      fail("has \"" + key + "\" out of range");
     return n ? static_cast<int>(*n) : fallback;
   }
   [[noreturn]] void fail(const std::string& what) const {
@@ -81,6 +84,9 @@ std::string manifest_json(const RunManifest& m) {
   if (m.confirm_processes) doc["confirm_processes"] = *m.confirm_processes;
   if (m.measure_only) doc["measure_only"] = *m.measure_only;
   if (m.device) doc["device"] = *m.device;
+  if (m.launch_only) doc["launch_only"] = *m.launch_only;
+  if (m.fail_on_speedup) doc["fail_on_speedup"] = *m.fail_on_speedup;
+  if (m.lock_timeout_s) doc["lock_timeout_s"] = *m.lock_timeout_s;
   if (m.source) doc["source"] = json{{"commit", m.source->commit}, {"dirty", m.source->dirty}};
   put(doc, "candidate_dir", m.candidate_dir);
   put(doc, "baseline_dir", m.baseline_dir);
@@ -100,8 +106,8 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   const Reader r(doc, origin);
   if (!doc.is_object()) r.fail("is not a JSON object");
   r.only({"version", "run_id", "attribute", "require_gpu", "candidate_dir", "baseline_dir", "suite_filter", "gpus",
-          "source", "results_dir", "running_file", "claims_dir", "shard", "device", "confirm_processes",
-          "measure_only"});
+          "source", "results_dir", "running_file", "claims_dir", "shard", "device", "confirm_processes", "measure_only",
+          "launch_only", "fail_on_speedup", "lock_timeout_s"});
   if (r.get<std::uint64_t>("version", json::value_t::number_unsigned) != static_cast<std::uint64_t>(manifest_version))
     r.fail("is not of version " + std::to_string(manifest_version) + " (a bankgate of another release wrote it)");
   RunManifest m;
@@ -110,6 +116,9 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin) {
   m.attribute = r.get<bool>("attribute", json::value_t::boolean);
   m.require_gpu = r.get<bool>("require_gpu", json::value_t::boolean);
   m.measure_only = r.get<bool>("measure_only", json::value_t::boolean);
+  m.launch_only = r.get<bool>("launch_only", json::value_t::boolean);
+  m.fail_on_speedup = r.get<bool>("fail_on_speedup", json::value_t::boolean);
+  if (doc.contains("lock_timeout_s")) m.lock_timeout_s = r.small_number("lock_timeout_s", 0, 1, max_lock_timeout_s);
   m.suite_filter = r.get<std::string>("suite_filter", json::value_t::string).value_or("");
   if (doc.contains("gpus")) m.gpus = r.small_number("gpus", 1, 1);
   m.shard = r.small_number("shard", 0, 0);
@@ -138,6 +147,24 @@ void write_manifest(const fs::path& file, const RunManifest& manifest) {
   write_file_atomically(file, [&](std::ostream& out) { out << text; });
 }
 
+namespace {
+
+// The manifests this process has parsed, by file and the text each was parsed from. Every accessor of the
+// settings asks for the manifest, and a suite process asks once per test; each file is parsed once. The text is
+// part of the key because the same file may hold another manifest later (the command's next run, a test).
+struct ParsedManifests {
+  std::mutex mutex;
+  std::map<std::pair<std::string, std::string>, RunManifest> parsed;
+  std::size_t parses = 0;
+};
+
+ParsedManifests& parsed_manifests() {
+  static ParsedManifests manifests;
+  return manifests;
+}
+
+}  // namespace
+
 std::optional<RunManifest> run_manifest(const EnvLookup& lookup) {
   const auto file = lookup(env::run_manifest);
   if (!file || file->empty()) return std::nullopt;
@@ -149,7 +176,19 @@ std::optional<RunManifest> run_manifest(const EnvLookup& lookup) {
                         "; the bankgate command writes it for the processes it starts: leave the variable unset when "
                         "running a suite by hand");
   }
-  return parse_manifest(text, *file);
+  ParsedManifests& manifests = parsed_manifests();
+  const std::lock_guard<std::mutex> hold(manifests.mutex);
+  auto key = std::make_pair(*file, std::move(text));
+  if (const auto it = manifests.parsed.find(key); it != manifests.parsed.end()) return it->second;
+  RunManifest manifest = parse_manifest(key.second, *file);  // a refused one is refused again on each call
+  ++manifests.parses;
+  return manifests.parsed.emplace(std::move(key), std::move(manifest)).first->second;
+}
+
+std::size_t manifest_parses() {
+  ParsedManifests& manifests = parsed_manifests();
+  const std::lock_guard<std::mutex> hold(manifests.mutex);
+  return manifests.parses;
 }
 
 }  // namespace bankgate::gate::protocol

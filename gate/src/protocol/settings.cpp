@@ -147,16 +147,38 @@ std::optional<std::string> given(const EnvLookup& lookup, const std::string& nam
   return value;
 }
 
+SuiteLevelSettings suite_level_settings(const EnvLookup& lookup, const protocol::RunManifest& m) {
+  SuiteLevelSettings s;
+  s.launch_only = m.launch_only ? *m.launch_only : flag(lookup, env::launch_only);
+  s.fail_on_speedup = m.fail_on_speedup ? *m.fail_on_speedup : flag(lookup, env::fail_on_speedup);
+  if (m.lock_timeout_s) {
+    s.lock_timeout_s = *m.lock_timeout_s;
+  } else if (const auto timeout = given(lookup, env::lock_timeout)) {
+    const auto seconds = whole_number(*timeout, 6);
+    if (!seconds || *seconds == 0)
+      throw SettingsError(env::lock_timeout + "='"s + *timeout +
+                          "' is not a number of seconds; set it to a whole number such as 240");
+    s.lock_timeout_s = *seconds;
+  }
+  return s;
+}
+
 }  // namespace
+
+SuiteLevelSettings suite_level_settings(const EnvLookup& lookup) {
+  return suite_level_settings(lookup, protocol::run_manifest(lookup).value_or(protocol::RunManifest{}));
+}
 
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
                        const std::filesystem::path& default_candidate_dir) {
   const auto m = protocol::run_manifest(lookup).value_or(protocol::RunManifest{});
+  const SuiteLevelSettings suite = suite_level_settings(lookup, m);
   Settings s;
   s.require_gpu = m.require_gpu ? *m.require_gpu : flag(lookup, env::require_gpu);
-  s.launch_only = flag(lookup, env::launch_only);
+  s.launch_only = suite.launch_only;
   s.attribute = m.attribute ? *m.attribute : flag(lookup, env::attribute);
-  s.fail_on_speedup = flag(lookup, env::fail_on_speedup);
+  s.fail_on_speedup = suite.fail_on_speedup;
+  s.lock_timeout_s = suite.lock_timeout_s;
   s.measure_only = m.measure_only.value_or(false);
   if (m.device)
     s.device = *m.device;
@@ -168,13 +190,6 @@ Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& def
       m.baseline_dir ? *m.baseline_dir : directory_setting(lookup, env::baseline_dir, default_baseline_dir);
   s.candidate_dir =
       m.candidate_dir ? *m.candidate_dir : directory_setting(lookup, env::candidate_dir, default_candidate_dir);
-  if (const auto timeout = lookup(env::lock_timeout); timeout && !timeout->empty()) {
-    const auto seconds = whole_number(*timeout, 6);
-    if (!seconds || *seconds == 0)
-      throw SettingsError(env::lock_timeout + "='"s + *timeout +
-                          "' is not a number of seconds; set it to a whole number such as 240");
-    s.lock_timeout_s = *seconds;
-  }
   return s;
 }
 
@@ -212,7 +227,7 @@ std::optional<ResultFileSettings> result_file_settings(const EnvLookup& lookup) 
   return s;
 }
 
-bool fail_on_speedup(const EnvLookup& lookup) { return flag(lookup, env::fail_on_speedup); }
+bool fail_on_speedup(const EnvLookup& lookup) { return suite_level_settings(lookup).fail_on_speedup; }
 
 std::optional<std::string> baseline_dir_override(const EnvLookup& lookup) {
   if (const auto manifest = protocol::run_manifest(lookup); manifest && manifest->baseline_dir)

@@ -8,6 +8,7 @@
 // The manifest is written by bankgate and read by bankgate, yet read as outside input all the same: a file that
 // is not one is refused with its name and the field at fault, never half-used.
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@ namespace bankgate::gate::protocol {
 
 inline constexpr int manifest_version = 1;
 inline constexpr int max_confirm_processes = 9;
+inline constexpr int max_lock_timeout_s = 999999;  // BANKGATE_LOCK_TIMEOUT's six digits
 
 struct RunManifest {
   // ---- The command's run: the same for every suite process of one ctest run ----
@@ -36,6 +38,12 @@ struct RunManifest {
   // The suite processes measure and compare nothing against the baselines (compare's rounds, whose pooled
   // measurements are judged once, by the command); unset: they compare, for their own failure messages.
   std::optional<bool> measure_only;
+  // The suite-level settings of the command's own environment (BANKGATE_LAUNCH_ONLY, BANKGATE_FAIL_ON_SPEEDUP,
+  // BANKGATE_LOCK_TIMEOUT; suite_level_settings() in settings.hpp), so that its suite processes and verdict steps
+  // follow the command and not what their own environment happens to hold.
+  std::optional<bool> launch_only;
+  std::optional<bool> fail_on_speedup;
+  std::optional<int> lock_timeout_s;
 
   // ---- One suite process, added by run-suite ----
   std::optional<std::filesystem::path> results_dir;   // a one-test report per test goes here
@@ -54,7 +62,11 @@ RunManifest parse_manifest(const std::string& text, const std::string& origin);
 void write_manifest(const std::filesystem::path& file, const RunManifest& manifest);
 
 // The manifest BANKGATE_RUN_MANIFEST names, or nullopt where it is unset or empty (a suite run by plain ctest or
-// by hand). Throws SettingsError for a file that cannot be read or is no manifest.
+// by hand). Throws SettingsError for a file that cannot be read or is no manifest. The file is read on each call
+// but parsed once per process for each text it holds, however many settings ask for it.
 std::optional<RunManifest> run_manifest(const EnvLookup& lookup);
+
+// How many manifests run_manifest() has parsed in this process: for the test that shows each is parsed once.
+std::size_t manifest_parses();
 
 }  // namespace bankgate::gate::protocol

@@ -55,7 +55,8 @@ inline constexpr char device[] = "BANKGATE_DEVICE";
 // command's manifest says it from --resource-spec).
 inline constexpr char gpus[] = "BANKGATE_GPUS";
 
-// Set by users (or the ci/ and bench/ scripts) for the suites; read by the fixture's settings.
+// Set by users (or the ci/ and bench/ scripts) for the suites, or for the command, which passes its own on in the
+// run manifest (where the manifest says them, it decides); read by the fixture's settings and verdict.
 inline constexpr char launch_only[] = "BANKGATE_LAUNCH_ONLY";          // kernels run for an external profiler only
 inline constexpr char fail_on_speedup[] = "BANKGATE_FAIL_ON_SPEEDUP";  // a faster kernel fails too
 inline constexpr char lock_timeout[] = "BANKGATE_LOCK_TIMEOUT";        // seconds a test waits for its GPU

@@ -34,6 +34,16 @@ struct Settings {
   static constexpr int default_lock_timeout_s = 240;
 };
 
+// The settings that hold for a whole run of suites, which the command passes on in its run manifest
+// (run_manifest.hpp) from its own environment: the manifest's where it says them, else the variables (a suite or
+// verdict step run by hand or by plain ctest). Settings (load_settings) holds them too. Throws SettingsError.
+struct SuiteLevelSettings {
+  bool launch_only = false;                               // BANKGATE_LAUNCH_ONLY
+  bool fail_on_speedup = false;                           // BANKGATE_FAIL_ON_SPEEDUP
+  int lock_timeout_s = Settings::default_lock_timeout_s;  // BANKGATE_LOCK_TIMEOUT
+};
+SuiteLevelSettings suite_level_settings(const EnvLookup& lookup);
+
 // Reads the settings through `lookup` (the process environment by default); throws SettingsError.
 Settings load_settings(const EnvLookup& lookup, const std::filesystem::path& default_baseline_dir,
                        const std::filesystem::path& default_candidate_dir);
@@ -114,7 +124,8 @@ bool colour_refused(const EnvLookup& lookup);
 
 // ---- What the summary reads, judging the records itself (gate_summary.hpp) ----
 
-// BANKGATE_FAIL_ON_SPEEDUP, as the suite processes read it: a kernel faster than its baseline fails too.
+// BANKGATE_FAIL_ON_SPEEDUP, as the suite processes read it (the manifest's first, suite_level_settings()): a
+// kernel faster than its baseline fails too.
 bool fail_on_speedup(const EnvLookup& lookup);
 
 // ---- What the commands that write the HTML report read (cli/) ----
