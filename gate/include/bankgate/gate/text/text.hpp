@@ -5,7 +5,7 @@
 // invalid UTF-8 included, come out inert for that sink.
 //
 //   terminal, CI log     terminal_safe (a message over lines), terminal_line (a name, a path, a table cell)
-//   a command line       shell_quote (POSIX sh); filter_literal (a GoogleTest filter, which has no escape)
+//   a command line       shell_quote (POSIX sh); filter_literal (a test filter naming one test exactly)
 //   markdown             markdown_text (outside code), markdown_code (a code span), markdown_code_block
 //   HTML                 html_text
 //   XML 1.0              xml_text
@@ -51,11 +51,9 @@ std::string terminal_line(std::string_view text);
 // written '\''; left bare where it holds only characters no shell treats specially, unless `always`.
 std::string shell_quote(std::string_view word, bool always = false);
 
-// A GoogleTest filter (--filter, --gtest_filter) that selects the test `name`. A filter has no escape, so each
-// character with a meaning there ('*', ':', '-'; '?' is one already) and each that cannot be shown as it is on
-// one line (what terminal_line escapes, a byte that is not UTF-8) becomes '?', the filter's one-character
-// wildcard, which matches it: one '?' per byte, as GoogleTest matches bytes. The filter may then select a test
-// whose name differs only there, never a whole suite, and reads the same in every sink.
+// The filter (--filter, test_filter.hpp's syntax) that selects exactly the test `name`, on one line: each
+// character with a meaning there ('*', '?', ':', '-', '\') escaped by '\', and each that cannot be shown as it
+// is on one line (what terminal_line escapes, a byte that is not UTF-8) written "\xHH", byte by byte.
 std::string filter_literal(std::string_view name);
 
 // `text` in markdown outside code, read as the characters it holds and nothing else: no emphasis, link, image,
