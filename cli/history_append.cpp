@@ -108,11 +108,10 @@ void append_to_history(const std::string& option, const FinishedRun& run) {
     try {
       if (entry.tests.empty()) throw std::runtime_error("nothing collected");
       const fs::path kept = h::keep_run_file(pending_folder(run.build), entry);
+      std::vector<g::CommandWord> later{this_command(), "history", "import", kept.string()};
+      if (!location.empty()) later.insert(later.end(), {"--history", h::shown_location(location)});
       std::cerr << "; the results are kept in " << g::terminal_line(kept.string()) << ": add them later with "
-                << g::terminal_line(
-                       g::shell_quote(this_command()) + " history import " + g::shell_quote(kept.string()) +
-                       (location.empty() ? "" : " --history " + g::shell_quote(h::shown_location(location))))
-                << "\n";
+                << g::terminal_line(g::command_line(later)) << "\n";
     } catch (const std::exception& kept) {
       std::cerr << "; they could not be kept either (" << g::terminal_safe(kept.what()) << ")\n";
     }

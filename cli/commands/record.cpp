@@ -167,8 +167,7 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   // The candidates alone: with several processes the result records are the last process's, of some tests only.
   append_to_history(o.history, {o.command, build, candidates, {}});
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
-      << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))
-      << "\n";
+      << g::terminal_line(g::command_line({this_command(), "promote", "--build", build.string()})) << "\n";
   return result;
 }
 

@@ -137,6 +137,22 @@ std::string shell_quote(std::string_view word, bool always) {
   return quoted + "'";
 }
 
+CommandWord quoted_name(std::string_view word) {
+  CommandWord quoted(word);
+  quoted.always_quoted = true;
+  return quoted;
+}
+
+std::string command_line(const std::vector<CommandWord>& words) {
+  std::string line;
+  for (const CommandWord& w : words) line += (line.empty() ? "" : " ") + shell_quote(w.text, w.always_quoted);
+  return line;
+}
+
+std::string as_command_line(const std::vector<std::string>& argv) {
+  return command_line(std::vector<CommandWord>(argv.begin(), argv.end()));
+}
+
 std::string filter_literal(std::string_view name) {
   std::string out;
   const auto byte_escape = [&](std::string_view bytes) {

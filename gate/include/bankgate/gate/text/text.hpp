@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -50,6 +51,23 @@ std::string terminal_line(std::string_view text);
 // `word` as one word of a POSIX shell command line: in single quotes (inside which nothing is special), each '
 // written '\''; left bare where it holds only characters no shell treats specially, unless `always`.
 std::string shell_quote(std::string_view word, bool always = false);
+
+// One word of a printed command: quoted where a shell would read it otherwise, or always where `always_quoted`
+// (a name from input, so that the advice reads alike whatever the name holds).
+struct CommandWord {
+  CommandWord(std::string_view word) : text(word) {}
+  CommandWord(const std::string& word) : text(word) {}
+  CommandWord(const char* word) : text(word) {}
+  std::string text;
+  bool always_quoted = false;
+};
+CommandWord quoted_name(std::string_view word);
+
+// A command as a person pastes it, its words each through shell_quote and joined by spaces: the one way every
+// printed command is built (tests/unit/printed_commands_test.py holds the sources to it), so that pasting it
+// runs that command and nothing else, whatever a folder's or a test's name holds.
+std::string command_line(const std::vector<CommandWord>& words);
+std::string as_command_line(const std::vector<std::string>& argv);
 
 // The filter (--filter, test_filter.hpp's syntax) that selects exactly the test `name`, on one line: each
 // character with a meaning there ('*', '?', ':', '-', '\') escaped by '\', and each that cannot be shown as it
