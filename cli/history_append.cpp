@@ -101,7 +101,7 @@ void append_to_history(const std::string& option, const FinishedRun& run) {
       return;
     const auto store = h::open_store(location);
     store->append(entry);
-    progress("bankgate: history: " + std::to_string(entry.tests.size()) + " test(s) appended to " +
+    progress("bankgate: history: " + g::counted(entry.tests.size(), "test") + " appended to " +
              g::terminal_line(store->where()));
   } catch (const std::exception& e) {
     std::cerr << "bankgate: history: not appended (" << g::terminal_safe(e.what()) << "); the verdict stands";

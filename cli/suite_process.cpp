@@ -303,7 +303,8 @@ void SuiteRunner::charge(const std::string& name, const std::string& message) co
 void SuiteRunner::report(const std::vector<std::string>& tests) const {
   const auto measured_here =
       std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
-  std::cout << "bankgate run-suite: " << measured_here << " tests of " << o_.binary.filename().string()
+  std::cout << "bankgate run-suite: " << g::counted(static_cast<std::size_t>(measured_here), "test") << " of "
+            << o_.binary.filename().string()
             << (o_.shards > 1 ? " (shard " + std::to_string(o_.shard) + ")" : std::string()) << " in " << processes_
             << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string()) << "\n";
 }
@@ -367,7 +368,8 @@ void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::s
   std::vector<fs::path> folders{o.results};
   std::vector<std::string> remaining = suspects;
   for (int n = 1; n <= wanted && !remaining.empty(); ++n) {
-    std::cout << "[bankgate] " << remaining.size() << " test(s) slower than their baseline: measuring again in fresh "
+    std::cout << "[bankgate] " << g::counted(remaining.size(), "test")
+              << " slower than their baseline: measuring again in fresh "
               << "process " << n << " of at most " << wanted << "\n";
     // Beside the results folder, never in it: every record there is a verdict of this run.
     RunSuiteOptions again = o;

@@ -46,8 +46,8 @@ g::ProcessRecording record_again(const SuiteRun& run, const fs::path& build, con
                                  const std::string& filter, std::size_t tests, const g::GpuKey& gpu) {
   const fs::path folder = protocol::record_process(results, n);
   fs::create_directories(folder);
-  progress("bankgate: " + process_label(n) + ": measuring " + std::to_string(tests) +
-           " test(s) again, to see whether their "
+  progress("bankgate: " + process_label(n) + ": measuring " + g::counted(tests, "test") +
+           " again, to see whether their "
            "speed depends on the process");
   SuiteRun again = run;
   again.filter = filter;

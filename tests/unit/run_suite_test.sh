@@ -104,7 +104,7 @@ check "shard 0 takes every test but the one shard 1 holds, and charges the crash
   "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.result.json' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.result.json' && [ -f '$work/claimed/Crashing.Last.result.json' ]"
 BANKGATE_RUN_MANIFEST=$run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
 check "shard 1 then runs only the test it holds" \
-  "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.result.json'"
+  "grep -q '1 test of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.result.json'"
 run2=$(manifest run2 '"run_id": "run2", "gpus": 2')
 for shard in 0 1; do
   CRASHING_SUITE_DELAY_MS=150 BANKGATE_RUN_MANIFEST=$run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \

@@ -137,6 +137,10 @@ std::string shell_quote(std::string_view word, bool always) {
   return quoted + "'";
 }
 
+std::string counted(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 CommandWord quoted_name(std::string_view word) {
   CommandWord quoted(word);
   quoted.always_quoted = true;

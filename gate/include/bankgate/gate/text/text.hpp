@@ -48,6 +48,9 @@ std::string terminal_safe(std::string_view text);
 // start a forged line of its own nor pass for another name.
 std::string terminal_line(std::string_view text);
 
+// A count and its noun, "1 test" or "2 tests": plural by an 's'.
+std::string counted(std::size_t n, std::string_view noun);
+
 // `word` as one word of a POSIX shell command line: in single quotes (inside which nothing is special), each '
 // written '\''; left bare where it holds only characters no shell treats specially, unless `always`.
 std::string shell_quote(std::string_view word, bool always = false);
