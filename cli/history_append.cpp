@@ -99,7 +99,7 @@ std::optional<Appended> append_to_history(const std::string& option, const Finis
       return std::nullopt;
     const auto store = h::open_store(location);
     store->append(entry);
-    progress("bankgate: history: " + std::to_string(entry.tests.size()) + " test(s) appended to " +
+    progress("bankgate: history: " + g::counted(entry.tests.size(), "test") + " appended to " +
              g::terminal_line(store->where()));
     return Appended{location, entry.run.runner.gpu_key};
   } catch (const std::exception& e) {
@@ -107,11 +107,10 @@ std::optional<Appended> append_to_history(const std::string& option, const Finis
     try {
       if (entry.tests.empty()) throw std::runtime_error("nothing collected");
       const fs::path kept = h::keep_run_file(g::protocol::history_pending(run.build), entry);
+      std::vector<g::CommandWord> later{this_command(), "history", "import", kept.string()};
+      if (!location.empty()) later.insert(later.end(), {"--history", h::shown_location(location)});
       std::cerr << "; the results are kept in " << g::terminal_line(kept.string()) << ": add them later with "
-                << g::terminal_line(
-                       g::shell_quote(this_command()) + " history import " + g::shell_quote(kept.string()) +
-                       (location.empty() ? "" : " --history " + g::shell_quote(h::shown_location(location))))
-                << "\n";
+                << g::terminal_line(g::command_line(later)) << "\n";
     } catch (const std::exception& kept) {
       std::cerr << "; they could not be kept either (" << g::terminal_safe(kept.what()) << ")\n";
     }

@@ -101,7 +101,9 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
           ->capture_default_str()
           ->check(names_a_folder());
   default_build_here(command, build, run.build);
-  command.add_option("--filter", run.filter, "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'");
+  command.add_option("--filter", run.filter,
+                     "GoogleTest-style filter of the tests to run, e.g. 'Suite.*-Suite.slow'; '\\' takes the next "
+                     "character as itself, e.g. 'X.a\\-b' selects the test X.a-b alone");
   command.add_flag("--no-build", run.no_build, "run what is built, without building first");
   command
       .add_option("--resource-spec", run.resource_spec,

@@ -126,10 +126,4 @@ std::string program_output(const std::vector<std::string>& argv, const ChildEnvi
   return out;
 }
 
-std::string as_command_line(const std::vector<std::string>& argv) {
-  std::string line;
-  for (const std::string& a : argv) line += (line.empty() ? "" : " ") + gate::shell_quote(a);
-  return line;
-}
-
 }  // namespace bankgate::cli

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <bankgate/gate/text/text.hpp>
+
 namespace bankgate::cli {
 
 // Variables a child gets on top of this process's environment (replacing any of the same name). What one
@@ -29,7 +31,7 @@ int run_program_watched(const std::vector<std::string>& argv, const ChildEnviron
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra = {});
 
-// "cmake --build build" as a person would type it, for messages.
-std::string as_command_line(const std::vector<std::string>& argv);
+// "cmake --build build" as a person would type it, for messages (text.hpp's, the one quoting of commands).
+using gate::as_command_line;
 
 }  // namespace bankgate::cli

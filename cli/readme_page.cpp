@@ -301,8 +301,8 @@ int run_readme_table(const ReadmeTableRequest& o, std::ostream& out, std::ostrea
     const fs::path dir = o.baselines / gpu.relative_dir();
     const std::string table = render_kernel_table(read_gpu_dir(o.baselines, gpu), gpu);
     const std::string regenerate =
-        h::shell_quote(program) + " readme-table --baselines " + h::shell_quote(o.baselines.string()) + " --gpu " +
-        h::shell_quote(gpu.arch + "/" + gpu.model) + " --readme " + h::shell_quote(o.readme.string());
+        h::command_line({program, "readme-table", "--baselines", o.baselines.string(), "--gpu",
+                         gpu.arch + "/" + gpu.model, "--readme", o.readme.string()});
     // Folder and file names as the console shows them: on one line, escaped.
     const std::string shown_readme = h::terminal_line(o.readme.string()), shown_dir = h::terminal_line(dir.string());
     if (o.readme.empty()) {

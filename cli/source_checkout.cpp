@@ -60,9 +60,9 @@ Repository find_repository(const fs::path& source) {
   if (!fs::is_directory(folder, ec)) throw Refusal("--source " + source.string() + " is not a folder");
   const std::string top = program_output({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"});
   if (top.empty())
-    throw Refusal(folder.string() + " is not in a git repository (or git refuses it: `git -C " + folder.string() +
-                  " rev-parse --show-toplevel` says why); run compare-commits in your project's clone, or name it with "
-                  "--source DIR");
+    throw Refusal(folder.string() + " is not in a git repository (or git refuses it: `" +
+                  as_command_line({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"}) +
+                  "` says why); run compare-commits in your project's clone, or name it with --source DIR");
   // The project may be a folder of the repository: each checkout is of the whole repository, configured there.
   const std::string prefix =
       source.empty() ? "" : program_output({"git", "-C", folder.string(), "rev-parse", "--show-prefix"});

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -27,6 +28,7 @@
 #include <bankgate/gate/protocol/test_claims.hpp>
 #include <bankgate/gate/protocol/test_plan.hpp>
 #include <bankgate/gate/protocol/test_result.hpp>
+#include <bankgate/gate/rules/test_filter.hpp>
 #include <bankgate/gate/text/text.hpp>
 
 #include "commands.hpp"
@@ -65,13 +67,12 @@ void write_failure(const fs::path& results, const std::string& name, const std::
   g::write_result_record(results, entry);
 }
 
-// The suite's tests. A program that cannot list them (missing, not starting, failing) is a set-up error: its
+// The suite's tests, all of them (the command's filter is ours to apply: GoogleTest's cannot name every test
+// exactly). A program that cannot list them (missing, not starting, failing) is a set-up error: its
 // tests must never vanish from ctest or pass unmeasured.
-std::vector<std::string> list_tests(const fs::path& binary, const std::string& filter,
-                                    const ChildEnvironment& environment) {
+std::vector<std::string> list_tests(const fs::path& binary, const ChildEnvironment& environment) {
   if (!fs::exists(binary)) throw Refusal("no suite program at " + binary.string() + ": build the project first");
-  std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
-  if (!filter.empty()) argv.push_back("--gtest_filter=" + filter);
+  const std::vector<std::string> argv{binary.string(), "--gtest_list_tests"};
   const std::string listing = program_output(argv, environment);
   if (listing.empty()) {
     const int status = run_program(argv, "/dev/null", environment);
@@ -203,9 +204,10 @@ std::string running_test(const fs::path& running) {
 // gets a record saying so.
 class SuiteRunner {
  public:
-  SuiteRunner(const RunSuiteOptions& o, std::optional<fs::path> claims, SuiteProcessSetup setup,
-              std::optional<Clock::time_point> deadline)
+  SuiteRunner(const RunSuiteOptions& o, std::vector<std::string> listed, std::optional<fs::path> claims,
+              SuiteProcessSetup setup, std::optional<Clock::time_point> deadline)
       : o_(o),
+        listed_(std::move(listed)),
         claims_(std::move(claims)),
         running_(std::move(setup.running)),
         environment_(std::move(setup.environment)),
@@ -230,6 +232,7 @@ class SuiteRunner {
   void charge(const std::string& name, const std::string& message) const;
 
   const RunSuiteOptions& o_;
+  const std::vector<std::string> listed_;  // every test of the program, from which a process's filter picks
   const std::optional<fs::path> claims_;
   const fs::path running_;
   const ChildEnvironment environment_;
@@ -247,16 +250,23 @@ void SuiteRunner::run(std::vector<std::string> remaining) {
   }
 }
 
-// One suite process over the selected tests, watched; its exit status.
+// One suite process over exactly the selected tests, watched; its exit status. Where GoogleTest's filter cannot
+// select them apart from another test of the program, each is charged with that instead of running with it.
 int SuiteRunner::run_process(const std::vector<std::string>& selection) {
-  std::string filter;
-  for (const std::string& name : selection) filter += (filter.empty() ? "" : ":") + name;
+  const std::optional<std::string> filter = g::exact_gtest_filter(selection, listed_);
+  if (!filter) {
+    for (const std::string& name : selection)
+      charge(name, "GoogleTest's filter cannot run this test without another of " + o_.binary.filename().string() +
+                       " whose name differs from it only in the characters * ? : - (which that filter cannot "
+                       "name); rename one of them");
+    return exit_ok;
+  }
   std::error_code ec;
   fs::remove(running_, ec);
   ending_ = Ending::none;
   std::string seen;
   Clock::time_point since = Clock::now();
-  const int status = run_program_watched({o_.binary.string(), "--gtest_filter=" + filter}, environment_,
+  const int status = run_program_watched({o_.binary.string(), "--gtest_filter=" + *filter}, environment_,
                                          [&] { return watch(seen, since); });
   ++processes_;
   return status;
@@ -363,7 +373,8 @@ void SuiteRunner::charge(const std::string& name, const std::string& message) co
 void SuiteRunner::report(const std::vector<std::string>& tests) const {
   const auto measured_here =
       std::count_if(tests.begin(), tests.end(), [&](const std::string& name) { return held_by(name) == o_.shard; });
-  std::cout << "bankgate run-suite: " << measured_here << " tests of " << o_.binary.filename().string()
+  std::cout << "bankgate run-suite: " << g::counted(static_cast<std::size_t>(measured_here), "test") << " of "
+            << o_.binary.filename().string()
             << (o_.shards > 1 ? " (shard " + std::to_string(o_.shard) + ")" : std::string()) << " in " << processes_
             << " process(es)" << (crashes_ ? ", " + std::to_string(crashes_) + " crashed" : std::string())
             << (hangs_ ? ", " + std::to_string(hangs_) + " hung" : std::string()) << "\n";
@@ -419,8 +430,9 @@ void keep_candidate_of(const fs::path& from, const fs::path& to, const std::stri
 
 // A test whose only failure is a slower duration is measured again in up to `confirm_processes` fresh processes
 // (each into a folder of its own) until one is not slower; the fastest process's record and candidate stand.
-void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::string>& tests,
-                              const ChildEnvironment& stub, std::optional<Clock::time_point> deadline) {
+void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::string>& listed,
+                              const std::vector<std::string>& tests, const ChildEnvironment& stub,
+                              std::optional<Clock::time_point> deadline) {
   const g::protocol::RunManifest command = command_manifest();
   const int wanted = command.confirm_processes.value_or(0);
   std::vector<std::string> suspects = slower_alone(o, tests);
@@ -429,7 +441,8 @@ void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::s
   std::vector<std::string> remaining = suspects;
   const auto time_left = [&] { return !deadline || Clock::now() < *deadline; };
   for (int n = 1; n <= wanted && !remaining.empty() && time_left(); ++n) {
-    std::cout << "[bankgate] " << remaining.size() << " test(s) slower than their baseline: measuring again in fresh "
+    std::cout << "[bankgate] " << g::counted(remaining.size(), "test")
+              << " slower than their baseline: measuring again in fresh "
               << "process " << n << " of at most " << wanted << "\n";
     // Beside the results folder, never in it: every record there is a verdict of this run.
     RunSuiteOptions again = o;
@@ -440,7 +453,8 @@ void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::s
     g::protocol::RunManifest manifest = command;
     manifest.candidate_dir = fs::absolute(again.results / "candidates");
     manifest.confirm_processes.reset();
-    SuiteRunner runner(again, std::nullopt, prepare_run(again, remaining, std::nullopt, stub, manifest), deadline);
+    SuiteRunner runner(again, listed, std::nullopt, prepare_run(again, remaining, std::nullopt, stub, manifest),
+                       deadline);
     runner.run(remaining);
     folders.push_back(again.results);
     std::erase_if(remaining, [&](const std::string& name) {
@@ -459,12 +473,13 @@ void confirm_slower_durations(const RunSuiteOptions& o, const std::vector<std::s
   }
 }
 
-// The suite's tests for the command's filter, listed once by the program itself: the plan's. A program that
-// cannot list them leaves a plan that says so, so that the summary names the suite rather than miss its tests.
-std::vector<std::string> planned_tests(const RunSuiteOptions& o, const std::string& filter,
-                                       const ChildEnvironment& stub) {
+// The suite's tests, listed once by the program itself; the plan's are those the command's filter selects. A
+// program that cannot list them leaves a plan that says so, so that the summary names the suite rather than
+// miss its tests.
+std::vector<std::string> listed_tests(const RunSuiteOptions& o, const std::string& filter,
+                                      const ChildEnvironment& stub) {
   try {
-    return list_tests(o.binary, filter, stub);
+    return list_tests(o.binary, stub);
   } catch (const Refusal& e) {
     g::write_plan(o.results, {o.binary.filename().string(), o.shard, filter, {}, e.what()});
     throw;
@@ -499,7 +514,10 @@ int run_suite(const RunSuiteOptions& o) {
     std::cout << "bankgate run-suite: no CUDA driver here (libcuda.so.1 cannot be loaded): "
               << o.binary.filename().string()
               << " runs with the CUDA toolkit's stub driver, so its tests report Skipped\n";
-  std::vector<std::string> tests = planned_tests(o, filter, stub);
+  const std::vector<std::string> listed = listed_tests(o, filter, stub);
+  std::vector<std::string> tests;
+  std::copy_if(listed.begin(), listed.end(), std::back_inserter(tests),
+               [&](const std::string& name) { return g::matches_filter(name, filter); });
   // Shards of one command's run (its manifest's run id) share the tests out as they go (gate/protocol/test_claims.hpp);
   // otherwise each takes every used-th test, which every shard can work out alone.
   const std::optional<fs::path> claims = used > 1 ? claims_folder(o) : std::nullopt;
@@ -510,11 +528,11 @@ int run_suite(const RunSuiteOptions& o) {
               << "'\n";
     return exit_ok;
   }
-  SuiteRunner runner(o, claims, prepare_run(o, tests, claims, stub), deadline);
+  SuiteRunner runner(o, listed, claims, prepare_run(o, tests, claims, stub), deadline);
   runner.run(tests);
   runner.report(tests);
   std::erase_if(tests, [&](const std::string& name) { return !runner.holds(name); });
-  confirm_slower_durations(o, tests, stub, deadline);
+  confirm_slower_durations(o, listed, tests, stub, deadline);
   return exit_ok;
 }
 
@@ -532,7 +550,7 @@ void check_kernel_names(const DiscoverOptions& o, const ChildEnvironment& enviro
 int discover(const DiscoverOptions& o) {
   const ChildEnvironment environment = driver_stub_where_no_driver(o.driver_stub);
   check_kernel_names(o, environment);
-  const std::vector<std::string> tests = list_tests(o.binary, "", environment);
+  const std::vector<std::string> tests = list_tests(o.binary, environment);
   std::ostringstream out;
   out << "# Generated by bankgate discover from " << o.binary.string() << "; do not edit.\n";
   std::string labels;

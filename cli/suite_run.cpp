@@ -48,19 +48,20 @@ fs::path absolute_build(const fs::path& build) {
   if (fs::exists(dir / "CTestTestfile.cmake")) return dir;
   if (fs::exists(dir / "CMakeCache.txt")) {
     const fs::path source = configured_source_dir(dir);
-    throw Refusal(dir.string() +
-                  " is a build folder, but its project registers no tests: gate kernels with "
-                  "bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (cmake -S " +
-                  (source.empty() ? "<your project>" : g::shell_quote(source.string())) + " -B " +
-                  g::shell_quote(dir.string()) + ")");
+    throw Refusal(
+        dir.string() +
+        " is a build folder, but its project registers no tests: gate kernels with "
+        "bankgate_add_gpu_suite() (docs/adopting.md) and configure it again (" +
+        g::command_line({"cmake", "-S", source.empty() ? "<your project>" : source.string(), "-B", dir.string()}) +
+        ")");
   }
   const fs::path here = fs::current_path();
   if (fs::exists(here / "CMakeCache.txt"))
     throw Refusal(dir.string() + " is not a configured build folder, and bankgate runs inside one (" + here.string() +
                   "): give that folder with --build . or leave --build out");
   const bool in_project = fs::exists(here / "CMakeLists.txt");
-  throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first (cmake -S " +
-                (in_project ? "." : "<your project>") + " -B " + g::shell_quote(build.string()) +
+  throw Refusal(dir.string() + " is not a configured build folder with tests: configure the project first (" +
+                g::command_line({"cmake", "-S", in_project ? "." : "<your project>", "-B", build.string()}) +
                 ") and give that folder with --build");
 }
 

@@ -141,6 +141,11 @@ def kernel_records(record):
     return labelled
 
 
+def counted(n, noun):
+    """ "1 test", "2 tests". """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def launched_kernels(candidates, tests):
     """(suite, test, label, kernel record) for every kernel the listed tests launch, in launch order (one row of ncu's
     each), and the problems met: a test without a candidate is taken as one kernel."""
@@ -202,8 +207,9 @@ def main():
         for number, rows in enumerate(runs, 1):
             if len(rows) != len(kernels):
                 run = f" (run {number} of {len(runs)})" if len(runs) > 1 else ""
-                launched = "" if len(kernels) == len(tests) else f" ({len(kernels)} kernels)"
-                print(f"{tests_file.stem}: ncu profiled {len(rows)} kernels for {len(tests)} tests{launched}{run}")
+                launched = "" if len(kernels) == len(tests) else f" ({counted(len(kernels), 'kernel')})"
+                print(f"{tests_file.stem}: ncu profiled {counted(len(rows), 'kernel')} for "
+                      f"{counted(len(tests), 'test')}{launched}{run}")
                 problems += 1
         for index, (suite, test, label, record) in enumerate(kernels):
             rows = [rows[index] for rows in runs if index < len(rows)]

@@ -69,8 +69,8 @@ std::size_t show_baseline_changes(const g::ConfinedFolder& folder, const std::ma
         say(where, before.suite + "." + c.test + ": " + c.text(), c.loosens);
     } else if (!folder.kind(relative)) {
       say(where,
-          "its " + std::to_string(before.tests.size()) +
-              " tests are no longer gated: the file was removed in this change",
+          "its " + g::counted(before.tests.size(), "test") + (before.tests.size() == 1 ? " is" : " are") +
+              " no longer gated: the file was removed in this change",
           true);
     }
   }
@@ -123,8 +123,8 @@ int check_baselines(const fs::path& root, const BaseOptions& base) {
   }
   // A problem names a file of the folder, whatever its name holds: each on one line, escaped.
   for (const std::string& p : problems) std::cerr << "bankgate: " << g::terminal_line(p) << "\n";
-  std::cout << g::terminal_line(root.string()) << ": " << read.size() << " baseline files with " << tests
-            << " tests read, " << problems.size() << " unusable\n";
+  std::cout << g::terminal_line(root.string()) << ": " << g::counted(read.size(), "baseline file") << " with "
+            << g::counted(tests, "test") << " read, " << problems.size() << " unusable\n";
   if (read.empty() && problems.empty())
     std::cerr << "bankgate: " << g::terminal_line(root.string()) << " holds no baselines yet"
               << first_baselines_advice(root) << "\n";

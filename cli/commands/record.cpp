@@ -45,8 +45,8 @@ g::ProcessRecording record_again(const SuiteRun& run, const fs::path& build, con
                                  const std::string& filter, std::size_t tests, const g::GpuKey& gpu) {
   const fs::path folder = protocol::record_process(results, n);
   fs::create_directories(folder);
-  progress("bankgate: " + process_label(n) + ": measuring " + std::to_string(tests) +
-           " test(s) again, to see whether their "
+  progress("bankgate: " + process_label(n) + ": measuring " + g::counted(tests, "test") +
+           " again, to see whether their "
            "speed depends on the process");
   SuiteRun again = run;
   again.filter = filter;
@@ -159,8 +159,7 @@ RecordResult record(const RecordOptions& o, std::ostream& out) {
   // The candidates alone: with several processes the result records are the first process's, not of their merge.
   append_to_history(o.history, {o.command, build, candidates, {}});
   out << "candidates in " << g::terminal_line(candidates.string()) << "; promote them after review with: "
-      << g::terminal_line(g::shell_quote(this_command()) + " promote --build " + g::shell_quote(build.string()))
-      << "\n";
+      << g::terminal_line(g::command_line({this_command(), "promote", "--build", build.string()})) << "\n";
   return result;
 }
 

@@ -32,10 +32,11 @@ int refresh(const RefreshOptions& o, std::ostream& out) {
   p.dry_run = o.dry_run;
   p.new_gpu = o.new_gpu;
   p.force = o.force;
-  p.invocation =
-      "bankgate refresh" +
-      (o.run.filter.empty() ? std::string() : " --filter " + gate::shell_quote(o.run.filter, /*always=*/true)) +
-      (o.processes == RefreshOptions{}.processes ? std::string() : " --processes " + std::to_string(o.processes));
+  std::vector<gate::CommandWord> invocation{"bankgate", "refresh"};
+  if (!o.run.filter.empty()) invocation.insert(invocation.end(), {"--filter", gate::quoted_name(o.run.filter)});
+  if (o.processes != RefreshOptions{}.processes)
+    invocation.insert(invocation.end(), {"--processes", std::to_string(o.processes)});
+  p.invocation = gate::command_line(invocation);
   out << "\n";
   promote(p, out);
   out << gate::render_measured(recorded.measured, "bankgate refresh");

@@ -127,6 +127,13 @@ check "a tolerance widened behind a link to a moved folder is LOOSENED, and the 
 run "$tool" check-baselines --baselines "$root/linked/bl2" --base-ref origin/main
 check "the moved folder is compared with the base's, the move named" \
   '[ "$rc" -eq 1 ] && [[ $out == *"was baselines at the base and is bl2 now"* ]] && [[ $out == *"from exact to ±50%"* ]]' "$out"
+# Invented beside the attacks: one file of the folder replaced by a link to a loosened copy kept under another name
+# beside it (no reader takes a .txt for a suite), so that the folder itself is no link and nothing was moved.
+git clone -q "$repo" "$root/filelink" && square="$root/filelink/baselines/$gpu/SquareTile.json" &&
+  mv "$square" "$root/filelink/baselines/$gpu/square.txt" && ln -s square.txt "$square" &&
+  edit "$square" 't["counters"]["'$shared_ld'"]["tolerance"] = {"kind": "relative", "amount": 0.5, "reason": "varies"}'
+run "$tool" check-baselines --baselines "$root/filelink/baselines" --base-ref origin/main
+check "a tolerance widened behind a link to a file beside it is LOOSENED" '[ "$rc" -eq 1 ] && [[ $out == *"LOOSENED"* ]]' "$out"
 
 echo "# 3. The gate's verdict names a loosened baseline"
 run_repo="$root/run" && cp -r "$fixture" "$run_repo" && git init -q -b main "$run_repo" &&

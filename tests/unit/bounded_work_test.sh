@@ -120,5 +120,20 @@ run "$tool" summary --gtest-results "$budget_dir/gtest-results" --candidates "$b
   --baselines "$budget_dir/baselines" --html "$budget_dir/report.html" --json "$budget_dir/summary.json"
 check "per-line figures past the run's budget are refused, naming the bound" \
   '[ "$rc" -ne 0 ] && [[ $out == *"past the 50000 per-line figures bankgate reads in one run"* ]]' "rc $rc: $(printf '%s' "$out" | head -c 2000)"
+# Invented beside the attacks: one failing test whose message is 20 MiB on one line (within the 64 MiB any file may
+# have): the verdict stands and the markdown summary still fits a pull request comment.
+message_dir="$root/message" && cp -r "$fixture" "$message_dir"
+python3 - "$message_dir/gtest-results/Transpose.PaddedSquare.result.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["messages"] = ["x" * (20 << 20)]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+run "$tool" summary --gtest-results "$message_dir/gtest-results" --candidates "$message_dir/candidates" \
+  --baselines "$message_dir/baselines" --markdown "$message_dir/summary.md"
+md_size=$(wc -c <"$message_dir/summary.md" 2>/dev/null || echo 0)
+check "a 20 MiB failure message leaves the verdict and a markdown summary within a pull request comment" \
+  '[ "$rc" -eq 1 ] && [ "$md_size" -gt 0 ] && [ "$md_size" -le 65536 ] && grep -q "FAILED" "$message_dir/summary.md"' \
+  "rc $rc, $md_size bytes: $(printf '%s' "$out" | head -c 2000)"
 
 finish

@@ -8,7 +8,9 @@ a compare job for pull requests (bankgate compare-commits from the merge base, w
 run per pull request or branch, the GPU architecture from a variable, every GPU of the runner for the gate; the
 comment workflow runs on workflow_run alone, checks out and runs nothing, and may write pull requests only. Their
 gate jobs append to a shared history store whose URL comes from a secret (GitHub) or a CI/CD variable (GitLab),
-never from the file, and keep what the store did not take (history-pending) as artifacts.
+never from the file, and keep what the store did not take (history-pending) as artifacts. With bankgate from an
+installed package (BANKGATE_PREFIX) the command comes from the prefix, CMAKE_PREFIX_PATH holds it, and the compare
+job asks the build for no target bankgate (the GitLab jobs run with stand-ins to show it).
 The templates of a gate split over runners (bankgate-gate-sharded.yml, bankgate-sharded.gitlab-ci.yml): one part
 per matrix value or parallel job, given by the CI's own variable, every part's reports kept under a name of its
 own, and a merge job that waits for all of them, runs whatever they ended with and gives the verdict.
@@ -24,7 +26,9 @@ import os
 import pathlib
 import re
 import shlex
+import subprocess
 import sys
+import tempfile
 import unittest
 
 import yaml
@@ -406,6 +410,30 @@ def adopter_problems(workflow):
     return problems
 
 
+def installed_package_problems(workflow):
+    """The adopters' workflow with bankgate from an installed package (the variable BANKGATE_PREFIX): find_package
+    looks in the prefix (CMAKE_PREFIX_PATH, read from the environment by every configure, compare-commits' too),
+    the command is bin/bankgate of the prefix, and the compare job does not ask the project's build for a target
+    bankgate, which only FetchContent and add_subdirectory give."""
+    problems = []
+    env = workflow.get("env") or {}
+    prefix = "vars.BANKGATE_PREFIX"
+    if prefix not in str(env.get("BANKGATE_PREFIX", "")):
+        problems.append(f"the workflow's env BANKGATE_PREFIX does not come from the variable {prefix}")
+    if prefix not in str(env.get("CMAKE_PREFIX_PATH", "")):
+        problems.append(f"the workflow's env CMAKE_PREFIX_PATH does not hold {prefix}, so find_package cannot find "
+                        "an installed bankgate")
+    command = str(env.get("BANKGATE", ""))
+    if not re.search(r"vars\.BANKGATE_PREFIX\s*&&\s*format\('\{0\}/bin/bankgate',\s*vars\.BANKGATE_PREFIX\)", command):
+        problems.append("the workflow's env BANKGATE is not bin/bankgate of the prefix where BANKGATE_PREFIX is set")
+    compare = (workflow.get("jobs") or {}).get("compare") or {}
+    for step in compare.get("steps") or []:
+        if "--target bankgate" in str(step.get("run", "")) and normalize(step.get("if", "")) != f"!{prefix}":
+            problems.append("job compare builds the target bankgate even with an installed package (no "
+                            f"if: ${{{{ !{prefix} }}}}), which the project's build does not have")
+    return problems
+
+
 def comment_problems(workflow, gate_workflow):
     """The workflow that comments on a pull request: started by the gate workflow's end (workflow_run), never by
     the pull request; it checks out and runs nothing, on a GitHub-hosted runner, and may write pull requests
@@ -487,6 +515,37 @@ def adopter_gitlab_problems(config):
             if " compare-commits " not in commands or "$CI_MERGE_REQUEST_DIFF_BASE_SHA" not in commands:
                 problems.append(f"{where} does not run `bankgate compare-commits` from the merge base")
     return problems
+
+
+def run_gitlab_job(job, variables, prefix, work):
+    """Runs a GitLab job's script in bash as the runner would (one shell, the configuration's variables, GitLab's
+    $VAR expansion of variables that name others), with stand-ins on PATH for cmake and the bankgate command: at
+    `prefix` (an installed package; None for FetchContent, whose command the build makes). Returns the lines the
+    stand-ins wrote: "cmake ARGS" and "bankgate ARGS"."""
+    calls = work / "calls"
+    calls.write_text("")
+    bin_dir = work / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name in ("cmake", "bankgate"):
+        stand_in = (bin_dir / name)
+        stand_in.write_text(f'#!/bin/sh\necho "{name} $*" >>"{calls}"\n')
+        stand_in.chmod(0o755)
+    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", "CI_MERGE_REQUEST_DIFF_BASE_SHA": "base"}
+    for name, value in (variables or {}).items():
+        value = value.get("value", "") if isinstance(value, dict) else str(value)
+        environment[name] = re.sub(r"\$(\w+)", lambda m: environment.get(m.group(1), ""), value)
+    environment["BANKGATE_PREFIX"] = str(prefix or "")
+    environment["CMAKE_PREFIX_PATH"] = re.sub(r"\$BANKGATE_PREFIX", environment["BANKGATE_PREFIX"],
+                                              str((variables or {}).get("CMAKE_PREFIX_PATH", "")))
+    # Where the command must be: in the prefix, or where the FetchContent build makes it.
+    for place in ([prefix / "bin"] if prefix else []) + [work / "build/_deps/bankgate-build/cli"]:
+        place.mkdir(parents=True, exist_ok=True)
+        (place / "bankgate").write_text(f'#!/bin/sh\necho "bankgate $* (from {place})" >>"{calls}"\n')
+        (place / "bankgate").chmod(0o755)
+    script = "set -e\n" + "\n".join(gitlab_commands(job.get("script")))
+    result = subprocess.run(["bash", "-c", script], cwd=work, env=environment, capture_output=True, text=True)
+    lines = calls.read_text().splitlines()
+    return result.returncode, lines + [f"CMAKE_PREFIX_PATH={environment['CMAKE_PREFIX_PATH']}"]
 
 
 SHARDED_GITHUB = ROOT / "examples" / "adopt" / "ci" / "bankgate-gate-sharded.yml"
@@ -831,6 +890,67 @@ class BrokenAdopterWorkflowTest(unittest.TestCase):
     def test_runs_the_history_store_did_not_take_kept_only_on_success(self):
         del self.pending_upload()["if"]
         self.assertCaught("job gate uploads its reports without if: always()")
+
+
+class InstalledPackageTest(unittest.TestCase):
+    """The compare job works with bankgate from an installed package (find_package), not only fetched or added as
+    a subdirectory: the command from the prefix, CMAKE_PREFIX_PATH set, and no target bankgate asked of the build."""
+
+    def test_the_adopters_workflow_takes_the_command_from_the_prefix(self):
+        self.assertEqual(installed_package_problems(load(ADOPTER)), [])
+
+    def test_alterations_are_caught(self):
+        for key, reason in (("CMAKE_PREFIX_PATH", "does not hold vars.BANKGATE_PREFIX"),
+                            ("BANKGATE", "is not bin/bankgate of the prefix")):
+            workflow = load(ADOPTER)
+            workflow["env"][key] = "build/_deps/bankgate-build/cli/bankgate"
+            problems = installed_package_problems(workflow)
+            self.assertTrue(any(reason in p for p in problems), f"'{reason}' not in {problems}")
+        workflow = load(ADOPTER)
+        for step in workflow["jobs"]["compare"]["steps"]:
+            step.pop("if", None)
+        problems = installed_package_problems(workflow)
+        self.assertTrue(any("builds the target bankgate even with an installed package" in p for p in problems),
+                        problems)
+
+    def test_the_gitlab_compare_job_runs_the_prefix_command(self):
+        config = load(ADOPTER_GITLAB)
+        with tempfile.TemporaryDirectory() as folder:
+            work = pathlib.Path(folder)
+            rc, calls = run_gitlab_job(config["bankgate-compare"], config.get("variables"), work / "prefix", work)
+            self.assertEqual(rc, 0, calls)
+            self.assertFalse([c for c in calls if c.startswith("cmake")], "with a package the build is not asked")
+            self.assertTrue(any(c.startswith("bankgate compare-commits base") and f"(from {work}/prefix/bin)" in c
+                                for c in calls), calls)
+            self.assertIn(f"CMAKE_PREFIX_PATH={work}/prefix", calls)
+            # Without one, the command is built by the project's build (FetchContent) and run from there.
+            rc, calls = run_gitlab_job(config["bankgate-compare"], config.get("variables"), None, work)
+            self.assertEqual(rc, 0, calls)
+            self.assertIn("cmake --build build --target bankgate", calls)
+            self.assertTrue(any("compare-commits" in c and "bankgate-build/cli)" in c for c in calls), calls)
+
+    def test_the_gitlab_gate_job_runs_the_prefix_command(self):
+        config = load(ADOPTER_GITLAB)
+        with tempfile.TemporaryDirectory() as folder:
+            work = pathlib.Path(folder)
+            (work / "prefix/bin").mkdir(parents=True)
+            (work / "prefix/bin/bankgate-resource-spec").write_text("#!/bin/sh\n")
+            (work / "prefix/bin/bankgate-resource-spec").chmod(0o755)
+            rc, calls = run_gitlab_job(config["bankgate-gate"], config.get("variables"), work / "prefix", work)
+            self.assertEqual(rc, 0, calls)
+            self.assertTrue(any(c.startswith("bankgate gate --build build") and "prefix/bin)" in c for c in calls),
+                            calls)
+
+    def test_a_gitlab_compare_job_that_builds_the_target_is_caught(self):
+        config = load(ADOPTER_GITLAB)
+        config["bankgate-compare"]["script"] = [
+            'cmake -S . -B build "-DCMAKE_CUDA_ARCHITECTURES=$BANKGATE_CUDA_ARCHITECTURES"',
+            "cmake --build build --target bankgate", '"$BANKGATE" compare-commits "$CI_MERGE_REQUEST_DIFF_BASE_SHA" HEAD']
+        with tempfile.TemporaryDirectory() as folder:
+            work = pathlib.Path(folder)
+            rc, calls = run_gitlab_job(config["bankgate-compare"], config.get("variables"), work / "prefix", work)
+            self.assertIn("cmake --build build --target bankgate", calls)  # what the rule above refuses
+            self.assertFalse(any("(from " + str(work / "prefix/bin") in c for c in calls), calls)
 
 
 class BrokenCommentWorkflowTest(unittest.TestCase):

@@ -143,7 +143,7 @@ class CompareTest(unittest.TestCase):
         self.case.add_run(2, {LD: 68669}, drop_last_kernel=True)
         status, out = self.case.compare()
         self.assertEqual(status, 1, out)
-        self.assertIn("transpose_suite: ncu profiled 1 kernels for 2 tests (run 2 of 2)", out)
+        self.assertIn("transpose_suite: ncu profiled 1 kernel for 2 tests (run 2 of 2)", out)
 
     def test_a_missing_candidate_is_reported(self):
         (self.case.dir / "candidates/sm_90/nvidia-h200/Transpose/NaiveSquare.json").unlink()
@@ -172,7 +172,7 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(verdict_of(out, "Transpose.RoundTrip (transposePadded)", ST), TOLERATED)
         self.assertIn("8 counters of 2 kernels compared", out)
         self.case.add_run(2, {LD: 68669}, drop_last_kernel=True)
-        self.assertIn("ncu profiled 1 kernels for 1 tests (2 kernels) (run 2 of 2)", self.case.compare()[1])
+        self.assertIn("ncu profiled 1 kernel for 1 test (2 kernels) (run 2 of 2)", self.case.compare()[1])
 
 
 class SpreadTest(unittest.TestCase):

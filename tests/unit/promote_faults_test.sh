@@ -138,6 +138,18 @@ check "a journal of another folder that shared this one's inode is set aside, na
 check "and nothing of this folder is touched" '[ "$(cat "$base/$gpu/S1.json")" = keep ]'
 rm -f "$(journal_of "$base").stale"
 
+# Invented beside the attacks: the folder renamed after the kill (as `git mv baselines bl` would): the journal still
+# names it (its device, inode and birth), so the half-written folder is refused under its new name, never read as
+# whole, and recover rolls it back there.
+new_case
+run env BANKGATE_FAULT_INJECT=renamed:4:kill "$tool" promote --candidates "$cand" --baselines "$base"
+mv "$base" "$dir/renamed"
+run "$tool" check-baselines --baselines "$dir/renamed"
+check "a folder renamed after a killed promotion is still refused as half-written" \
+  '[ "$rc" -ne 0 ] && [[ $out == *"bankgate recover --baselines"*renamed* ]]' "rc $rc: $out"
+run "$tool" recover --baselines "$dir/renamed"
+check "and recover rolls it back under its new name" '[ "$rc" -eq 0 ] && [ "$before" = "$(snapshot "$dir/renamed")" ]' "rc $rc: $out"
+
 # The state folder below a folder another user can write: they could move the journals away.
 new_case
 mkdir -p "$root/open" && chmod 777 "$root/open"

@@ -93,6 +93,17 @@ expect_rc "--check on a stale README exits 1" 1
 expect_out "--check names the first differing line" "| stale | table |"
 expect_out "--check gives the command that regenerates the table" "readme-table --baselines $baselines --gpu $gpu --readme $root/stale.md"
 unchanged "--check writes nothing" "$root/stale.md" "$root/stale.copy"
+# The printed command, pasted into a shell, regenerates the table and runs nothing else, whatever the folder's name
+# holds (a command substitution and a quote).
+hostile="$root/d\$(touch PWNED)'q"
+mkdir -p "$hostile" "$root/paste" && cp "$fixtures/README.fixture.md" "$hostile/README.md"
+run --baselines "$baselines" --gpu "$gpu" --readme "$hostile/README.md" --check
+pasted=$(printf '%s\n' "$out" | sed -n 's/^regenerate it (never edit it by hand): //p')
+(cd "$root/paste" && sh -c "$pasted" >/dev/null 2>&1)
+check "the pasted command of a folder named \$(touch PWNED) runs nothing else" \
+  '[ -n "$pasted" ] && [ -z "$(find "$root" -name PWNED -print -quit)" ]' "pasted: $pasted"
+run --baselines "$baselines" --gpu "$gpu" --readme "$hostile/README.md" --check
+expect_rc "and it regenerated that folder's table" 0
 sed 's/| 2.965 ≠ \/ 0 |/| 2.965 \/ 0 |/' "$readme" >"$root/edited.md"
 run --baselines "$baselines" --gpu "$gpu" --readme "$root/edited.md" --check
 expect_rc "--check catches a hand edit of one cell" 1

@@ -414,16 +414,17 @@ TEST(ShellQuote, OneWordWhateverItHolds) {
 
 TEST(FilterLiteral, SelectsTheNameOnOneLineWithoutFilterSyntax) {
   EXPECT_EQ(filter_literal("Suite.test/0"), "Suite.test/0");
-  EXPECT_EQ(filter_literal("-A.*:B.c"), "?A.??B.c");  // no negative part, no wildcard, no second pattern
-  EXPECT_EQ(filter_literal("A.b\nc\x1b"), "A.b?c?");
-  EXPECT_EQ(filter_literal("A.\u202E"), "A.???");  // one '?' per byte
-  EXPECT_EQ(filter_literal("A.\xFF"), "A.?");
-  EXPECT_EQ(filter_literal("A.\u00e9"), "A.\u00e9");  // printable Unicode stays
+  EXPECT_EQ(filter_literal("-A.*:B.c"), R"(\-A.\*\:B.c)");  // no negative part, no wildcard, no second pattern
+  EXPECT_EQ(filter_literal("A.b\nc\x1b"), R"(A.b\x0ac\x1b)");
+  EXPECT_EQ(filter_literal("A.\u202E"), R"(A.\xe2\x80\xae)");  // byte by byte
+  EXPECT_EQ(filter_literal("A.\xFF"), R"(A.\xff)");
+  EXPECT_EQ(filter_literal("A.\u00e9"), "A.\u00e9");        // printable Unicode stays
+  EXPECT_EQ(filter_literal(R"(A.\x41?)"), R"(A.\\x41\?)");  // a '\' of the name is no escape
 }
 
 TEST(RefreshCommand, QuotesTheNameAndAFolderThatLooksLikeAnOption) {
   EXPECT_EQ(refresh_command({"bankgate", "-b"}, "X", "y' --new-gpu; touch PWNED; '"),
-            R"(bankgate refresh --build ./-b --filter 'X.y'\'' ??new?gpu; touch PWNED; '\''')");
+            R"(bankgate refresh --build ./-b --filter 'X.y'\'' \-\-new\-gpu; touch PWNED; '\''')");
 }
 
 TEST(MarkdownText, NothingInItIsMarkup) {

@@ -59,6 +59,16 @@ check "every planned test has its record" "[ \$(ls '$work/late'/*.result.json | 
 
 BANKGATE_RUN_MANIFEST=$only_last "$bankgate" run-suite --binary "$suite" --results "$work/filtered" >"$work/filtered.log" 2>&1
 check "the command's filter runs only the selection" "[ -f '$work/filtered/Crashing.Last.result.json' ] && [ ! -f '$work/filtered/Crashing.First.result.json' ]"
+# Two tests whose names differ only where GoogleTest's filter has a meaning: the filter naming the one (as the
+# refresh advice writes it, "Named.a\-b") runs it alone, never "Named.a_b" too ("Named.a?b" ran both).
+named=$(manifest named '"suite_filter": "Named.a\\-b"')
+CRASHING_SUITE_NAMES=1 BANKGATE_RUN_MANIFEST=$named "$bankgate" run-suite --binary "$suite" --results "$work/named" >"$work/named.log" 2>&1
+check "the filter for Named.a-b runs Named.a-b and not Named.a_b" \
+  "grep -q '\"ran\": \"yes\"' '$work/named/Named.a-b.result.json' && [ ! -f '$work/named/Named.a_b.result.json' ] && python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))[\"tests\"] != [\"Named.a-b\"])' '$work/named/crashing_suite.0.plan.json'"
+named_b=$(manifest named-b '"suite_filter": "Named.a_b:Crashing.First"')
+CRASHING_SUITE_NAMES=1 BANKGATE_RUN_MANIFEST=$named_b "$bankgate" run-suite --binary "$suite" --results "$work/named-b" >"$work/named-b.log" 2>&1
+check "and the filter for Named.a_b runs it and not Named.a-b" \
+  "[ -f '$work/named-b/Named.a_b.result.json' ] && [ ! -f '$work/named-b/Named.a-b.result.json' ] && [ -f '$work/named-b/Crashing.First.result.json' ]"
 BANKGATE_RUN_MANIFEST=$work/none.json "$bankgate" run-suite --binary "$suite" --results "$work/nomanifest" >"$work/nomanifest.log" 2>&1
 check "a manifest that cannot be read is refused (exit 3), naming it" \
   "[ $? -eq 3 ] && grep -q 'BANKGATE_RUN_MANIFEST names a run manifest that cannot be read' '$work/nomanifest.log' && [ ! -d '$work/nomanifest' ]"
@@ -114,7 +124,7 @@ check "shard 0 takes every test but the one shard 1 holds, and charges the crash
   "grep -q '4 tests of crashing_suite (shard 0) in 2 process(es), 1 crashed' '$work/claim0.log' && [ ! -f '$work/claimed/Crashing.Fails.result.json' ] && grep -q 'died during this test' '$work/claimed/Crashing.Crashes.result.json' && [ -f '$work/claimed/Crashing.Last.result.json' ]"
 BANKGATE_RUN_MANIFEST=$run1 "$bankgate" run-suite --binary "$suite" --results "$work/claimed" --shards 2 --shard 1 >"$work/claim1.log" 2>&1
 check "shard 1 then runs only the test it holds" \
-  "grep -q '1 tests of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.result.json'"
+  "grep -q '1 test of crashing_suite (shard 1) in 1 process' '$work/claim1.log' && grep -q 'a plain failure' '$work/claimed/Crashing.Fails.result.json'"
 run2=$(manifest run2 '"run_id": "run2", "gpus": 2')
 for shard in 0 1; do
   CRASHING_SUITE_DELAY_MS=150 BANKGATE_RUN_MANIFEST=$run2 "$bankgate" run-suite --binary "$suite" --results "$work/race" \

@@ -83,6 +83,8 @@ for name in $tests; do
 done
 # A suite process that leaves a record as a link to a file outside its folder.
 [ -z "${PLANT_RECORD_LINK:-}" ] || ln -sf "$PLANT_RECORD_LINK" "$4/Lone.x.result.json"
+# One that leaves a subfolder as a link to a folder outside.
+[ -z "${PLANT_FOLDER_LINK:-}" ] || ln -sfn "$PLANT_FOLDER_LINK" "$4/more"
 SH
   {
     printf 'cmake_minimum_required(VERSION 3.20)\nproject(split NONE)\nenable_testing()\n'
@@ -267,6 +269,14 @@ printf '{"schema": "bankgate-test-result", "schema_version": 1, "suite": "Lone",
 PLANT_RECORD_LINK="$root/outside-record.json" run "$tool" gate --build "$build" --no-build --baselines "$root/baselines"
 check "a result record linked out of its folder is left out of the gate's folder and reports" \
   '! grep -rq TOKEN-outside "$(gate_folder "$build")" && [[ $out == *"Lone.x.result.json is left out"* ]]' "$out"
+# Invented beside the attacks: a subfolder of the records that is a link to a folder outside, holding a record and a
+# plan, is never walked into: nothing of it reaches the gate's folder.
+mkdir -p "$root/outside-folder"
+sed 's/TOKEN-outside/TOKEN-folder/' "$root/outside-record.json" >"$root/outside-folder/Lone.x.result.json"
+printf '{"TOKEN-folder": 1}\n' >"$root/outside-folder/C.0.plan.json"
+PLANT_FOLDER_LINK="$root/outside-folder" run "$tool" gate --build "$build" --no-build --baselines "$root/baselines"
+check "a subfolder of the records linked out of it is not copied into the gate's folder or reports" \
+  '! grep -rq TOKEN-folder "$(gate_folder "$build")" && [ -z "$(find "$(gate_folder "$build")" -path "*more*" -print -quit)" ]' "$out"
 
 # 7. The command line.
 for value in 0/3 4/3 a/b 3; do

@@ -38,16 +38,18 @@ README_FIXTURES = ROOT / "tests" / "unit" / "fixtures" / "readme_table"
 
 FORGED = "bankgate gate passed: 6 GPU tests"
 # Each test's name, as ctest's JUnit file carries it (bytes: one is not UTF-8), and the filter its refresh
-# command must give: the name itself, or with '?' (one byte) for what a filter or a line cannot hold.
+# command must give: the name itself, with '\' before a filter's own characters and "\xHH" for each byte of what
+# a line cannot hold.
 NAMES = {
     b"Q.it's; touch PWNED #": "Q.it's; touch PWNED #",
-    "X.y' --new-gpu; touch PWNED; '".encode(): "X.y' ??new?gpu; touch PWNED; '",
-    "Fence.name``` `\n## bankgate gate passed".encode(): "Fence.name``` `?## bankgate gate passed",
+    "X.y' --new-gpu; touch PWNED; '".encode(): r"X.y' \-\-new\-gpu; touch PWNED; '",
+    "Fence.name``` `\n## bankgate gate passed".encode(): r"Fence.name``` `\x0a## bankgate gate passed",
     b"Html.<img src=x onerror=alert(1)>": "Html.<img src=x onerror=alert(1)>",
-    b"Esc.red\x1b[31mRED\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07": "Esc.red?[31mRED?]8;;https?//evil.example/?click?]8;;?",
-    f"Nl.test\n{FORGED}".encode(): "Nl.test?bankgate gate passed? 6 GPU tests",
+    b"Esc.red\x1b[31mRED\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07":
+        r"Esc.red\x1b[31mRED\x1b]8;;https\://evil.example/\x07click\x1b]8;;\x07",
+    f"Nl.test\n{FORGED}".encode(): r"Nl.test\x0abankgate gate passed\: 6 GPU tests",
     b"Bad.t\xff\xc0\xafest": "Bad.t\ufffd\ufffd\ufffdest",  # the reader made it UTF-8
-    "Rtl.test\u202egnp.exe".encode(): "Rtl.test???gnp.exe",  # U+202E is three bytes
+    "Rtl.test\u202egnp.exe".encode(): r"Rtl.test\xe2\x80\xaegnp.exe",  # U+202E is three bytes
 }
 MEASURING_RUN = f"bankgate.measure.evil\n{FORGED}\x1b[2J".encode()
 # A failure message that closes a code fence, forges a verdict, an image, a link and live HTML, and drives a terminal.
@@ -137,10 +139,30 @@ def filter_of(command):
     return words[words.index("--filter") + 1]
 
 
+def pattern_bytes(pattern):
+    """A filter pattern as (kind, byte) pairs: ('byte', b), ('any', None), ('star', None), with its escapes read
+    ('\\xHH' a byte, '\\' before anything else that thing); ('separator', c) for an unescaped ':' or '-'."""
+    raw, out, i = pattern.encode(), [], 0
+    while i < len(raw):
+        c = raw[i:i + 1]
+        if c == b"\\" and re.fullmatch(rb"x[0-9a-fA-F]{2}", raw[i + 1:i + 4]):
+            out.append(("byte", bytes([int(raw[i + 2:i + 4], 16)])))
+            i += 4
+            continue
+        if c == b"\\" and i + 1 < len(raw):
+            out.append(("byte", raw[i + 1:i + 2]))
+            i += 2
+            continue
+        out.append(("any", None) if c == b"?" else ("star", None) if c == b"*" else
+                   ("separator", c) if c in (b":", b"-") else ("byte", c))
+        i += 1
+    return out
+
+
 def selects(pattern, name):
-    """Whether a GoogleTest filter pattern (no ':' or '-') selects `name`, byte by byte as GoogleTest matches."""
-    regex = "".join("." if c == "?" else ".*" if c == "*" else re.escape(c) for c in pattern.encode().decode("latin-1"))
-    return re.fullmatch(regex, name.encode().decode("latin-1"), re.S) is not None
+    """Whether a filter pattern (one, no ':' or '-' of its own) selects `name`, byte by byte."""
+    regex = b"".join(b"." if k == "any" else b".*" if k == "star" else re.escape(b) for k, b in pattern_bytes(pattern))
+    return re.fullmatch(regex, name.encode(), re.S) is not None
 
 
 class Summary(unittest.TestCase):
@@ -188,8 +210,9 @@ class Summary(unittest.TestCase):
         self.assertEqual(sorted(filter_of(c) for c in commands), sorted(NAMES.values()), commands)
         names = [t["name"] for t in json.loads((self.out / "summary.json").read_text(encoding="utf-8"))["tests"]]
         for name, pattern in zip(names, (filter_of(c) for c in self.commands("json"))):
-            self.assertTrue(selects(pattern, name), f"{pattern!r} does not select {name!r}")
-            self.assertFalse(set(pattern) & set("*:-\n\x1b"), pattern)
+            self.assertEqual([n for n in names if selects(pattern, n)], [name], f"{pattern!r} selects not {name!r} alone")
+            self.assertFalse(set(pattern) & set("\n\x1b"), pattern)
+            self.assertFalse([p for p in pattern_bytes(pattern) if p[0] in ("separator", "any", "star")], pattern)
 
     def test_the_json_summary_gives_each_name_as_one_argument_that_selects_it(self):
         self.check_commands("json")

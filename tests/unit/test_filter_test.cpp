@@ -9,10 +9,13 @@
 #include <vector>
 
 #include <bankgate/gate/rules/test_filter.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 namespace {
 
 using bankgate::gate::ctest_selection;
+using bankgate::gate::exact_gtest_filter;
+using bankgate::gate::filter_literal;
 using bankgate::gate::matches_filter;
 
 TEST(TestFilter, EmptyMatchesEverything) { EXPECT_TRUE(matches_filter("Suite.test", "")); }
@@ -40,6 +43,50 @@ TEST(TestFilter, CtestSelectionAgreesWithMatches) {
       EXPECT_EQ(included && !excluded, matches_filter(name, filter)) << "filter '" << filter << "', test " << name;
     }
   }
+}
+
+// A test's name as filter_literal writes it selects that test and no other, whatever it holds: GoogleTest's
+// filter, without an escape, selected "X.a-b" as "X.a?b", which ran "X.a_b" too.
+TEST(TestFilter, ALiteralSelectsExactlyItsTest) {
+  const std::vector<std::string> names{"X.a-b",
+                                       "X.a_b",
+                                       "X.a?b",
+                                       "X.a*b",
+                                       "X.a:b",
+                                       "X.a\\b",
+                                       "X.a\nb",
+                                       "X.a\xff"
+                                       "b",
+                                       "X.a\u200bb",
+                                       "X.ab",
+                                       "X.a.b"};
+  for (const auto& wanted : names) {
+    const std::string filter = filter_literal(wanted);
+    const auto selection = ctest_selection(filter);
+    EXPECT_TRUE(selection.exclude.empty()) << filter;
+    for (const auto& name : names) {
+      EXPECT_EQ(matches_filter(name, filter), name == wanted) << "filter '" << filter << "', test " << name;
+      EXPECT_EQ(std::regex_search(name, std::regex(selection.include, std::regex::extended)), name == wanted)
+          << "regex " << selection.include << ", test " << name;
+    }
+  }
+  EXPECT_EQ(filter_literal("X.a-b"), "X.a\\-b");
+  EXPECT_EQ(filter_literal("X.a\nb"), "X.a\\x0ab");  // on one line
+  EXPECT_TRUE(matches_filter("X.a-b", "X.a\\-b:Y.*-Y.slow"));
+  EXPECT_TRUE(matches_filter("Y.a-b", "Y.*-Y.a\\-c"));  // an escaped '-' in the part left out
+  EXPECT_FALSE(matches_filter("Y.a-c", "Y.*-Y.a\\-c"));
+}
+
+// The suite processes run exactly the wanted tests: GoogleTest's filter leaves out by name each other test its
+// '?' would select, and where no GoogleTest filter can tell two tests apart there is none.
+TEST(TestFilter, GoogleTestFilterOfExactlyTheWantedTests) {
+  const std::vector<std::string> listed{"X.a-b", "X.a_b", "X.c", "Y.d"};
+  EXPECT_EQ(exact_gtest_filter({"X.c", "Y.d"}, listed), "X.c:Y.d");
+  EXPECT_EQ(exact_gtest_filter({"X.a-b"}, listed), "X.a?b-X.a_b");
+  EXPECT_EQ(exact_gtest_filter({"X.a_b"}, listed), "X.a_b");
+  EXPECT_EQ(exact_gtest_filter({"X.a-b", "X.a_b"}, listed), "X.a?b:X.a_b");
+  EXPECT_EQ(exact_gtest_filter({"X.a-b"}, {"X.a-b", "X.a:b"}), std::nullopt);
+  EXPECT_EQ(exact_gtest_filter({"X.a-b", "X.a:b"}, {"X.a-b", "X.a:b"}), "X.a?b");
 }
 
 // The matcher must stay fast on the patterns that made the old recursive one try every split between its

@@ -21,8 +21,8 @@ MeasuredCount count_measured(const GateSummary& summary) {
 
 std::string render_measured(const MeasuredCount& count, const std::string& command) {
   const std::size_t measured = count.selected - std::min(count.selected, count.not_measured.size());
-  std::string text = command + ": " + std::to_string(measured) + " of " + std::to_string(count.selected) +
-                     (count.selected == 1 ? " test" : " tests") + " measured\n";
+  std::string text =
+      command + ": " + std::to_string(measured) + " of " + counted(count.selected, "test") + " measured\n";
   if (count.not_measured.empty()) return text;
   text += "not measured (nothing of them was kept; fix the cause, then run this again):\n";
   for (const auto& [name, reason] : count.not_measured)

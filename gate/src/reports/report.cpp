@@ -10,12 +10,13 @@
 namespace bankgate::gate {
 
 std::string refresh_command(const RefreshContext& how, const std::string& suite, const std::string& test) {
-  std::string command = shell_quote(how.command) + " refresh";
+  std::vector<CommandWord> words{how.command, "refresh"};
   // A relative folder whose name starts with '-' would be read as an option.
   const std::string build = how.build_dir.starts_with('-') ? "./" + how.build_dir : how.build_dir;
-  if (!build.empty()) command += " --build " + shell_quote(build);
-  // The test's name as a filter that selects it, quoted: a name is whatever the pull request made it.
-  return command + " --filter " + shell_quote(filter_literal(suite + "." + test), /*always=*/true);
+  if (!build.empty()) words.insert(words.end(), {"--build", build});
+  // The test's name as a filter that selects it alone, quoted: a name is whatever the pull request made it.
+  words.insert(words.end(), {"--filter", quoted_name(filter_literal(suite + "." + test))});
+  return command_line(words);
 }
 
 namespace {

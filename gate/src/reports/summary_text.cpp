@@ -5,6 +5,7 @@
 
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/text/number_format.hpp>
+#include <bankgate/gate/text/text.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 
 namespace bankgate::gate::summary_text {
@@ -56,17 +57,15 @@ std::string headline(const GateSummary& s) {
   const std::string gpus = gpus_of(s);
   switch (s.exit_code()) {
     case protocol::exit_ok:
-      return "passed: " + std::to_string(s.tests.size()) + " GPU tests" + (gpus.empty() ? "" : " on " + gpus);
+      return "passed: " + counted(s.tests.size(), "GPU test") + (gpus.empty() ? "" : " on " + gpus);
     case protocol::exit_regression:
-      return "FAILED: " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) + " GPU tests failed, " +
+      return "FAILED: " + std::to_string(failed) + " of " + counted(s.tests.size(), "GPU test") + " failed, " +
              std::to_string(count(s, Outcome::regressed)) + " of them regressed";
     default:
       if (s.tests.empty()) return "FAILED: no GPU test ran";
       if (failed == 0)
-        return "FAILED: all " + std::to_string(s.tests.size()) +
-               " GPU tests measured, but a problem below stops the gate";
-      return "FAILED: could not measure " + std::to_string(failed) + " of " + std::to_string(s.tests.size()) +
-             " GPU tests";
+        return "FAILED: all " + counted(s.tests.size(), "GPU test") + " measured, but a problem below stops the gate";
+      return "FAILED: could not measure " + std::to_string(failed) + " of " + counted(s.tests.size(), "GPU test");
   }
 }
 

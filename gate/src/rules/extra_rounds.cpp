@@ -1,5 +1,7 @@
 #include <bankgate/gate/rules/extra_rounds.hpp>
 
+#include <bankgate/gate/text/text.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -130,7 +132,7 @@ double seconds_per_test(double round_seconds, std::size_t tests) {
 
 std::string filter_naming(const std::vector<std::string>& tests) {
   std::string filter;
-  for (const std::string& t : tests) filter += (filter.empty() ? "" : ":") + t;
+  for (const std::string& t : tests) filter += (filter.empty() ? "" : ":") + filter_literal(t);
   return filter;
 }
 

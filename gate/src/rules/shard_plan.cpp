@@ -1,5 +1,8 @@
 #include <bankgate/gate/rules/shard_plan.hpp>
 
+#include <bankgate/gate/rules/test_filter.hpp>
+#include <bankgate/gate/text/text.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -186,14 +189,14 @@ std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>
     if (std::binary_search(mine.begin(), mine.end(), unit.suite)) continue;
     // "Suite.*" for GoogleTest's tests; a ctest name without a dot (no GoogleTest test) as itself.
     for (const std::string& test : unit.tests)
-      out.insert(test.find('.') == std::string::npos ? test : unit.suite + ".*");
+      out.insert(test.find('.') == std::string::npos ? filter_literal(test) : filter_literal(unit.suite) + ".*");
   }
   out.insert(also_out.begin(), also_out.end());
   if (out.empty()) return filter;
   const std::string joined = std::accumulate(std::next(out.begin()), out.end(), *out.begin(),
                                              [](const std::string& a, const std::string& b) { return a + ":" + b; });
   // GoogleTest's filter takes one '-': the patterns after it are left out. Ours join any the user gave.
-  return filter + (filter.find('-') == std::string::npos ? "-" : ":") + joined;
+  return filter + (has_negative_part(filter) ? ":" : "-") + joined;
 }
 
 }  // namespace bankgate::gate

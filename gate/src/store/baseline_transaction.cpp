@@ -201,7 +201,7 @@ std::optional<fs::path> interrupted_promotion(const ConfinedFolder& baselines) {
 }
 
 std::string recover_command(const fs::path& root) {
-  return "bankgate recover --baselines " + shell_quote(root.string(), /*always=*/true);
+  return command_line({"bankgate", "recover", "--baselines", quoted_name(root.string())});
 }
 
 void refuse_interrupted_promotion(const ConfinedFolder& baselines) {

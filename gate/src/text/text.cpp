@@ -137,16 +137,48 @@ std::string shell_quote(std::string_view word, bool always) {
   return quoted + "'";
 }
 
+std::string counted(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+CommandWord quoted_name(std::string_view word) {
+  CommandWord quoted(word);
+  quoted.always_quoted = true;
+  return quoted;
+}
+
+std::string command_line(const std::vector<CommandWord>& words) {
+  std::string line;
+  for (const CommandWord& w : words) line += (line.empty() ? "" : " ") + shell_quote(w.text, w.always_quoted);
+  return line;
+}
+
+std::string as_command_line(const std::vector<std::string>& argv) {
+  return command_line(std::vector<CommandWord>(argv.begin(), argv.end()));
+}
+
 std::string filter_literal(std::string_view name) {
-  return rebuilt(
-      name,
-      [](std::string& out, char32_t c, std::string_view bytes) {
-        if (c == '*' || c == ':' || c == '-' || breaks_a_line(c))
-          out.append(bytes.size(), '?');
-        else
-          out += bytes;
-      },
-      "?");
+  std::string out;
+  const auto byte_escape = [&](std::string_view bytes) {
+    for (const char b : bytes) {
+      char text[8];
+      std::snprintf(text, sizeof text, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(b)));
+      out += text;
+    }
+  };
+  for (std::size_t at = 0; at < name.size();) {
+    char32_t c = 0;
+    const std::size_t length = utf8_sequence(name, at, c);
+    const std::string_view bytes = name.substr(at, std::max<std::size_t>(length, 1));
+    if (length == 0 || breaks_a_line(c))
+      byte_escape(bytes);
+    else if (c == '\\' || c == '*' || c == '?' || c == ':' || c == '-')
+      out += std::string("\\") + static_cast<char>(c);
+    else
+      out += bytes;
+    at += bytes.size();
+  }
+  return out;
 }
 
 std::string markdown_text(std::string_view text) {

@@ -55,7 +55,7 @@ ExtraRoundPlan plan_extra_round(const std::vector<UndecidedTest>& undecided, con
 // One test's share of a round that took `round_seconds` and measured `tests` tests (at least one).
 double seconds_per_test(double round_seconds, std::size_t tests);
 
-// The GoogleTest filter that selects exactly these tests ("A.x:B.y").
+// The filter that selects exactly these tests ("A.x:B.y"), each name as filter_literal writes it.
 std::string filter_naming(const std::vector<std::string>& tests);
 
 // What the extra time did, for the reports.

@@ -5,7 +5,7 @@
 // invalid UTF-8 included, come out inert for that sink.
 //
 //   terminal, CI log     terminal_safe (a message over lines), terminal_line (a name, a path, a table cell)
-//   a command line       shell_quote (POSIX sh); filter_literal (a GoogleTest filter, which has no escape)
+//   a command line       shell_quote (POSIX sh); filter_literal (a test filter naming one test exactly)
 //   markdown             markdown_text (outside code), markdown_code (a code span), markdown_code_block
 //   HTML                 html_text
 //   XML 1.0              xml_text
@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -47,15 +48,33 @@ std::string terminal_safe(std::string_view text);
 // start a forged line of its own nor pass for another name.
 std::string terminal_line(std::string_view text);
 
+// A count and its noun, "1 test" or "2 tests": plural by an 's'.
+std::string counted(std::size_t n, std::string_view noun);
+
 // `word` as one word of a POSIX shell command line: in single quotes (inside which nothing is special), each '
 // written '\''; left bare where it holds only characters no shell treats specially, unless `always`.
 std::string shell_quote(std::string_view word, bool always = false);
 
-// A GoogleTest filter (--filter, --gtest_filter) that selects the test `name`. A filter has no escape, so each
-// character with a meaning there ('*', ':', '-'; '?' is one already) and each that cannot be shown as it is on
-// one line (what terminal_line escapes, a byte that is not UTF-8) becomes '?', the filter's one-character
-// wildcard, which matches it: one '?' per byte, as GoogleTest matches bytes. The filter may then select a test
-// whose name differs only there, never a whole suite, and reads the same in every sink.
+// One word of a printed command: quoted where a shell would read it otherwise, or always where `always_quoted`
+// (a name from input, so that the advice reads alike whatever the name holds).
+struct CommandWord {
+  CommandWord(std::string_view word) : text(word) {}
+  CommandWord(const std::string& word) : text(word) {}
+  CommandWord(const char* word) : text(word) {}
+  std::string text;
+  bool always_quoted = false;
+};
+CommandWord quoted_name(std::string_view word);
+
+// A command as a person pastes it, its words each through shell_quote and joined by spaces: the one way every
+// printed command is built (tests/unit/printed_commands_test.py holds the sources to it), so that pasting it
+// runs that command and nothing else, whatever a folder's or a test's name holds.
+std::string command_line(const std::vector<CommandWord>& words);
+std::string as_command_line(const std::vector<std::string>& argv);
+
+// The filter (--filter, test_filter.hpp's syntax) that selects exactly the test `name`, on one line: each
+// character with a meaning there ('*', '?', ':', '-', '\') escaped by '\', and each that cannot be shown as it
+// is on one line (what terminal_line escapes, a byte that is not UTF-8) written "\xHH", byte by byte.
 std::string filter_literal(std::string_view name);
 
 // `text` in markdown outside code, read as the characters it holds and nothing else: no emphasis, link, image,
