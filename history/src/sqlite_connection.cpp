@@ -3,8 +3,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include <bankgate/history/store_errors.hpp>
 
@@ -34,7 +36,7 @@ class SqliteConnection : public Connection {
                              "; give a writable path with --history or BANKGATE_HISTORY");
     sqlite3_busy_timeout(db_, busy_timeout_ms);
     // Checked here: a file that is no database says so at its first read, not at a later append.
-    execute_script("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
+    execute_waiting("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
   }
 
   Engine engine() const override { return Engine::sqlite; }
@@ -46,6 +48,24 @@ class SqliteConnection : public Connection {
       const std::string what = error != nullptr ? error : message();
       sqlite3_free(error);
       fail(what);
+    }
+  }
+
+  // A statement that takes the store's lock before anything is read or written (a write transaction's start, the
+  // journal mode), tried again until the busy timeout has passed: SQLite can answer SQLITE_BUSY at once, without
+  // its busy handler, while another process is switching a new store to WAL or recovering it (seen when two
+  // imports into one new store started together on a loaded machine).
+  void execute_waiting(const std::string& sql) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+    for (;;) {
+      const int status = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr);
+      if (status == SQLITE_OK) return;
+      const int primary = status & 0xff;
+      if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) || std::chrono::steady_clock::now() >= deadline) {
+        execute_script(sql);  // once more, for the error it reports
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
 
@@ -72,7 +92,7 @@ class SqliteConnection : public Connection {
     return sqlite3_last_insert_rowid(db_);
   }
 
-  void begin_writing() override { execute_script("BEGIN IMMEDIATE"); }
+  void begin_writing() override { execute_waiting("BEGIN IMMEDIATE"); }
   void commit() override { execute_script("COMMIT"); }
   void rollback() noexcept override { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
