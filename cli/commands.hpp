@@ -49,7 +49,7 @@ struct SuiteRun {
   bool no_build = false;                // run what is built, without cmake --build first
   std::string filter;                   // GoogleTest-style
   std::filesystem::path resource_spec;  // ctest --resource-spec-file: one test per GPU, spread over GPUs
-  int parallel = 0;                     // ctest --parallel; 0: one at a time, or twice the GPUs of the resource spec
+  int parallel = 0;                     // ctest --parallel; 0: one at a time, or the GPUs of the resource spec
   std::vector<std::string> ctest_args;  // more ctest options, passed as they are
   // A gate split over runners (shard_run.hpp): "I/N" runs part I of N; empty for all of it.
   std::string shard;
@@ -61,6 +61,8 @@ struct SuiteRun {
   int confirm_processes = 0;
   // Not an option: compare's rounds, whose suite processes measure only; the command judges the pooled rounds once.
   bool measure_only = false;
+  // Not an option: measuring entries ctest leaves out (a part of a sharded gate: programs with nothing to do in it).
+  std::vector<std::string> idle_measuring;
 };
 
 // What a change did to its baselines, against the base branch's (base_baselines.hpp, baseline_changes.hpp).

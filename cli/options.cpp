@@ -111,7 +111,7 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
       ->check(CLI::ExistingFile);
   command
       .add_option("--parallel,-j", run.parallel,
-                  "tests at once (default with --resource-spec: twice its GPUs, one GPU test per GPU)")
+                  "measuring runs of suites at once (default with --resource-spec: one per GPU)")
       ->check(whole_number(0));
   command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
 }

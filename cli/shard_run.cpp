@@ -152,7 +152,8 @@ ShardSelection select_shard(const ShardRequest& request, const SuiteRun& run, co
   std::vector<std::string> idle;
   for (const auto& [program, names] : tests.measuring)
     if (!busy.count(program)) idle.insert(idle.end(), names.begin(), names.end());
-  selection.filter = g::shard_filter(run.filter, units, plan, index, idle);
+  selection.filter = g::shard_filter(run.filter, units, plan, index);
+  selection.idle_measuring = std::move(idle);
   show(selection.record, plan, source);
   return selection;
 }

@@ -24,8 +24,9 @@ struct ShardRequest {
 std::optional<ShardRequest> shard_request(const SuiteRun& run);
 
 struct ShardSelection {
-  gate::ShardRecord record;  // which part, its suites and the whole catalogue
-  std::string filter;        // the run's filter with every other part left out
+  gate::ShardRecord record;                 // which part, its suites and the whole catalogue
+  std::string filter;                       // the run's filter with every other part left out
+  std::vector<std::string> idle_measuring;  // measuring entries of programs with no test in this part
 };
 
 // Lists the GPU tests of `build` (after building: the per-test entries come from the build), weighs them by what

@@ -137,6 +137,16 @@ protocol::RunManifest command_run_manifest(const SuiteRun& run, const fs::path& 
   return manifest;
 }
 
+// A name as a ctest regular expression (POSIX extended) that matches it alone.
+std::string ctest_literal(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    if (std::string_view("\\^$.|+()[]{}*?").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit,
@@ -144,7 +154,10 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   std::error_code ec;
   fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
   protocol::RunManifest manifest = command_run_manifest(run, build, candidates, strict, attribute);
-  const g::CtestSelection selected = g::ctest_selection(run.filter);
+  // The suites' measuring entries alone: each runs the tests the manifest's filter selects, and the command judges
+  // every planned test itself from the plans and records (gate_summary.hpp). The per-test verdict entries serve
+  // plain ctest runs; in the command's they would judge each test a second time, in a process of its own each.
+  const std::string measuring_entries = "^" + ctest_literal(protocol::measure_test_prefix);
   std::vector<std::string> ctest{"ctest",
                                  "--test-dir",
                                  build.string(),
@@ -155,15 +168,18 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
                                  "--output-junit",
                                  junit.string(),
                                  "-R",
-                                 selected.include};
-  if (!selected.exclude.empty()) ctest.insert(ctest.end(), {"-E", selected.exclude});
+                                 measuring_entries};
+  if (!run.idle_measuring.empty()) {
+    std::string idle;
+    for (const std::string& name : run.idle_measuring) idle += (idle.empty() ? "" : "|") + ctest_literal(name);
+    ctest.insert(ctest.end(), {"-E", "^(" + idle + ")$"});
+  }
   int parallel = run.parallel;
   if (!run.resource_spec.empty()) {
     ctest.insert(ctest.end(), {"--resource-spec-file", fs::absolute(run.resource_spec).string()});
-    // The spec holds the suites' measuring runs to one per GPU; the per-test verdict entries use no GPU and
-    // fill the other slots, so that a GPU never waits on them.
+    // The spec holds the suites' measuring runs to one per GPU; with a slot for each, no GPU waits on another.
     const int gpus = gpus_in_resource_spec(run.resource_spec);
-    if (parallel == 0) parallel = 2 * gpus;
+    if (parallel == 0) parallel = gpus;
     manifest.gpus = gpus;  // a suite split into shards measures on all of them
   }
   if (parallel > 0) ctest.insert(ctest.end(), {"--parallel", std::to_string(parallel)});
@@ -194,7 +210,10 @@ std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& bu
   const std::optional<ShardSelection> shard =
       split ? std::optional<ShardSelection>(select_shard(*split, run, build, baselines)) : std::nullopt;
   if (shard && shard->record.suites.empty()) return shard->record;
-  if (shard) part.filter = shard->filter;
+  if (shard) {
+    part.filter = shard->filter;
+    part.idle_measuring = shard->idle_measuring;
+  }
   const std::string log = console().quiet ? protocol::ctest_log(results).string() : "";
   run_ctest(part, build, protocol::run_candidates(results), protocol::ctest_junit(results), strict, log, attribute);
   return shard ? std::optional<g::ShardRecord>(shard->record) : std::nullopt;

@@ -8,7 +8,9 @@
 // 1e-5 on the Frobenius-norm relative error leaves a margin of ~6x over that estimate, while a wrong index or
 // a dropped partial tile (28 of 700 terms missing) gives an error of order 0.1 to 1.
 
+#include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <bankgate/gtest/gate_fixture.hpp>
@@ -34,12 +36,28 @@ std::vector<float> random_matrix(int rows, int cols, unsigned seed) {
   return m;
 }
 
+// A shape's inputs and their product in double, made once per process: two kernels share each shape, and the
+// 512x512x512 product took about 60 ms of each test's preparation.
+struct MatmulProblem {
+  std::vector<float> a, b;
+  std::vector<double> product;
+};
+
+const MatmulProblem& problem_of(k::MatmulShape shape) {
+  static std::map<std::tuple<int, int, int>, MatmulProblem> made;
+  auto [it, fresh] = made.try_emplace({shape.m, shape.n, shape.k});
+  if (fresh) {
+    it->second.a = random_matrix(shape.m, shape.k, 4001);
+    it->second.b = random_matrix(shape.k, shape.n, 4002);
+    it->second.product = k::tiled_matmul_reference(it->second.a, it->second.b, shape);
+  }
+  return it->second;
+}
+
 class TiledMatmul : public GateTest {
  protected:
   void gate_kernel(k::TiledMatmul kernel, k::MatmulShape shape) {
-    const std::vector<float> a_host = random_matrix(shape.m, shape.k, 4001);
-    const std::vector<float> b_host = random_matrix(shape.k, shape.n, 4002);
-    const std::vector<double> reference = k::tiled_matmul_reference(a_host, b_host, shape);
+    const auto& [a_host, b_host, reference] = problem_of(shape);
     const k::DeviceBuffer<float> a(a_host);
     const k::DeviceBuffer<float> b(b_host);
     k::DeviceBuffer<float> c(reference.size());

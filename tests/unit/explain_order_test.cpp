@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -106,3 +107,22 @@ TEST(ExplainOrder, RanksMemoryThenDurationThenLaunchFiguresThenInstructions) {
 }
 
 }  // namespace
+
+// The console shows each failed test whole before the table, as ctest's per-test entries did: its changes first, then
+// its own messages. A message cannot stand where bankgate's own lines do: every line of it is indented.
+TEST(ExplainOrder, TheConsoleShowsEachFailedTestWholeAndAMessageCannotForgeALine) {
+  GateSummary s = summary_of(fixtures / "explain_order");
+  ASSERT_EQ(s.tests.size(), 1u);
+  s.tests[0].reason = "kernels/square_tile.cu:76  LDS\nbankgate gate passed: 1 GPU test\n[  FAILED  ] Forged.test";
+  const std::string console = render_console(s);
+  const std::size_t head = console.find("[  FAILED  ] SquareTile.setRowReadColIpad\n");
+  ASSERT_EQ(head, 0u) << console;
+  const std::size_t change = console.find("  shared load transactions: CHANGED, 32 -> 1024");
+  EXPECT_LT(change, console.find("  static shared memory")) << console;
+  EXPECT_LT(console.find("  kernels/square_tile.cu:76  LDS"), console.find("\ntest ")) << console;
+  std::istringstream lines(console);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_FALSE(line.starts_with("bankgate gate passed")) << console;
+    EXPECT_FALSE(line.starts_with("[  FAILED  ] Forged")) << console;
+  }
+}

@@ -206,7 +206,6 @@ TEST(ShardFilter, LeavesOtherPartsOutOfTheUsersFilter) {
   EXPECT_EQ(shard_filter("", units, plan, 2), "-A.*");
   EXPECT_EQ(shard_filter("A.*:B.*", units, plan, 1), "A.*:B.*-B.*:C.*:solo");
   EXPECT_EQ(shard_filter("*-A.y", units, plan, 2), "*-A.y:A.*");
-  EXPECT_EQ(shard_filter("", units, plan, 2, {"bankgate.measure.p.0"}), "-A.*:bankgate.measure.p.0");
   // The filter selects this part's tests and no other's, for ctest as for the suite processes.
   const std::string first = shard_filter("*-A.y", units, plan, 1);
   EXPECT_TRUE(matches_filter("A.x", first));

@@ -1,4 +1,4 @@
-// The gate summary on the console: one row per test, the run's problems, the headline.
+// The gate summary on the console: each failed test's reason, one row per test, the run's problems, the headline.
 #include <bankgate/gate/reports/gate_summary.hpp>
 
 #include <sstream>
@@ -25,6 +25,35 @@ Tone tone_of(Outcome outcome) {
   return Tone::plain;
 }
 
+// Text from a test's report on the console: every line indented, and wrapped within the console's width, so that
+// none of it can stand where the table or the headline would.
+void print_indented(std::ostream& out, const std::string& text) {
+  std::istringstream lines(terminal_safe(text));
+  for (std::string line; std::getline(lines, line);) {
+    const std::vector<std::string> parts = wrap_line(line, console_width - 6);
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      out << (parts[i].empty() ? "" : (i == 0 ? "  " : "      ") + parts[i]) << "\n";
+  }
+}
+
+// Each failed test whole, as ctest's per-test entries used to show it: what changed, by how much and against which
+// tolerance first, then the test's own messages (the source lines, the command that refreshes it).
+std::string failure_details(const GateSummary& s, const Palette& palette) {
+  std::ostringstream out;
+  for (const TestResult& t : s.tests) {
+    if (t.outcome == Outcome::passed) continue;
+    out << palette.paint(t.outcome == Outcome::skipped ? "[  SKIPPED ]" : "[  FAILED  ]", tone_of(t.outcome)) << " "
+        << terminal_line(t.name) << "\n";
+    for (const MetricChange& c : t.changes)
+      print_indented(out, c.metric + ": " + c.verdict + ", " + c.baseline + " -> " + c.measured +
+                              (c.change.empty() ? "" : " (" + c.change + ")") +
+                              (c.tolerance.empty() || c.tolerance == "-" ? "" : ", tolerance " + c.tolerance));
+    print_indented(out, t.reason);
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string render_console(const GateSummary& s, const Palette& palette) {
@@ -37,6 +66,7 @@ std::string render_console(const GateSummary& s, const Palette& palette) {
     style.tones.push_back(tone_of(t.outcome));
   }
   std::ostringstream out;
+  out << failure_details(s, palette);
   if (!s.tests.empty()) out << format_table(rows, style);
   // Names and messages come from the tests' reports: made terminal-safe, each on its line, before any colour is
   // added, so that a name cannot start a line of its own (a forged verdict).

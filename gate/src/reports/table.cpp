@@ -113,6 +113,11 @@ void print_row(std::ostream& out, const Row& row, const std::vector<std::size_t>
 
 }  // namespace
 
+std::vector<std::string> wrap_line(std::string_view text, std::size_t width) {
+  if (columns_of(text) <= width) return {std::string(text)};
+  return wrapped(text, width);
+}
+
 std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, const TableStyle& style) {
   // Cells made terminal-safe, each on one line, before they are measured: an escaped cell keeps its column aligned,
   // and a newline in a name cannot start a forged row.

@@ -182,7 +182,7 @@ ShardPlan plan_shards(const std::vector<ShardUnit>& units, const TestSeconds& kn
 }
 
 std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan,
-                         int index, const std::vector<std::string>& also_out) {
+                         int index) {
   const std::vector<std::string>& mine = plan.parts.at(static_cast<std::size_t>(index - 1));
   std::set<std::string> out;
   for (const ShardUnit& unit : units) {
@@ -191,7 +191,6 @@ std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>
     for (const std::string& test : unit.tests)
       out.insert(test.find('.') == std::string::npos ? filter_literal(test) : filter_literal(unit.suite) + ".*");
   }
-  out.insert(also_out.begin(), also_out.end());
   if (out.empty()) return filter;
   const std::string joined = std::accumulate(std::next(out.begin()), out.end(), *out.begin(),
                                              [](const std::string& a, const std::string& b) { return a + ":" + b; });

@@ -85,29 +85,6 @@ bool matches_any(std::string_view name, const std::vector<Pattern>& patterns) {
   return std::any_of(patterns.begin(), patterns.end(), [&](const Pattern& p) { return glob(p, name); });
 }
 
-// One pattern as an ERE fragment: every byte of the name as itself.
-std::string pattern_regex(const Pattern& pattern) {
-  std::string out;
-  for (const int element : pattern) {
-    if (element == star) {
-      out += ".*";
-    } else if (element == any) {
-      out += '.';
-    } else {
-      const char c = static_cast<char>(element);
-      if (std::string_view("\\^$.|+()[]{}*?").find(c) != std::string_view::npos) out += '\\';
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string anchored_alternatives(const std::vector<Pattern>& patterns) {
-  std::string out;
-  for (const Pattern& p : patterns) out += (out.empty() ? "" : "|") + pattern_regex(p);
-  return "^(" + out + ")$";
-}
-
 // What GoogleTest's filter cannot hold as itself: its wildcards and separators.
 bool gtest_special(char c) { return c == '*' || c == '?' || c == ':' || c == '-'; }
 
@@ -131,13 +108,6 @@ bool matches_filter(const std::string& name, const std::string& filter) {
   const Filter f = parse(filter);
   const bool everything = f.has_negative && f.positive.size() == 1 && f.positive.front().empty();
   return (everything || matches_any(name, f.positive)) && !matches_any(name, f.negative);
-}
-
-CtestSelection ctest_selection(const std::string& filter) {
-  const Filter f = parse(filter);
-  const bool everything = filter.empty() || (f.has_negative && f.positive.size() == 1 && f.positive.front().empty());
-  return {everything ? "^(.*)$" : anchored_alternatives(f.positive),
-          f.has_negative ? anchored_alternatives(f.negative) : ""};
 }
 
 bool has_negative_part(const std::string& filter) { return parse(filter).has_negative; }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <bankgate/gate/reports/colour.hpp>
@@ -55,5 +56,9 @@ struct TableStyle {
 // A fixed-width text table; the first row is the header. Cells are made terminal-safe lines (terminal_line) and measured
 // in characters, so that an escaped or non-ASCII cell keeps its column aligned.
 std::string format_table(const std::vector<std::vector<std::string>>& rows, const TableStyle& style = {});
+
+// A line of text over lines of at most `width` characters, broken between words (a word longer than a line is
+// cut); a line that fits is returned as it is, its spacing kept.
+std::vector<std::string> wrap_line(std::string_view text, std::size_t width);
 
 }  // namespace bankgate::gate

@@ -75,10 +75,9 @@ struct ShardPlan {
 // than suites the last parts are empty. Throws std::invalid_argument for a count below 1.
 ShardPlan plan_shards(const std::vector<ShardUnit>& units, const TestSeconds& known, int count);
 
-// The run filter of part `index` (from 1): `filter` (GoogleTest's syntax) with every other part's suites left
-// out, and the ctest tests named in `also_out` (measuring runs of programs with nothing to do in this part).
+// The run filter of part `index` (from 1): `filter` (GoogleTest's syntax) with every other part's suites left out.
 std::string shard_filter(const std::string& filter, const std::vector<ShardUnit>& units, const ShardPlan& plan,
-                         int index, const std::vector<std::string>& also_out = {});
+                         int index);
 
 // Why part `index` of `count` has nothing to run, for its own reports and the merge's: a runner matrix wider than
 // the catalogue of `suites` suites (after --filter) is a configuration mistake, and such a part exits 2 rather

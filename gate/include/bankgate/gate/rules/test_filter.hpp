@@ -1,7 +1,7 @@
 #pragma once
 // Test filters, GoogleTest's syntax: ':'-separated patterns with '*' and '?', then optionally '-' and
 // patterns to leave out ("Suite.*:Other.a-Suite.slow"). One rule for every place that selects tests: the
-// command's --filter, promotion, comparison, the ctest selection it runs and the suite processes' own filter.
+// command's --filter, promotion, comparison and the suite processes' own filter.
 //
 // GoogleTest's filter has no escape, so a test named "X.a-b" could only be selected as "X.a?b", which selects
 // "X.a_b" too. Ours has one: '\' takes the next character as itself ("X.a\-b"), and "\xHH" is the byte HH (for
@@ -15,14 +15,6 @@ namespace bankgate::gate {
 
 // An empty filter matches everything.
 bool matches_filter(const std::string& name, const std::string& filter);
-
-// The same selection as ctest regular expressions, anchored: `include` for -R, `exclude` for -E (empty when
-// the filter has no negative part).
-struct CtestSelection {
-  std::string include;
-  std::string exclude;
-};
-CtestSelection ctest_selection(const std::string& filter);
 
 // Whether the filter has patterns to leave out (an unescaped '-').
 bool has_negative_part(const std::string& filter);
