@@ -26,6 +26,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <bankgate/gate/protocol/test_result.hpp>
+#include <bankgate/gate/reports/colour.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/rules/run_comparison.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
