@@ -38,6 +38,7 @@
 #include <bankgate/gate/rules/baseline.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/reports/table.hpp>
 #include <bankgate/gate/rules/round_judgement.hpp>
 #include <bankgate/gate/rules/statistics.hpp>
 #include <bankgate/kernels/device_buffer.hpp>

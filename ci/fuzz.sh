@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of outside input with libFuzzer, each for SECONDS (default 60) or for RUNS inputs:
-# baselines and candidates (baseline_reader_fuzz), JUnit reports and test result records (report_reader_fuzz), the
+# baselines and candidates (baseline_reader_fuzz), result records and plans (run_files_fuzz), the
 # environment's settings (settings_fuzz) and the command line (command_line_fuzz).
 #
 #   ci/fuzz.sh [SECONDS]        ci/fuzz.sh --runs RUNS      (e.g. --runs 1000000 for the long run)
@@ -63,7 +63,7 @@ CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDeb
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CUDA_COMPILER="$BANKGATE_NVCC" \
   "${host_compiler[@]}" -DBANKGATE_BUILD_FUZZERS=ON >"$dir.configure.log" 2>&1 ||
   { cat "$dir.configure.log" >&2; bankgate_die "configuring $dir failed (log above)"; }
-fuzzers=(baseline_reader_fuzz:corpus report_reader_fuzz:corpus-reports settings_fuzz:corpus-settings
+fuzzers=(baseline_reader_fuzz:corpus run_files_fuzz:corpus-run-files settings_fuzz:corpus-settings
   command_line_fuzz:corpus-command-line)
 cmake --build "$dir" --target "${fuzzers[@]%%:*}" || bankgate_die "building the fuzz targets failed (errors above)"
 

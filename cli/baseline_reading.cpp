@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/baseline_transaction.hpp>
 #include <bankgate/gate/store/candidates.hpp>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/store/confined_folder.hpp>
 
 namespace bankgate::cli {

@@ -1,4 +1,4 @@
-// bisect by durations (bisector.hpp): where no counter moved between GOOD and BAD, their durations are compared as
+// bisect by durations (bisect_durations.hpp): where no counter moved between GOOD and BAD, their durations are compared as
 // compare compares two builds, in alternating rounds whose samples grow (extra rounds for the tests still
 // undecided), and each commit probed is compared with GOOD the same way. Durations are never taken from the
 // history: a duration measured on another day is no evidence against GOOD measured today. A comparison that stays
@@ -17,6 +17,7 @@
 #include <bankgate/gate/text/text.hpp>
 #include <bankgate/history/bisection.hpp>
 
+#include "bisect_durations.hpp"
 #include "bisector.hpp"
 #include "console.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// What bisect's two ways share (commands/bisect.cpp by counters, bisect_durations.cpp by durations): its options,
+// What bisect's two ways share (commands/bisect.cpp by counters, bisect_durations.hpp by durations): its options,
 // and the bisector that checks each commit out in a git worktree, builds it under --work as compare-commits does,
 // and measures it once.
 //
@@ -62,11 +62,5 @@ std::vector<std::string> commits_between(const Repository& repository, const Sou
 
 // "<commit> (<its subject>)", for the line that names the first changed commit.
 std::string commit_and_subject(const std::filesystem::path& top, const std::string& commit);
-
-// Where no counter differs between GOOD and BAD (both built): their durations compared in alternating rounds
-// (compare), and where BAD is slower, each commit between compared with GOOD the same way, an INCONCLUSIVE
-// comparison being neither good nor bad (bisect_durations.cpp). Returns the exit code.
-int bisect_durations(Bisector& b, const SourceTree& good, const SourceTree& bad,
-                     const std::vector<std::string>& commits);
 
 }  // namespace bankgate::cli

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/store/atomic_file.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/rules/gpu_key.hpp>

@@ -2,7 +2,7 @@
 // git worktree and built under --work as compare-commits does, then measured once (bisector.hpp): counters are
 // exact, so one run decides. A commit that does not build or measure is skipped, never called bad. Where no
 // counter differs between GOOD and BAD, their durations are bisected instead, by compare's rounds
-// (bisect_durations.cpp).
+// (bisect_durations.hpp).
 
 #include <iostream>
 #include <map>
@@ -17,6 +17,7 @@
 #include <bankgate/history/collect.hpp>
 #include <bankgate/history/store.hpp>
 
+#include "../bisect_durations.hpp"
 #include "../bisector.hpp"
 #include "../changed_lines.hpp"
 #include "../commands.hpp"

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/baseline_changes.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/baseline_transaction.hpp>

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/reports/table.hpp>
 #include <bankgate/gate/rules/process_spread.hpp>
 #include <bankgate/gate/text/number_format.hpp>
 #include <bankgate/gate/text/text.hpp>

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/reports/console_tables.hpp>
 #include <bankgate/gate/rules/baseline_review.hpp>

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {

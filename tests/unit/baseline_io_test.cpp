@@ -20,6 +20,7 @@
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/atomic_file.hpp>
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/store/candidates.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 

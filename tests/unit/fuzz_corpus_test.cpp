@@ -1,7 +1,8 @@
-// The fuzzer's seeds (tests/fuzz/corpus) must stay in step with the schema: libFuzzer mutates from them, and
-// seeds the reader rejects at the first field (an old schema_version, say) would leave the rest of the reader
-// unexplored. Files named valid*.json must be accepted; every other seed must be rejected with a
-// BaselineError, the one way the reader may refuse input.
+// The fuzzers' seeds must stay in step with their readers: libFuzzer mutates from them, and seeds a reader rejects
+// at the first field (an old schema_version, say) would leave the rest of it unexplored. Of the baseline reader's
+// (tests/fuzz/corpus), files named valid*.json must be accepted and every other seed rejected with a BaselineError,
+// the one way the reader may refuse input; each of the run files' (tests/fuzz/corpus-run-files) is a plan
+// (plan*.json) or a result record that its reader accepts.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,9 @@
 #include <vector>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
+#include <bankgate/gate/protocol/test_plan.hpp>
+#include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace {
@@ -21,9 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace bankgate::gate;
 
-std::vector<fs::path> seeds() {
+std::vector<fs::path> seeds(const char* folder = BANKGATE_FUZZ_CORPUS_DIR) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(BANKGATE_FUZZ_CORPUS_DIR))
+  for (const auto& entry : fs::directory_iterator(folder))
     if (entry.is_regular_file()) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
@@ -74,6 +78,22 @@ TEST(FuzzCorpus, ValidSeedsCoverTheSchemasFields) {
                             "\"warmup_launches\"", "\"dropped_samples\"", "\"sm_clock_mhz\"", "\"driver_release\"",
                             "\"kind\": \"absolute\"", "\"kind\": \"relative\"", "\"kind\": \"exact\""})
     EXPECT_NE(all.find(field), std::string::npos) << "no valid seed holds " << field;
+}
+
+TEST(FuzzCorpus, RunFileSeedsAreAPlanAndARecordTheirReadersAccept) {
+  int plans = 0, records = 0;
+  for (const auto& path : seeds(BANKGATE_RUN_FILES_CORPUS_DIR)) {
+    SCOPED_TRACE(path.string());
+    if (path.filename().string().rfind("plan", 0) == 0) {
+      ++plans;
+      EXPECT_FALSE(parse_plan(text_of(path), path.string()).tests.empty());
+    } else {
+      ++records;
+      EXPECT_FALSE(parse_result_record(text_of(path), path.string()).test.empty());
+    }
+  }
+  EXPECT_GE(plans, 1) << "no plan*.json seed in " << BANKGATE_RUN_FILES_CORPUS_DIR;
+  EXPECT_GE(records, 1) << "no result record seed in " << BANKGATE_RUN_FILES_CORPUS_DIR;
 }
 
 }  // namespace

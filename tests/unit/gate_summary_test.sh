@@ -85,17 +85,59 @@ expect_in "with nothing to judge by, its changes are the record's findings" "reg
 pass_run="$root/passed"
 test_plan "$pass_run" fixture_suite SquareTile.setRowReadRow && cp "$reports/SquareTile.setRowReadRow.result.json" "$pass_run"
 passing_measurements "$root/pass-cand" "$root/pass-base" SquareTile.setRowReadRow
-# JUnit is an output only: ctest's report beside the records, even one that says the test failed, or none at all,
-# changes no report.
-printf '<testsuite><testcase name="SquareTile.setRowReadRow" status="fail"><failure/></testcase></testsuite>\n' \
-  >"$pass_run/ctest-junit.xml"
-run "$tool" gate-summary --gtest-results "$pass_run" --candidates "$root/pass-cand" --baselines "$root/pass-base" --reports "$root/with-junit"
+run "$tool" gate-summary --gtest-results "$pass_run" --candidates "$root/pass-cand" --baselines "$root/pass-base"
 expect_rc "an all-passed run exits 0" 0
-rm "$pass_run/ctest-junit.xml"
-run "$tool" gate-summary --gtest-results "$pass_run" --candidates "$root/pass-cand" --baselines "$root/pass-base" --reports "$root/without-junit"
-strip() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("provenance", None); print(json.dumps(d, sort_keys=True))' "$1"; }
-check "without ctest's JUnit report the summary is the same" '[ "$(strip "$root/with-junit/summary.json")" = "$(strip "$root/without-junit/summary.json")" ] && [ "$rc" -eq 0 ]' \
-  "exit $rc; $(diff <(strip "$root/with-junit/summary.json") <(strip "$root/without-junit/summary.json"))"
+
+# JUnit is an output only. A run laid out as a gate leaves it (its ctest's JUnit report beside the copied plans and
+# records in gtest-results/, and one more inside that folder), summarised into a reports folder; then ctest's JUnit
+# is deleted and the same run summarised again: every report (junit.xml, summary.json, summary.md, report.html) is
+# the same, byte for byte, but for the time each was made. The ctest report says the opposite of the records (the
+# passed test failed, the regressed one passed), so a summary that read it could not come out the same.
+# same_reports A B: what differs between the files of two reports folders, each folder's creation time (its
+# summary.json's provenance.created, which JUnit writes without its zone) masked; nothing where they agree.
+same_reports() {
+  python3 - "$1" "$2" <<'PY'
+import json, os, sys
+def reports(folder):
+    created = json.load(open(os.path.join(folder, "summary.json")))["provenance"]["created"]
+    files = {}
+    for at, _, names in os.walk(folder):
+        for name in names:
+            data = open(os.path.join(at, name), "rb").read()
+            for stamp in (created, created.rstrip("Z")):
+                data = data.replace(stamp.encode(), b"<created>")
+            files[os.path.relpath(os.path.join(at, name), folder)] = data
+    return files
+a, b = reports(sys.argv[1]), reports(sys.argv[2])
+for name in ("junit.xml", "summary.json", "summary.md", "report.html"):
+    if name not in a: print("no", name, "written")
+if sorted(a) != sorted(b): print("other files:", sorted(a), sorted(b))
+for name in sorted(set(a) & set(b)):
+    if a[name] != b[name]: print(name, "differs")
+PY
+}
+# without_ctest_junit NAME RUN SUMMARY-ARGS...: summarises RUN (a gate's run folder) with and without ctest's JUnit.
+without_ctest_junit() {
+  local name=$1 at=$2 with_rc
+  shift 2
+  printf '<testsuite><testcase name="SquareTile.setRowReadRow" status="fail"><failure/></testcase>%s</testsuite>\n' \
+    '<testcase name="SquareTile.setRowReadColIpad" status="run"/>' | tee "$at/ctest-junit.xml" >"$at/gtest-results/ctest-junit.xml"
+  run "$tool" gate-summary --gtest-results "$at/gtest-results" "$@" --reports "$at/with-junit"
+  with_rc=$rc
+  rm "$at/ctest-junit.xml" "$at/gtest-results/ctest-junit.xml"
+  run "$tool" gate-summary --gtest-results "$at/gtest-results" "$@" --reports "$at/without-junit"
+  local differences
+  differences=$(same_reports "$at/with-junit" "$at/without-junit" 2>&1)
+  check "$name: deleting ctest's JUnit report changes no report" '[ -z "$differences" ] && [ "$with_rc" -eq "$rc" ]' \
+    "exit $with_rc with it, $rc without; $differences"
+}
+mkdir -p "$root/passed-gate" && cp -r "$pass_run" "$root/passed-gate/gtest-results"
+without_ctest_junit "a passed run" "$root/passed-gate" --candidates "$root/pass-cand" --baselines "$root/pass-base"
+expect_rc "a passed run without ctest's JUnit still exits 0" 0
+mkdir -p "$root/regressed-gate" && cp -r "$reports" "$root/regressed-gate/gtest-results"
+suite_file "$base/sm_90/nvidia-h200/SquareTile.json" setRowReadColIpad 32
+without_ctest_junit "a regressed run" "$root/regressed-gate" --candidates "$cand" --baselines "$base"
+expect_rc "a regressed run without ctest's JUnit still exits 1" 1
 # The plan says the test ran, but it left no record: never a pass, whatever else says it ran.
 mkdir -p "$root/no-records" && cp "$pass_run"/*.plan.json "$root/no-records"
 run "$tool" gate-summary --gtest-results "$root/no-records" --candidates "$root/pass-cand" --baselines "$root/pass-base"

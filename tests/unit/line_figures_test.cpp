@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/reports/gate_summary.hpp>
 #include <bankgate/gate/reports/html_report.hpp>

@@ -14,6 +14,7 @@
 
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/rules/runner_merge.hpp>

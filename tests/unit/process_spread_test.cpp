@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/process_spread.hpp>
 #include <bankgate/gate/rules/statistics.hpp>

@@ -12,7 +12,7 @@
 
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/reports/report.hpp>
-#include <bankgate/gate/protocol/xml_reader.hpp>
+#include <bankgate/gate/reports/table.hpp>
 
 namespace {
 
@@ -465,14 +465,6 @@ TEST(FailureMessage, ControlCharactersInNamesAreShownEscaped) {
   const std::string text = format_failure(where, f, measured, baseline);
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
   EXPECT_TRUE(mentions(text, "kernel evil\\x1b]0;title\\x07"));
-}
-
-TEST(XmlReader, TextIsMadeUtf8WhereItIsRead) {
-  const XmlElement root = parse_xml("<r a=\"x\xFFy\">t\xC3\x28<![CDATA[\xFE]]><c n=\"&#xD800;\"/></r>", "inline");
-  EXPECT_EQ(root.attribute("a"), "x" + fffd + "y");
-  EXPECT_EQ(root.text, "t" + fffd + "(" + fffd);
-  ASSERT_NE(root.child("c"), nullptr);
-  EXPECT_EQ(valid_utf8(root.child("c")->attribute("n")), root.child("c")->attribute("n"));  // a surrogate reference
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Writes the suite-file JSON Schemas the tables give (suite_file_json_schemas) into a folder: the project's
 // schemas/ after a change to gate/src/rules/suite_file_table.cpp.
-#include <bankgate/gate/rules/suite_file_table.hpp>
+#include <bankgate/gate/rules/suite_file_schema.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
+#include <bankgate/gate/rules/suite_file_schema.hpp>
 #include <bankgate/gate/rules/suite_file_table.hpp>
 #include <bankgate/gate/store/input_file.hpp>
 

@@ -1,6 +1,7 @@
 #include <bankgate/gate/reports/console_tables.hpp>
 
 #include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/reports/table.hpp>
 #include <bankgate/metrics.hpp>
 
 namespace bankgate::gate {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include <bankgate/gate/rules/baseline.hpp>
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/baseline_changes.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/candidates.hpp>

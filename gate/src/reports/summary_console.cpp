@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include <bankgate/gate/reports/report.hpp>
+#include <bankgate/gate/reports/table.hpp>
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/text.hpp>
 

@@ -1,6 +1,6 @@
-// The console's fixed-width tables: columns aligned, the last one wrapped to keep within a width, a toned
-// column coloured where the console has colour.
-#include <bankgate/gate/reports/report.hpp>
+// The console's fixed-width tables (table.hpp).
+#include <bankgate/gate/reports/table.hpp>
+#include <bankgate/gate/text/text.hpp>
 
 #include <algorithm>
 #include <numeric>

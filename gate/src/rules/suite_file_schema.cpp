@@ -1,6 +1,7 @@
 // The JSON Schemas of suite files, rendered from the tables (suite_file_table.hpp). Written out here are only the
 // constraints between fields that a row cannot hold: a tolerance's amount and reason depend on its kind, and a
 // test is either of its two forms.
+#include <bankgate/gate/rules/suite_file_schema.hpp>
 #include <bankgate/gate/rules/suite_file_table.hpp>
 #include <bankgate/gate/text/text.hpp>
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/gpu_key.hpp>
 #include <bankgate/gate/store/atomic_file.hpp>
 #include <bankgate/gate/store/baseline_transaction.hpp>

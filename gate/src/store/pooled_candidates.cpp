@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include <bankgate/gate/rules/baseline_json.hpp>
 #include <bankgate/gate/rules/statistics.hpp>
 #include <bankgate/gate/rules/test_filter.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>

@@ -158,7 +158,7 @@ inline Path compare_run(const Path& head_build) { return results_root(head_build
 
 // In the folder of a gate or record run.
 inline Path run_candidates(const Path& run) { return run / "candidates"; }    // BANKGATE_CANDIDATE_DIR of the run
-inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; summary reads it
+inline Path ctest_junit(const Path& run) { return run / "ctest-junit.xml"; }  // ctest --output-junit; read by nothing
 inline Path ctest_log(const Path& run) { return run / "ctest.log"; }          // ctest's output, with --quiet
 // A recording in several processes (record and refresh --processes): each process's own candidates, ctest report
 // and log in its folder (run_candidates, ctest_junit, ctest_log of it), numbered from 1; the run's candidates are

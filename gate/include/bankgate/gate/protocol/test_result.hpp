@@ -1,9 +1,11 @@
 #pragma once
-// One test's result record: what the suite process decided about the test as it ended, written once, read by
-// the test's ctest entry (verdict), the gate summary and its reports. It carries the outcome, GoogleTest's
-// messages, what the test recorded, and the findings of the one comparison with the baseline, so that nothing
-// after the suite process compares again or infers an outcome from which files exist. What was measured is
-// the test's candidate (store/candidates.hpp), which refresh promotes.
+// One test's result record: what the suite process reported about the test as it ended, written once, read by
+// the test's ctest entry (verdict) and the gate summary. It carries how the test ended (its outcome as the suite
+// saw it, a skip as a field), GoogleTest's messages, what the test recorded, and the failures the suite saw, so
+// that nothing infers an outcome from console text or from which files exist. It is a report, never the verdict:
+// bankgate judges the test itself, from the candidate against the baseline it reads (judgement.hpp), and takes no
+// baseline figure from the record. What was measured is the test's candidate (store/candidates.hpp), which
+// refresh promotes.
 //
 //   <results>/<Suite.test>.result.json
 //   {"schema": "bankgate-test-result", "schema_version": 1, "suite", "test", "outcome", "seconds",

@@ -26,6 +26,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <bankgate/gate/protocol/test_result.hpp>
+#include <bankgate/gate/reports/colour.hpp>
 #include <bankgate/gate/reports/report.hpp>
 #include <bankgate/gate/rules/run_comparison.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
@@ -76,8 +77,8 @@ struct TestResult {
   std::optional<double> median_ns;  // of the measured durations, where measured
   std::string baseline_file;        // where the test's baseline is (or would be)
   std::string refresh;              // the command that re-measures and promotes this one test
-  // What the test recorded in its GoogleTest report: costs (counter_host_ms, timing_host_ms), timing details
-  // (median_ns, timing_samples, launches_per_sample, ...), transactions per request; for benchmarks.
+  // What the test recorded (RecordProperty; its result record's properties): costs (counter_host_ms, timing_host_ms),
+  // timing details (median_ns, timing_samples, launches_per_sample, ...), transactions per request; for benchmarks.
   std::map<std::string, std::string> properties;
   // The records behind the tables, for the HTML report: what this run measured (with its duration samples) and
   // the baseline it was gated against; absent where there is none.

@@ -1,13 +1,11 @@
 #pragma once
-// Words and tables for people: failure messages and result tables. Pure functions of the findings.
+// Words for people: failure messages and the commands they give. Pure functions of the findings. The console's
+// tables are table.hpp's.
 
-#include <cstddef>
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include <bankgate/gate/reports/colour.hpp>
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/text/number_format.hpp>  // format_number, format_change: part of every report's words
 #include <bankgate/gate/text/text.hpp>
@@ -38,27 +36,5 @@ std::string refresh_command(const RefreshContext& how, const std::string& suite,
 // of several kernels, the figures of the kernel the finding names.
 std::string format_failure(const TestLocation& where, const Finding& finding, const TestRecord& measured,
                            const TestRecord& baseline);
-
-// The console tables keep within 100 columns: a CI log viewer's width, or half a wide terminal.
-inline constexpr std::size_t console_width = 100;
-
-// How a table is laid out and coloured on the console. The default is the plain table of any width.
-struct TableStyle {
-  // The most columns a line may take, 0 for no limit. Only the last column gives way: a cell too long for it
-  // goes on over continuation lines, broken between words, rather than being cut (it holds a reason or a
-  // detail, which is read whole). Other columns wider than the limit leave the last at least 24 columns.
-  std::size_t width = 0;
-  Palette palette;               // off by default
-  std::size_t toned_column = 0;  // the column whose cells take their row's tone
-  std::vector<Tone> tones;       // one per row after the header; none: nothing is coloured
-};
-
-// A fixed-width text table; the first row is the header. Cells are made terminal-safe lines (terminal_line) and measured
-// in characters, so that an escaped or non-ASCII cell keeps its column aligned.
-std::string format_table(const std::vector<std::vector<std::string>>& rows, const TableStyle& style = {});
-
-// A line of text over lines of at most `width` characters, broken between words (a word longer than a line is
-// cut); a line that fits is returned as it is, its spacing kept.
-std::vector<std::string> wrap_line(std::string_view text, std::size_t width);
 
 }  // namespace bankgate::gate

@@ -1,7 +1,7 @@
 #pragma once
 // The baseline schema: one versioned JSON file per suite and GPU, holding per test the counters (with their
 // tolerance) and a summary of the duration distribution. Candidate files written by test runs use the same
-// schema, with the raw duration samples added.
+// schema, with the raw duration samples added. baseline_json.hpp reads and writes them.
 
 #include <cstddef>
 #include <cstdint>
@@ -218,24 +218,8 @@ class BaselineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A file written by an older bankgate: readable by nothing but a refresh, which replaces it.
-class OldSchemaError : public BaselineError {
- public:
-  OldSchemaError(const std::string& message, int version) : BaselineError(message), version_(version) {}
-  int version() const { return version_; }
-
- private:
-  int version_;
-};
-
-// Parses and validates; every error names `origin` (the file) and the field. `known_metrics`, when given,
-// rejects counter names outside it.
-SuiteFile parse_suite_file(const std::string& text, const std::string& origin,
-                           const std::set<std::string>* known_metrics = nullptr);
-
+// Which samples a file keeps: candidates keep every duration sample (keep), baselines only their summary (drop).
 enum class Samples { keep, drop };
-// Deterministic text: sorted keys, two-space indent, integral values without a fraction, trailing newline.
-std::string serialize_suite_file(const SuiteFile& file, Samples samples);
 
 // baselines/<arch>/<model>/<suite>.json
 std::filesystem::path suite_file_path(const std::filesystem::path& root, const GpuKey& gpu, const std::string& suite);

@@ -1,12 +1,12 @@
 #pragma once
-// The suite-file schema (baseline.hpp's records on disk) written once, as a table per JSON object: each field's
-// key, JSON type, whether a file must hold it, its bounds and what it means. The reader's checks of which keys
-// an object may hold (baseline_json.cpp), the writer and schemas/{suite-file,baseline,candidate}.schema.json
-// follow from it. A plain field (a string, flag or number of the record's own) names its member in its row, and
-// is then read and written by the row alone: its type, bounds and choices are checked from the row, so adding one
-// touches the struct and one row. What a table cannot say stays written out in the reader: the limits between
-// fields (a tolerance against its counter's value, a summary's numbers against each other), names safe as folder
-// names, known metric names, and the fields of a shape of their own (objects, maps, arrays, enumerations).
+// The suite-file schema (baseline.hpp's records on disk) written once, as a table per JSON object: each field's key,
+// JSON type, whether a file must hold it, its bounds and what it means. The reader's checks of which keys an object may
+// hold (baseline_json.cpp), the writer and schemas/{suite-file,baseline,candidate}.schema.json (suite_file_schema.hpp)
+// follow from it. A plain field (a string, flag or number of the record's own) names its member in its row, and is then
+// read and written by the row alone: its type, bounds and choices are checked from the row, so adding one touches the
+// struct and one row. What a table cannot say stays written out in the reader: the limits between fields (a tolerance
+// against its counter's value, a summary's numbers against each other), names safe as folder names, known metric names,
+// and the fields of a shape of their own (objects, maps, arrays, enumerations).
 
 #include <bankgate/gate/rules/baseline.hpp>
 
@@ -113,9 +113,5 @@ nlohmann::json suite_file_document(const SuiteFile& file, Samples samples);
 nlohmann::json kernel_document(const KernelRecord& kernel);
 // A number as the writer puts it: integral values as integers, so that counters read as counts, not 1024.0.
 nlohmann::json json_number(double value);
-
-// schemas/suite-file.schema.json, baseline.schema.json and candidate.schema.json as the tables give them:
-// (file name, text) each. The suite_file_schemas program (tests/unit/suite_file_schemas.cpp) writes them into a folder.
-std::vector<std::pair<std::string, std::string>> suite_file_json_schemas();
 
 }  // namespace bankgate::gate
