@@ -13,10 +13,13 @@
 
 namespace bankgate::cli {
 
-// Writes the page of each test `summary` regressed into protocol::run_trend_pages(reports), from the store the run was `appended`
-// to. Returns each page's address relative to `reports`, by test name. Never throws: a store that cannot be read
-// or a page that cannot be written is said on standard error and costs only its pages (the verdict stands).
+// Writes the page of each test `summary` regressed into protocol::run_trend_pages(reports), from the store the run
+// was `appended` to; each point links to its commit where `source_url` (the HTML report's source link template, a
+// valid one or empty) says the forge's commit pages (SourceUrl::commit_template). Returns each page's address
+// relative to `reports`, by test name. Never throws: a store that cannot be read or a page that cannot be written
+// is said on standard error and costs only its pages (the verdict stands).
 std::map<std::string, std::string> write_trend_pages(const Appended& appended, const gate::GateSummary& summary,
-                                                     const std::filesystem::path& reports);
+                                                     const std::filesystem::path& reports,
+                                                     const std::string& source_url);
 
 }  // namespace bankgate::cli
