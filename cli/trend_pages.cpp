@@ -74,4 +74,28 @@ std::map<std::string, std::string> write_trend_pages(const Appended& appended, c
   return pages;
 }
 
+std::map<std::string, std::string> merged_trend_pages(const std::vector<fs::path>& parts, const g::GateSummary& summary,
+                                                      const fs::path& reports) {
+  std::map<std::string, std::string> pages;
+  for (const g::TestResult& t : summary.tests) {
+    if (t.outcome != g::Outcome::regressed) continue;
+    const fs::path relative = page_of(reports, t.name);
+    for (const fs::path& part : parts) {
+      std::error_code ec;
+      if (!fs::is_regular_file(fs::symlink_status(part / relative, ec))) continue;  // not this part's test
+      try {
+        fs::create_directories(g::protocol::run_trend_pages(reports));
+        fs::copy_file(part / relative, reports / relative, fs::copy_options::overwrite_existing);
+        pages[t.name] = relative.generic_string();
+      } catch (const std::exception& e) {
+        std::cerr << "bankgate: history: the trend page of " << g::terminal_line(t.name) << " not copied ("
+                  << g::terminal_safe(e.what()) << "); the verdict stands\n";
+      }
+      break;
+    }
+  }
+  say_written(pages, reports);
+  return pages;
+}
+
 }  // namespace bankgate::cli
