@@ -3,7 +3,8 @@
 // undecided), and each commit probed is compared with GOOD the same way. Durations are never taken from the
 // history: a duration measured on another day is no evidence against GOOD measured today. A comparison that stays
 // INCONCLUSIVE calls the commit neither good nor bad: the bisection goes round it like a commit that does not build,
-// and where it is next to the change the answer is a range, and INCONCLUSIVE.
+// and where it is next to the change the answer is a range, and INCONCLUSIVE. A bad commit that is only faster is
+// a speed-up, said with its own exit code: there is no regression to bisect.
 
 #include <iostream>
 #include <set>
@@ -47,24 +48,57 @@ int compare_builds(const Bisector& b, const fs::path& base, const fs::path& head
   }
 }
 
-// The durations compare found slower in the head build's last comparison (its result.json): test -> finding.
-std::map<std::string, json> slower_durations(const fs::path& head_build) {
+// The durations compare found `verdict` (slower or faster) in the head build's last comparison (its result.json):
+// test -> finding.
+std::map<std::string, json> durations_found(const fs::path& head_build, g::Verdict verdict) {
   const fs::path file = protocol::compare_result(protocol::compare_run(head_build));
   const json result = g::parse_input_json(g::read_input_file(file), file.string());
-  std::map<std::string, json> slower;
+  std::map<std::string, json> found;
   for (const json& test : result.at("tests"))
     for (const json& finding : test.at("findings"))
-      if (finding.at("timing").get<bool>() && finding.at("verdict") == g::verdict_id(g::Verdict::slower))
-        slower[test.at("name").get<std::string>()] = finding;
-  return slower;
+      if (finding.at("timing").get<bool>() && finding.at("verdict") == g::verdict_id(verdict))
+        found[test.at("name").get<std::string>()] = finding;
+  return found;
 }
 
-void print_slower(const std::map<std::string, json>& slower) {
-  for (const auto& [test, f] : slower)
+std::map<std::string, json> slower_durations(const fs::path& head_build) {
+  return durations_found(head_build, g::Verdict::slower);
+}
+
+void print_durations(const std::map<std::string, json>& found) {
+  for (const auto& [test, f] : found)
     std::cout << "  " << g::terminal_line(test) << ": " << g::terminal_line(f.at("metric").get<std::string>()) << " "
               << g::duration_text(f.at("baseline").get<double>()) << " -> "
               << g::duration_text(f.at("measured").get<double>()) << " ("
               << g::terminal_line(f.value("detail", std::string())) << ")\n";
+}
+
+// "A, B, C": the tests' names, for one line of the console.
+std::string names_of(const std::map<std::string, json>& found) {
+  std::string names;
+  for (const auto& [test, finding] : found) names += (names.empty() ? "" : ", ") + test;
+  return g::terminal_line(names);
+}
+
+// GOOD and BAD compared with no duration slower at BAD (compare's `verdict`: it passes a faster duration, and fails
+// one only under BANKGATE_FAIL_ON_SPEEDUP). Where some test is faster at BAD, BAD is a speed-up, which is no
+// regression to bisect: said apart from "nothing differs", with its own exit code, so that a script that asked for
+// the commit that made something slower does not take a speed-up for "unchanged".
+int no_slower_duration(const Bisector& b, const std::string& ends, const SourceTree& bad, int verdict) {
+  const std::map<std::string, json> faster = durations_found(b.build_of(bad), g::Verdict::faster);
+  if (!faster.empty()) {
+    std::cout << "bankgate bisect: the bad commit is FASTER than the good one on " << names_of(faster)
+              << ", and slower on none: a speed-up, nothing to bisect for a regression (exit " << exit_faster << "):\n";
+    print_durations(faster);
+    return exit_faster;
+  }
+  if (verdict == exit_ok) {
+    std::cout << "bankgate bisect: no counter and no duration differs between " << ends << ": nothing to bisect\n";
+    return exit_ok;
+  }
+  std::cout << "bankgate bisect: the bad commit fails against the good one, but no duration is slower (its output "
+               "differs?): nothing to bisect by durations\n";
+  return exit_inconclusive;
 }
 
 struct Search {
@@ -118,7 +152,7 @@ int report(Bisector& b, const Search& s, const SourceTree& good, const std::vect
     return exit_inconclusive;
   }
   std::cout << "bankgate bisect: confirmed: compared again, " << after.key << " is slower than " << before.key << ":\n";
-  print_slower(slower_durations(b.build_of(after)));
+  print_durations(slower_durations(b.build_of(after)));
   return undecided_between ? exit_inconclusive : exit_ok;
 }
 
@@ -130,28 +164,19 @@ int bisect_durations(Bisector& b, const SourceTree& good, const SourceTree& bad,
   std::cout << "bankgate bisect: no counter differs between " << ends
             << ": their durations are compared in alternating rounds, as compare does\n";
   const int verdict = compare_builds(b, b.build_of(good), b.build_of(bad), b.o.filter);
-  if (verdict == exit_ok) {
-    std::cout << "bankgate bisect: no counter and no duration differs between " << ends << ": nothing to bisect\n";
-    return exit_ok;
-  }
   if (verdict == exit_inconclusive) {
     std::cout << "bankgate bisect: INCONCLUSIVE: the rounds could not tell the durations of " << ends
               << " apart, nor call them the same: nothing to bisect (more --rounds or --extra-time, or a quieter "
                  "runner)\n";
     return exit_inconclusive;
   }
-  if (verdict != exit_regression) throw StepFailure("the durations of " + ends + " could not be compared");
+  if (verdict != exit_ok && verdict != exit_regression)
+    throw StepFailure("the durations of " + ends + " could not be compared");
   const std::map<std::string, json> slower = slower_durations(b.build_of(bad));
-  if (slower.empty()) {
-    std::cout << "bankgate bisect: the bad commit fails against the good one, but no duration is slower (its output "
-                 "differs?): nothing to bisect by durations\n";
-    return exit_inconclusive;
-  }
+  if (slower.empty()) return no_slower_duration(b, ends, bad, verdict);
   std::vector<std::string> tests;
   for (const auto& [test, finding] : slower) tests.push_back(test);
-  std::string names;
-  for (const std::string& t : tests) names += (names.empty() ? "" : ", ") + t;
-  std::cout << "bankgate bisect: slower at the bad commit: " << g::terminal_line(names)
+  std::cout << "bankgate bisect: slower at the bad commit: " << names_of(slower)
             << "; each commit probed is compared with the good one on them\n";
   return report(b, search(b, good, commits, g::filter_naming(tests)), good, commits);
 }

@@ -24,6 +24,7 @@
 namespace bankgate::cli {
 
 // Exit codes, the same for every subcommand (docs/cli.md, "Exit codes"): the run protocol's.
+using gate::protocol::exit_faster;
 using gate::protocol::exit_inconclusive;
 using gate::protocol::exit_not_measured;
 using gate::protocol::exit_ok;

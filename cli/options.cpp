@@ -48,6 +48,7 @@ const std::vector<ExitCode> every_exit_code{
     {exit_setup, "the build or set-up failed, or the command refused"},
     {exit_other_schema, "baselines of another schema version (readme-table)"},
     {exit_inconclusive, "compare: no regression, but a test's rounds too noisy to decide"},
+    {exit_faster, "bisect: no regression, the bad commit is only faster than the good one (a speed-up)"},
     {exit_usage, "usage error"}};
 
 // Without --build: "build", unless bankgate runs inside a build folder (its CMakeCache.txt here, no build/ in

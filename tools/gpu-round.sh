@@ -39,6 +39,7 @@ STEPS=(
   "gpus=N|N gates on every GPU (bankgate-resource-spec), then N on one (CUDA_VISIBLE_DEVICES=0): wall times side by side"
   "shards=N|the gate in N parts (--shard I/N), merged by bankgate summary --shards: the merged verdict and test count"
   "commits|bankgate compare-commits in an outside project: head with a bank conflict against base (1), base against itself (0)"
+  "bisect|bankgate bisect over 64 commits of an outside project with a bank conflict planted at commit 41 (tests/unit/bisect_gpu_test.sh, a skip failing): found in at most 7 builds and confirmed (0)"
   "hopper|the Hopper kernels (TMA, wgmma, clusters): their SASS opcodes, one run of their tests, the chip's per-instruction metric names"
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
@@ -551,6 +552,15 @@ step_commits() {
   expect "compare-commits HEAD~1 HEAD~1 (unchanged)" 0 commits-same.log env -u BANKGATE_GIT_COMMIT -u BANKGATE_GIT_DIRTY \
     "$bankgate" compare-commits "${args[@]}" --json "$out/commits-same.json" HEAD~1 HEAD~1
   tail -n 25 "$out/commits.log"
+}
+
+step_bisect() {
+  # The package this build installs, an outside project of 64 commits, one of which removes its transpose tile's
+  # padding: bisect must name that commit. BANKGATE_REQUIRE_GPU=1: a test that cannot measure fails, never skips.
+  build_tree "$build" || return
+  expect "bisect: 64 commits, a planted bank conflict" 0 bisect.log env BANKGATE_REQUIRE_GPU=1 \
+    bash tests/unit/bisect_gpu_test.sh "$PWD" "$build" "$(bankgate_find_nvcc)"
+  grep -E "^(FAIL|ok   - at most|bankgate bisect: (first|[0-9]+ build|confirmed))|passed," "$out/bisect.log" | tail -n 8
 }
 
 step_hopper() {

@@ -185,7 +185,10 @@ Runner define_bisect(CLI::App& command) {
        {exit_setup, "git failed, or GOOD or BAD could not be built or measured"},
        {exit_inconclusive,
         "the change was found but did not repeat when measured again, or (durations) the rounds could not decide "
-        "GOOD against BAD or a commit next to the change"}}));
+        "GOOD against BAD or a commit next to the change"},
+       {exit_faster,
+        "no counter differs and the bad commit is only faster than the good one: a speed-up, nothing "
+        "to bisect"}}));
   return [o] { return bisect_commits(*o); };
 }
 

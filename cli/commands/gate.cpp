@@ -72,7 +72,7 @@ int gate(const GateOptions& o) {
     std::optional<Appended> appended;
     if (ran)
       appended = append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged)});
-    return appended ? write_trend_pages(*appended, judged, results) : std::map<std::string, std::string>();
+    return appended ? write_trend_pages(*appended, judged, results, source_url) : std::map<std::string, std::string>();
   };
   const int status = summary(s);
   if (!o.markdown.empty()) {

@@ -16,6 +16,7 @@
 
 #include "../base_baselines.hpp"
 #include "../commands.hpp"
+#include "../trend_pages.hpp"
 #include "../console.hpp"
 #include "../options.hpp"
 #include "../process.hpp"
@@ -114,6 +115,16 @@ std::string trend_note(const std::map<std::string, std::string>& trend_pages) {
          ".\n";
 }
 
+// A merge of a split gate's parts whose HTML report is written: it links the pages its parts drew.
+bool merging_parts(const SummaryOptions& o) { return !o.shards.empty() && !o.html.empty(); }
+
+// The failed tests' trend pages the parts drew, copied beside the merged HTML report.
+std::map<std::string, std::string> parts_trend_pages(const SummaryOptions& o, const g::GateSummary& merged) {
+  std::vector<fs::path> parts;
+  for (const g::ShardReport& part : g::find_shard_reports(o.shards)) parts.push_back(part.folder);
+  return merged_trend_pages(parts, merged, o.html.parent_path());
+}
+
 // --reports DIR: every report a gate writes, under its names, where not named one by one.
 SummaryOptions with_report_folder(SummaryOptions o) {
   if (o.reports.empty()) return o;
@@ -173,8 +184,9 @@ int summary(const SummaryOptions& options) {
   const SummaryOptions o = with_report_folder(options);
   std::cout << g::render_console(s, console().palette);
   if (const std::string note = split_note(s, /*markdown=*/false); !note.empty()) std::cout << note << "\n";
-  const std::map<std::string, std::string> trend_pages =
-      o.before_reports ? o.before_reports(s) : std::map<std::string, std::string>();
+  const std::map<std::string, std::string> trend_pages = o.before_reports   ? o.before_reports(s)
+                                                         : merging_parts(o) ? parts_trend_pages(o, s)
+                                                                            : std::map<std::string, std::string>();
   return write_reports(s, o, source_url, trend_pages);
 }
 

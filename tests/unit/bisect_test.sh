@@ -8,7 +8,7 @@
 #   - where no counter differs, durations: the first slower commit named exactly in at most 5 comparisons (compare's
 #     rounds, GOOD against each commit probed) and confirmed by comparing it with its parent; a noisy commit next to
 #     the change is INCONCLUSIVE, neither good nor bad, and leaves a range (exit 5); no duration slower either:
-#     nothing to bisect (exit 0);
+#     nothing to bisect (exit 0); a bad commit that is only faster: a speed-up, said, nothing bisected (exit 6);
 #   - BAD not after GOOD: refused (exit 3);
 #   - each commit measured is appended to the history; a second bisect takes them from it instead of building.
 #
@@ -22,11 +22,13 @@ export BANKGATE_HISTORY=off
 
 # The suite's measuring run writes a candidate of SquareTile.setRowReadRow: its loads from loads.txt, its median
 # from duration.txt (fake_gpu_suite.py). Counters: the loads change at commit 37. Durations: 10 us, 11 us from
-# commit 13, 12.1 us from commit 51; commit 50's are noisy (rounds cannot tell them from 11 us or from 12.1 us).
+# commit 13, 9 us (a speed-up) from commit 25 to 36, 12.1 us from commit 51; commit 50's are noisy (rounds cannot
+# tell them from 11 us or from 12.1 us).
 declare -a sha
 for i in $(seq 0 63); do
   if [ "$i" -ge 37 ]; then echo 1024 >"$repo/loads.txt"; else echo 32 >"$repo/loads.txt"; fi
-  if [ "$i" -ge 51 ]; then echo 12100; elif [ "$i" = 50 ]; then echo noisy 11000; elif [ "$i" -ge 13 ]; then echo 11000
+  if [ "$i" -ge 51 ]; then echo 12100; elif [ "$i" = 50 ]; then echo noisy 11000
+  elif [ "$i" -ge 25 ] && [ "$i" -lt 37 ]; then echo 9000; elif [ "$i" -ge 13 ]; then echo 11000
   else echo 10000; fi >"$repo/duration.txt"
   if [ "$i" = 39 ]; then fake_suite_cmakelists 'message(FATAL_ERROR "commit 39 does not configure")'; else fake_suite_cmakelists "# commit $i"; fi
   sha[$i]=$(commit "commit $i")
@@ -70,6 +72,17 @@ expect_in "the range it leaves is named" \
 run "$tool" bisect --source "$repo" --rounds 2 "${sha[0]}" "${sha[10]}"
 expect_rc "no counter and no duration differs: nothing to bisect (exit 0)" 0
 expect_in "no counter and no duration differs: said" "no counter and no duration differs between the good" "$out"
+
+run "$tool" bisect --source "$repo" --rounds 2 "${sha[20]}" "${sha[30]}"
+expect_rc "the bad commit only faster: a speed-up, nothing bisected (exit 6)" 6
+expect_in "the speed-up is said, with the faster test" \
+  "the bad commit is FASTER than the good one on SquareTile.setRowReadRow, and slower on none: a speed-up" "$out"
+expect_in "the speed-up's durations, before and after" "SquareTile.setRowReadRow: duration (median) 11.0 us -> 9000 ns" "$out"
+expect_not_in "a speed-up is no slower commit" "first slower commit" "$out"
+expect_not_in "a speed-up is not called unchanged" "no duration differs" "$out"
+check "exit 6 is the protocol's faster code" '[ "$("$tool" protocol --get exit_codes.faster)" = 6 ]'
+BANKGATE_FAIL_ON_SPEEDUP=1 run "$tool" bisect --source "$repo" --rounds 2 "${sha[20]}" "${sha[30]}"
+expect_rc "a speed-up that compare fails (BANKGATE_FAIL_ON_SPEEDUP=1): still a speed-up, nothing bisected (exit 6)" 6
 
 run "$tool" bisect --source "$repo" "${sha[20]}" "${sha[0]}"
 expect_rc "BAD before GOOD: refused (exit 3)" 3

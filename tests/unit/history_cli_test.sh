@@ -6,7 +6,8 @@
 #   - a store that cannot be used (a server that cannot be reached, a damaged file, a newer schema): the gate's
 #     verdict and exit code stand, it says why, and keeps the run in a file that history import adds later;
 #   - the outcome kept is the gate's verdict (its summary), not the suite's result record;
-#   - a failed gate draws each failed test's trend page from the history and its reports link it;
+#   - a failed gate draws each failed test's trend page from the history and its reports link it; each point links
+#     to its commit (a page made from the source link template) and to its run's row;
 #   - history import of a gate's report folder (or its summary.json), with the gate's verdicts, once however often
 #     it is imported;
 #   - history changes names the exact commit where the counter changed (its parent was measured), and a range
@@ -120,7 +121,8 @@ expect_in "a folder without candidates: says what to give" "holds no candidates"
 # 5. Change points: the counter changes at the third commit (exact: its parent measured); the fifth's parent
 # was not measured (a range).
 echo '# second' >>"$repo/CMakeLists.txt" && second=$(commit second) && gate --history "$store"
-echo 1024 >"$repo/loads.txt" && third=$(commit third) && gate --history "$store"
+echo 1024 >"$repo/loads.txt" && third=$(commit third) &&
+  gate --history "$store" --source-url 'https://git.example/o/r/blob/{commit}/{path}#L{line}'
 expect_rc "a gate whose test regressed: exit 1" 1
 expect_in "a gate whose test regressed still appends" "history: 1 test appended" "$out"
 reports="$build/bankgate/gate"
@@ -130,6 +132,12 @@ check "the failed test's trend page is written" "[ -f '$page' ]"
 expect_in "the trend page plots the counter over the history, this run included" \
   "<title>run 4, commit $third: 1024.0" "$(cat "$page" 2>/dev/null)"
 expect_in "the trend page plots the duration too" "<h2>duration</h2>" "$(cat "$page" 2>/dev/null)"
+expect_in "the trend page links each point to its commit's page, made from the source link template" \
+  "<a href=\"https://git.example/o/r/commit/$third\"><circle" "$(cat "$page" 2>/dev/null)"
+expect_in "the trend page links each point to its run's row" "<a href=\"#run-4\"><text" "$(cat "$page" 2>/dev/null)"
+expect_in "the run's row names its commit, linked" \
+  "<tr id=run-4><td>4</td>" "$(cat "$page" 2>/dev/null)"
+expect_in "the earlier runs' commits are linked too" "href=\"https://git.example/o/r/commit/$first\"" "$(cat "$page" 2>/dev/null)"
 expect_in "the HTML report links the failed test to its trend page" \
   "href='trend/SquareTile.setRowReadRow.html'>trend page</a>" "$(cat "$reports/report.html")"
 expect_in "the markdown summary names the trend pages and how to draw one" \

@@ -186,6 +186,16 @@ TEST(HistoryRunFile, KeepsEveryFieldOfARun) {
   EXPECT_THROW(h::parse_run_file("not json", "x"), h::RunFileError);
 }
 
+// The addresses a page links to: each href's value.
+std::vector<std::string> hrefs(const std::string& page) {
+  std::vector<std::string> out;
+  for (std::size_t at = page.find("href=\""); at != std::string::npos; at = page.find("href=\"", at + 1)) {
+    const std::size_t from = at + 6;
+    out.push_back(page.substr(from, page.find('"', from) - from));
+  }
+  return out;
+}
+
 // Names in the store come from pull requests: on the trend page they are text, never markup or a link elsewhere.
 TEST(HistoryTrendPage, EncodesEveryNameAndLinksOnlyToTheTemplatesAddress) {
   h::SeriesPoint p;
@@ -199,12 +209,37 @@ TEST(HistoryTrendPage, EncodesEveryNameAndLinksOnlyToTheTemplatesAddress) {
   EXPECT_EQ(page.find("<script>"), std::string::npos) << page;
   EXPECT_EQ(page.find("<img"), std::string::npos) << page;
   EXPECT_NE(page.find("Suite.&lt;script&gt;"), std::string::npos) << page;
-  EXPECT_EQ(page.find("href"), std::string::npos) << "a commit that is no hex digits is not linked: " << page;
+  for (const std::string& href : hrefs(page))
+    EXPECT_EQ(href, "#run-3") << "a commit that is no hex digits is not linked, only its run: " << page;
   p.commit = "0123abcd";
   EXPECT_NE(h::trend_page({"T.t", "duration", "", ""}, {p}, "https://example.com/c/{commit}")
                 .find("href=\"https://example.com/c/0123abcd\""),
             std::string::npos);
-  EXPECT_EQ(h::trend_page({"T.t", "duration", "", ""}, {p}, "javascript:{commit}").find("href"), std::string::npos);
+  for (const std::string& href : hrefs(h::trend_page({"T.t", "duration", "", ""}, {p}, "javascript:{commit}")))
+    EXPECT_EQ(href, "#run-3");
+}
+
+// Each point leads to its commit and to its run: the run's row in the page's table of runs, which names its time,
+// GPU and commit (linked) once however many plots show it.
+TEST(HistoryTrendPage, EachPointLinksToItsCommitAndToItsRunsRow) {
+  std::vector<h::SeriesPoint> points(2);
+  points[0].run_id = 7, points[0].commit = "aaaa1111", points[0].time = "2026-11-01T10:00:00Z", points[0].value = 32;
+  points[1].run_id = 9, points[1].commit = "bbbb2222", points[1].gpu_key = "sm_90/<h200>", points[1].value = 1024;
+  const std::string page =
+      h::trend_page("T.t", {{{"T.t", "loads", "", ""}, points}, {{"T.t", "stores", "", ""}, points}},
+                    "https://example.com/o/r/commit/{commit}");
+  const std::vector<std::string> links = hrefs(page);
+  for (const char* commit : {"aaaa1111", "bbbb2222"})
+    EXPECT_EQ(std::count(links.begin(), links.end(), std::string("https://example.com/o/r/commit/") + commit), 3)
+        << "a point in each plot and its run's row: " << page;
+  EXPECT_EQ(std::count(links.begin(), links.end(), "#run-9"), 2) << "the run's number under each plot's point";
+  EXPECT_EQ(std::count(links.begin(), links.end(), "#run-7"), 2);
+  EXPECT_NE(page.find("<tr id=run-7><td>7</td><td>2026-11-01T10:00:00Z</td>"), std::string::npos) << page;
+  EXPECT_NE(page.find("<tr id=run-9><td>9</td><td></td><td>sm_90/&lt;h200&gt;</td><td><a "
+                      "href=\"https://example.com/o/r/commit/bbbb2222\">bbbb2222</a>"),
+            std::string::npos)
+      << page;
+  EXPECT_EQ(page.find("id=run-9", page.find("id=run-9") + 1), std::string::npos) << "one row per run";
 }
 
 }  // namespace

@@ -162,6 +162,19 @@ TEST(SourceUrl, FilledValuesArePercentEncoded) {
   EXPECT_EQ(SourceUrl("http://git.example/tree/main/{path}").link("", "k.cu", 3), "http://git.example/tree/main/k.cu");
 }
 
+// The trend pages link each run's commit to the forge's page of that commit, made from the source link template.
+TEST(SourceUrl, ACommitsPageIsMadeFromTheForgesFileAddresses) {
+  EXPECT_EQ(SourceUrl(github).commit_template(), "https://github.com/org/repo/commit/{commit}");
+  EXPECT_EQ(SourceUrl("https://gitlab.example/g/p/-/blob/{commit}/{path}#L{line}").commit_template(),
+            "https://gitlab.example/g/p/-/commit/{commit}");
+  EXPECT_EQ(SourceUrl("https://gitea.example/o/r/src/commit/{commit}/{path}#L{line}").commit_template(),
+            "https://gitea.example/o/r/commit/{commit}");
+  EXPECT_EQ(SourceUrl("https://x.example/view?c={commit}&f={path}").commit_template(), "") << "an unknown form";
+  EXPECT_EQ(SourceUrl("http://git.example/tree/main/{path}").commit_template(), "") << "no commit in it";
+  EXPECT_EQ(SourceUrl().commit_template(), "");
+  EXPECT_EQ(url_encoded("a/b c?#&"), "a%2Fb%20c%3F%23%26");
+}
+
 TEST(SourceUrl, OnlyPlainHttpAddressesAreAccepted) {
   EXPECT_EQ(source_url_problem(github), "");
   EXPECT_EQ(source_url_problem("HTTPS://gitlab.example/org/repo/-/blob/{commit}/{path}#L{line}"), "");

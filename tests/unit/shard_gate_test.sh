@@ -9,7 +9,8 @@
 # only their programs' measuring runs; the parts cover the catalogue once; the plan is the same whatever order the
 # tests are declared in, and follows --shard-durations; an empty part exits 2 and says why; the reports say which
 # part they are; the merge gives the whole gate's verdict and reports and refuses a missing, doubled or foreign
-# part (exit 2, nothing written). Prints "N passed, M failed"; exits non-zero if any check failed.
+# part (exit 2, nothing written); the merged report links the trend pages the parts drew (where the command keeps
+# history, BANKGATE_TEST_HISTORY=1). Prints "N passed, M failed"; exits non-zero if any check failed.
 set -uo pipefail
 
 usage="usage: shard_gate_test.sh PATH/TO/bankgate CMAKE CTEST FIXTURE_DIR"
@@ -24,6 +25,7 @@ PATH="$(dirname "$ctest"):$PATH"  # the command runs ctest
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/bankgate-shard-gate.XXXXXX")
 trap 'rm -rf "$root"' EXIT
+export BANKGATE_HISTORY="$root/history.sqlite"  # every part's gate appends here and draws its failed tests' pages
 . "$(dirname "$0")/test_lib.sh"
 
 # The stand-in catalogue: "program suite.test exit-code", three programs, five suites, nine tests. The one failing
@@ -194,6 +196,25 @@ expect_in "the merged JUnit report names the regressed counter" "shared load tra
   "$(cat "$root/merged/junit.xml")"
 [ "$(head -n 1 "$root/step.md")" = "earlier step's summary" ] && pass "--markdown is appended to" || fail "--markdown is appended to"
 expect_in "--markdown gets the merged summary" "Merged from the reports of all 3 shards" "$(cat "$root/step.md")"
+# The part that failed a test drew its trend page from the history; the merged report links a copy of it.
+page=trend/SquareTile.setRowReadColIpad.html
+if [ "${BANKGATE_TEST_HISTORY:-0}" = 1 ]; then
+  check "the part with the regression drew its trend page" "[ -f '$part/$page' ]" "$(ls -R "$part")"
+  check "the merge copies the part's trend page beside its report" "cmp -s '$part/$page' '$root/merged/$page'"
+  expect_in "the merged HTML report links the failed test to its trend page" \
+    "href='$page'>trend page</a>" "$(cat "$root/merged/report.html")"
+  expect_in "the merged markdown summary names the trend pages" "\`trend/\` beside this summary (1 page(s))" \
+    "$(cat "$root/merged/summary.md")"
+  # A part's page that is a link to a file elsewhere (an artifact's) is not followed: not copied, not linked.
+  rm -rf "$root/linked" && cp -R "$root/shards-3" "$root/linked" && echo '<p>elsewhere</p>' >"$root/outside.html"
+  ln -sf "$root/outside.html" "$root/linked/$(basename "$part")/$page"
+  run "$tool" summary --shards "$root/linked" --baselines "$root/baselines" --reports "$root/merged-linked"
+  expect_rc "a part's trend page that is a link: the merge's verdict stands" 1
+  check "a part's trend page that is a link is not copied" "[ ! -e '$root/merged-linked/$page' ]"
+  expect_not_in "a part's trend page that is a link is not linked" "trend page</a>" "$(cat "$root/merged-linked/report.html")"
+else
+  echo "SKIPPED (trend pages of a merge): this bankgate keeps no history (built without SQLite)"
+fi
 
 # 4. Merges refused: exit 2, what is wrong named, nothing written.
 refused() {  # refused NAME FOLDER TEXT

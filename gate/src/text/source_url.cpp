@@ -39,7 +39,7 @@ std::string character_problem(std::string_view text) {
   return "";
 }
 
-// Appends `value` percent-encoded: only unreserved characters (and '/', where `keep_slash`) stay as they are.
+// Appends url_encoded(value, keep_slash) to `out`.
 void append_encoded(std::string& out, std::string_view value, bool keep_slash) {
   constexpr char hex[] = "0123456789ABCDEF";
   for (const char c : value) {
@@ -67,6 +67,12 @@ bool plain_relative(std::string_view path) {
 
 }  // namespace
 
+std::string url_encoded(std::string_view value, bool keep_slash) {
+  std::string out;
+  append_encoded(out, value, keep_slash);
+  return out;
+}
+
 std::string source_url_problem(const std::string& text) {
   const std::string quoted = "'" + text + "' ";
   if (text.empty()) return "the source link template is empty; give an address such as " + std::string(example);
@@ -89,6 +95,17 @@ std::string source_url_problem(const std::string& text) {
 
 SourceUrl::SourceUrl(std::string text) : template_(std::move(text)) {
   if (const std::string problem = source_url_problem(template_); !problem.empty()) throw SourceUrlError(problem);
+}
+
+std::string SourceUrl::commit_template() const {
+  const std::size_t at = template_.find("{commit}");
+  if (at == std::string::npos) return "";
+  const std::string_view before = std::string_view(template_).substr(0, at);
+  // The forge's address of the repository: what comes before the file view's "blob/" (GitLab's "-/blob/" keeps its
+  // "-/", which its commit pages have too) or Gitea's "src/commit/".
+  for (const std::string_view view : {std::string_view("/src/commit/"), std::string_view("/blob/")})
+    if (before.ends_with(view)) return std::string(before.substr(0, before.size() - view.size())) + "/commit/{commit}";
+  return "";
 }
 
 bool SourceUrl::needs_commit() const { return template_.find("{commit}") != std::string::npos; }

@@ -304,6 +304,7 @@ inline constexpr int exit_not_measured = 2;  // nothing regressed but something 
 inline constexpr int exit_setup = 3;         // the build or set-up failed, or the command refused to act
 inline constexpr int exit_other_schema = 4;  // readme-table: baselines of another schema version
 inline constexpr int exit_inconclusive = 5;  // compare: no regression found, but a test's rounds were too noisy to tell
+inline constexpr int exit_faster = 6;        // bisect: no counter moved and the bad commit is only faster: a speed-up
 inline constexpr int exit_usage = 64;        // the command line itself is wrong
 // A suite process that stopped after a test broke its CUDA context (result_files.cpp); run-suite charges that
 // test (the running file names it) and continues the rest in a fresh process.
@@ -320,6 +321,7 @@ inline constexpr std::array exit_codes{
     std::pair<std::string_view, int>{"setup", exit_setup},
     std::pair<std::string_view, int>{"other_schema", exit_other_schema},
     std::pair<std::string_view, int>{"inconclusive", exit_inconclusive},
+    std::pair<std::string_view, int>{"faster", exit_faster},
     std::pair<std::string_view, int>{"usage", exit_usage},
     std::pair<std::string_view, int>{"context_lost", exit_context_lost},
     std::pair<std::string_view, int>{"skipped", exit_skipped},

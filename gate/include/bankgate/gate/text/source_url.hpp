@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace bankgate::gate {
 
@@ -17,6 +18,9 @@ class SourceUrlError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// `value` percent-encoded for a part of an address: only unreserved characters (and '/', where `keep_slash`) stay.
+std::string url_encoded(std::string_view value, bool keep_slash = false);
 
 // Why `text` is no usable template, in words that say what is accepted; empty when it is one.
 std::string source_url_problem(const std::string& text);
@@ -32,6 +36,10 @@ class SourceUrl {
   // The address of `path`'s line `line` at `commit`. Empty where there is no template, where the template needs
   // a commit and `commit` is empty, or where `path` is no plain relative path (absolute, or with a ".." step).
   std::string link(const std::string& commit, const std::string& path, std::uint32_t line) const;
+  // A template of the address of a commit's own page, "{commit}" where the commit goes, made from this one where its
+  // part before {commit} ends as the file addresses of GitHub and GitLab (".../blob/{commit}") or Gitea
+  // (".../src/commit/{commit}") do: ".../commit/{commit}" there. Empty where the template is none of those forms.
+  std::string commit_template() const;
 
  private:
   std::string template_;
