@@ -48,7 +48,7 @@ std::optional<Counters> Bisector::measure_built(const SourceTree& tree, const fs
   SuiteRun suites;
   suites.filter = o.filter;
   run_ctest(suites, build, candidates, run / (tree.key + "-ctest.xml"), false,
-            (run / (tree.key + "-ctest.log")).string());
+            (run / (tree.key + "-ctest.log")).string(), attribute);
   append_to_history(o.history, {"bisect", build, candidates, {}, {}});
   if (gpu_key.empty()) {
     h::RunInfo info;

@@ -41,6 +41,9 @@ struct Bisector {
   std::unique_ptr<history::Store> store;
   std::string gpu_key;  // this runner's GPU, as GOOD's measurement names it
   int from_history = 0;
+  // With per-line figures: the confirmation's two measurements, so that their lines compare like with like (a
+  // measuring run otherwise attributes lines only where a counter left its baseline).
+  bool attribute = false;
 
   std::filesystem::path logs() const { return run / "build-logs"; }
   // Where the commit is built (by compare-commits too).

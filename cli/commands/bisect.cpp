@@ -104,6 +104,7 @@ Ends measure_ends(Bisector& b, const SourceTree& good, const SourceTree& bad) {
 // The first bad commit and its last good one measured again (built where they were taken from the history): the
 // change must be there again.
 bool confirmed(Bisector& b, const SourceTree& before, const SourceTree& after, const Ends& ends) {
+  b.attribute = true;
   const std::optional<Counters> again_before = b.measure(before, "last unchanged");
   const std::optional<Counters> again_after = b.measure(after, "first changed");
   return judge(again_before, ends.good, ends.watched) == h::Probe::good &&

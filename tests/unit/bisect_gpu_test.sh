@@ -69,4 +69,9 @@ wavefronts=$(printf '%s\n' "$out" |
   sed -n 's/.* smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld\.sum: \([0-9.e+]*\) -> \([0-9.e+]*\)$/\1 \2/p' | head -n 1)
 check "the shared loads' wavefronts grew there (${wavefronts:-not named})" \
   "[ -n '$wavefronts' ] && awk '{ exit !(\$2 > \$1) }' <<<'$wavefronts'" "$out"
+# The confirmation's lines compare like with like: the conflicting load's line, and no line the parent's measurement
+# merely lacked (both are measured with per-line figures).
+expect_in "the confirmation names the conflicting shared load's line" "LDS: wavefronts" "$out"
+check "and no line whose figures only the changed commit's measurement had" \
+  "! printf '%s\\n' \"\$out\" | grep -q ': executions 0 -> '" "$out"
 finish

@@ -34,7 +34,7 @@ unset GIT_DIR GIT_WORK_TREE
 project() {
   mkdir -p "$1"
   printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(tiny NONE)' 'enable_testing()' \
-    'add_test(NAME Tiny.measure COMMAND ${CMAKE_COMMAND} -E true)' 'set_tests_properties(Tiny.measure PROPERTIES LABELS gpu)' \
+    'add_test(NAME bankgate.measure.tiny COMMAND ${CMAKE_COMMAND} -E true)' 'set_tests_properties(bankgate.measure.tiny PROPERTIES LABELS gpu)' \
     "${2:-}" >"$1/CMakeLists.txt"
 }
 commit() { git -C "$repo" add -A && git -C "$repo" commit -qm "$1" && git -C "$repo" rev-parse HEAD; }

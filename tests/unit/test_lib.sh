@@ -116,15 +116,15 @@ made_up_project() {
   printf 'build/\n.bankgate/\n' >"$repo/.gitignore"
 }
 
-# fake_suite_cmakelists [--records] [LINE...]: the made-up project's CMakeLists.txt: one ctest entry labelled gpu,
-# SquareTile.setRowReadRow, running fake_gpu_suite.py on the project (with --records: writing its plan and result
-# record too), then each LINE.
+# fake_suite_cmakelists [--records] [LINE...]: the made-up project's CMakeLists.txt: one suite's measuring entry
+# labelled gpu, bankgate.measure.fake, running fake_gpu_suite.py on the project, which measures
+# SquareTile.setRowReadRow (with --records: writing its plan and result record too), then each LINE.
 fake_suite_cmakelists() {
   local records=""
   [ "${1:-}" = --records ] && { records=' ${CMAKE_BINARY_DIR}/bankgate/gtest-results'; shift; }
   printf '%s\n' 'cmake_minimum_required(VERSION 3.20)' 'project(fake NONE)' 'enable_testing()' \
-    "add_test(NAME SquareTile.setRowReadRow COMMAND python3 $test_lib_dir/fake_gpu_suite.py \${CMAKE_SOURCE_DIR} \${CMAKE_BINARY_DIR}$records)" \
-    'set_tests_properties(SquareTile.setRowReadRow PROPERTIES LABELS gpu)' "$@" >"$repo/CMakeLists.txt"
+    "add_test(NAME bankgate.measure.fake COMMAND python3 $test_lib_dir/fake_gpu_suite.py \${CMAKE_SOURCE_DIR} \${CMAKE_BINARY_DIR}$records)" \
+    'set_tests_properties(bankgate.measure.fake PROPERTIES LABELS gpu)' "$@" >"$repo/CMakeLists.txt"
 }
 
 # commit MESSAGE: everything in $repo committed; prints the commit.
