@@ -14,7 +14,7 @@
 # CTest resource spec from bankgate-resource-spec, built beside the command). Reports in <build>/bankgate/gate/:
 # junit.xml (failure reasons in each failure's message), summary.json, summary.md, candidates/; where
 # $GITHUB_STEP_SUMMARY is set, the markdown summary is appended to it. BANKGATE_CTEST_ARGS adds ctest options
-# (e.g. "-R ^SquareTile\.").
+# (e.g. "--timeout 900"; tests are chosen with BANKGATE_FILTER, GoogleTest's syntax, e.g. "SquareTile.*").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . ci/lib.sh
@@ -51,6 +51,7 @@ else
   echo "$gpus (the GPU tests will say why they cannot measure)"
 fi
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && args+=(--markdown "$GITHUB_STEP_SUMMARY")
+[ -n "${BANKGATE_FILTER:-}" ] && args+=(--filter "$BANKGATE_FILTER")
 # shellcheck disable=SC2086  # BANKGATE_CTEST_ARGS holds several words on purpose
 for word in ${BANKGATE_CTEST_ARGS:-}; do args+=("--ctest-arg=$word"); done
 "$tool" "${args[@]}"

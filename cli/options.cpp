@@ -114,7 +114,10 @@ void add_suite_run_options(CLI::App& command, SuiteRun& run) {
       .add_option("--parallel,-j", run.parallel,
                   "measuring runs of suites at once (default with --resource-spec: one per GPU)")
       ->check(whole_number(0));
-  command.add_option("--ctest-arg", run.ctest_args, "an extra ctest argument (repeatable)")->allow_extra_args(false);
+  command
+      .add_option("--ctest-arg", run.ctest_args,
+                  "an extra ctest argument (repeatable; one that selects tests is refused: --filter selects them)")
+      ->allow_extra_args(false);
 }
 
 namespace {

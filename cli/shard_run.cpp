@@ -97,21 +97,6 @@ void show(const g::ShardRecord& record, const g::ShardPlan& plan, const std::str
             << "\n";
 }
 
-// ctest's own ways to select tests. Given with --ctest-arg after the split's -R and -E, one would replace them
-// and undo the split; --filter is the way to select tests for a split gate.
-void refuse_selecting_ctest_args(const std::vector<std::string>& ctest_args) {
-  const std::set<std::string> selecting{
-      "-R", "--tests-regex",       "-E", "--exclude-regex", "-L",  "--label-regex",        "-LE", "--label-exclude",
-      "-I", "--tests-information", "-U", "--union",         "-FA", "--fixture-exclude-any"};
-  for (const std::string& arg : ctest_args) {
-    const std::string option = arg.substr(0, arg.find('='));
-    if (selecting.count(option) || (option.size() > 2 && selecting.count(option.substr(0, 2)) && option[1] != '-'))
-      throw Refusal("--ctest-arg " + arg +
-                    " selects tests, which would undo the split of --shard: select them with "
-                    "--filter, which every runner splits alike");
-  }
-}
-
 }  // namespace
 
 std::optional<ShardRequest> shard_request(const SuiteRun& run) {
@@ -119,7 +104,6 @@ std::optional<ShardRequest> shard_request(const SuiteRun& run) {
   std::string problem;
   const std::optional<g::ShardSpec> spec = g::parse_shard_spec(run.shard, problem);
   if (!spec) throw std::invalid_argument("--shard " + problem);  // the command line checked it already
-  refuse_selecting_ctest_args(run.ctest_args);
   ShardRequest request{*spec, {}, ""};
   if (run.shard_durations.empty()) return request;
   try {

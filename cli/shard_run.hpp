@@ -19,8 +19,7 @@ struct ShardRequest {
   gate::TestSeconds recorded;  // empty without --shard-durations
   std::string recorded_from;   // the file, for the line that shows the plan
 };
-// nullopt where `run` asks for no split. Throws Refusal where the durations file cannot be read, or where a
-// --ctest-arg selects tests (it would undo the split).
+// nullopt where `run` asks for no split. Throws Refusal where the durations file cannot be read.
 std::optional<ShardRequest> shard_request(const SuiteRun& run);
 
 struct ShardSelection {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -137,6 +138,21 @@ protocol::RunManifest command_run_manifest(const SuiteRun& run, const fs::path& 
   return manifest;
 }
 
+// ctest's own ways to select tests. The command runs the suites' measuring entries and tells them the tests in its
+// run manifest; one of these, given with --ctest-arg, would replace that selection (and undo a --shard split).
+void refuse_selecting_ctest_args(const std::vector<std::string>& ctest_args) {
+  const std::set<std::string> selecting{
+      "-R", "--tests-regex",       "-E", "--exclude-regex", "-L",  "--label-regex",        "-LE", "--label-exclude",
+      "-I", "--tests-information", "-U", "--union",         "-FA", "--fixture-exclude-any"};
+  for (const std::string& arg : ctest_args) {
+    const std::string option = arg.substr(0, arg.find('='));
+    if (selecting.count(option) || (option.size() > 2 && selecting.count(option.substr(0, 2)) && option[1] != '-'))
+      throw Refusal("--ctest-arg " + arg +
+                    " selects tests, which is --filter's work: the command runs each suite's measuring entry and "
+                    "selects its tests with --filter (GoogleTest's syntax), the same on every runner and shard");
+  }
+}
+
 // A name as a ctest regular expression (POSIX extended) that matches it alone.
 std::string ctest_literal(std::string_view name) {
   std::string out;
@@ -151,6 +167,7 @@ std::string ctest_literal(std::string_view name) {
 
 int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candidates, const fs::path& junit,
               bool strict, const std::string& log, bool attribute) {
+  refuse_selecting_ctest_args(run.ctest_args);
   std::error_code ec;
   fs::remove_all(protocol::gtest_results(build), ec);  // no report of an earlier run may explain this one
   protocol::RunManifest manifest = command_run_manifest(run, build, candidates, strict, attribute);
@@ -197,6 +214,7 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
 std::optional<g::ShardRecord> run_suites(const SuiteRun& run, const fs::path& build, const fs::path& results,
                                          bool strict, bool attribute, const fs::path& baselines) {
   // Refused before building or clearing.
+  refuse_selecting_ctest_args(run.ctest_args);
   if (!run.resource_spec.empty()) gpus_in_resource_spec(run.resource_spec);
   const std::optional<ShardRequest> split = shard_request(run);
   // Cleared first: a build that fails leaves no earlier run's reports behind for CI to keep as this run's.

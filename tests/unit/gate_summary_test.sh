@@ -225,7 +225,7 @@ expect_rc "a deeply nested result record exits 2 instead of crashing" 2
 expect_in "it names the record" "Deep.test.result.json is not a JSON object" "$out"
 
 # ci/gate.sh on a filter that selects no GPU test: it must fail (2), whatever the machine has.
-run env BANKGATE_BUILD_DIR="$build_dir" BANKGATE_CTEST_ARGS='-R ^bankgate_no_such_test$' GITHUB_STEP_SUMMARY="$root/step.md" \
+run env BANKGATE_BUILD_DIR="$build_dir" BANKGATE_FILTER='NoSuch.test' GITHUB_STEP_SUMMARY="$root/step.md" \
   bash "$repo/ci/gate.sh" --no-build
 expect_rc "ci/gate.sh refuses to pass when no GPU test ran (exit 2)" 2
 expect_in "ci/gate.sh says why" "no GPU test ran" "$out"
