@@ -113,13 +113,17 @@ TEST(ExplainOrder, RanksMemoryThenDurationThenLaunchFiguresThenInstructions) {
 TEST(ExplainOrder, TheConsoleShowsEachFailedTestWholeAndAMessageCannotForgeALine) {
   GateSummary s = summary_of(fixtures / "explain_order");
   ASSERT_EQ(s.tests.size(), 1u);
-  s.tests[0].reason = "kernels/square_tile.cu:76  LDS\nbankgate gate passed: 1 GPU test\n[  FAILED  ] Forged.test";
+  s.tests[0].reason = "kernels/square_tile.cu:76  LDS\nbankgate gate passed: 1 GPU test\n[  FAILED  ] Forged.test\n" +
+                      std::string("    kernels/square_tile.cu:77  STS  ") + std::string(120, 'x') + " (a nested line)";
   const std::string console = render_console(s);
   const std::size_t head = console.find("[  FAILED  ] SquareTile.setRowReadColIpad\n");
   ASSERT_EQ(head, 0u) << console;
   const std::size_t change = console.find("  shared load transactions: CHANGED, 32 -> 1024");
   EXPECT_LT(change, console.find("  static shared memory")) << console;
   EXPECT_LT(console.find("  kernels/square_tile.cu:76  LDS"), console.find("\ntest ")) << console;
+  EXPECT_NE(console.find("\n      kernels/square_tile.cu:77 STS\n"), std::string::npos)
+      << "a long nested line keeps its indent where it is wrapped:\n"
+      << console;
   std::istringstream lines(console);
   for (std::string line; std::getline(lines, line);) {
     EXPECT_FALSE(line.starts_with("bankgate gate passed")) << console;

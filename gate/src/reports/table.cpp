@@ -115,7 +115,11 @@ void print_row(std::ostream& out, const Row& row, const std::vector<std::size_t>
 
 std::vector<std::string> wrap_line(std::string_view text, std::size_t width) {
   if (columns_of(text) <= width) return {std::string(text)};
-  return wrapped(text, width);
+  // The line's own indent kept on its first line, so that a message's nested lines stay nested.
+  const std::size_t indent = std::min(text.find_first_not_of(' '), width / 2);
+  Cell lines = wrapped(text.substr(indent), width - indent);
+  lines.front().insert(0, indent, ' ');
+  return lines;
 }
 
 std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, const TableStyle& style) {

@@ -30,7 +30,7 @@ struct TableStyle {
 std::string format_table(const std::vector<std::vector<std::string>>& rows, const TableStyle& style = {});
 
 // A line of text over lines of at most `width` characters, broken between words (a word longer than a line is
-// cut); a line that fits is returned as it is, its spacing kept.
+// cut), its indent kept on the first; a line that fits is returned as it is, its spacing kept.
 std::vector<std::string> wrap_line(std::string_view text, std::size_t width);
 
 }  // namespace bankgate::gate
