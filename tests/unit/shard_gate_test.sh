@@ -284,6 +284,9 @@ before=$(ls "$(gate_folder "$build")")
 run "$tool" gate --shard 1/3 --ctest-arg=-E --ctest-arg=Stride --build "$build" --no-build
 expect_rc "a --ctest-arg that selects tests is refused with --shard (exit 3)" 3
 expect_in "it says why" "--ctest-arg -E selects tests, which is --filter's work" "$out"
+run "$tool" gate --ctest-arg=-R --ctest-arg=Stride --build "$build" --no-build
+expect_rc "... and without --shard too (exit 3): the command selects the tests with --filter" 3
+expect_in "it names the argument" "--ctest-arg -R selects tests" "$out"
 check "refusals come before the last run's reports are cleared" '[ "$(ls "$(gate_folder "$build")")" = "$before" ]'
 
 # A copy is a read: a record the suite process left as a link out of its folder never reaches the gate's folder
