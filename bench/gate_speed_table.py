@@ -166,6 +166,8 @@ def main(folder, gpus):
                 row += f" {statistics.median(phases['all'][name]):.1f} |"
             print(row)
 
+    print_phase_sums(folder, walls["one"])
+
     all_gates = len(walls["one"]) + len(walls["all"])
     print(f"\n## Verdicts of all {all_gates} gates\n")
     print(f"Test outcomes: {', '.join(f'{k} {n}' for k, n in sorted(outcomes.items()))}. "
@@ -173,6 +175,38 @@ def main(folder, gpus):
           f"counter changes: **{verdicts['counter_changed']}**"
           + (f"; other findings: {', '.join(f'{k} {n}' for k, n in sorted(verdicts.items()) if k not in ('SLOWER', 'faster', 'CHANGED'))}"
              if set(verdicts) - {"SLOWER", "faster", "CHANGED"} else "") + ".")
+
+
+def print_phase_sums(folder, gates):
+    """The timing and counter phases of every test of a one-GPU gate, summed over the gate (median over gates)."""
+    sums = {"timing_phases_ms": [], "counter_phases_ms": []}
+    for i in gates:
+        summary = folder / f"one-{i}.json"
+        if not summary.exists():
+            continue
+        for key in sums:
+            total = collections.Counter()
+            for t in read_summary(summary)["tests"]:
+                for part in t.get("properties", {}).get(key, "").split(","):
+                    if part.strip():
+                        name, value = part.split()
+                        total[name] += float(value)
+            if total:
+                sums[key].append(total)
+    for key, title in (("timing_phases_ms", "The timing phase by part"), ("counter_phases_ms", "Counters by part")):
+        if not sums[key]:
+            continue
+        names = list(sums[key][0])
+        print(f"\n{title}, summed over a gate's tests (median over the gates; calls: of the callable):\n")
+        print("| part | per gate |\n| --- | --- |")
+        for name in names:
+            value = statistics.median(total[name] for total in sums[key])
+            print(f"| {name} | {value:.0f} |" if name == "calls" else f"| {name} | {value:.1f} ms |")
+        if key == "timing_phases_ms":
+            calls = statistics.median(total["calls"] for total in sums[key])
+            launch = statistics.median(total["launch"] for total in sums[key])
+            if calls:
+                print(f"\nHost time of a call of the callable while timed: {1000 * launch / calls:.2f} us.")
 
 
 if __name__ == "__main__":

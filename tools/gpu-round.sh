@@ -44,6 +44,7 @@ STEPS=(
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
+  "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
   "counters|host time of counter collection per kernel at 1, 12, 64 per call, against ncu (bench/counters.sh)"
@@ -596,6 +597,17 @@ step_sequence() {
   done
   grep -E "^==|FAILED|exit" "$out/sequence.txt" | cut -c1-200
   note "sequence: orders with a failed step (0 wanted)" "$(grep -c '^exit [^0]' "$out/sequence.txt") of $i"
+}
+
+step_launches() {
+  local probe=$build/bench/bankgate-launch-cost-probe iterations
+  build_tree "$build" || return
+  : >"$out/launches.txt"
+  for iterations in 64 4096; do
+    { echo "== $iterations iterations"; timeout 120 "$probe" "$iterations" 2>&1; echo "exit $?"; } >>"$out/launches.txt"
+  done
+  cat "$out/launches.txt"
+  note "launch cost probe: runs that failed (0 wanted)" "$(grep -c '^exit [^0]' "$out/launches.txt")"
 }
 
 step_switch() {

@@ -14,6 +14,7 @@
 #include <bankgate/order_statistics.hpp>
 
 #include "check.hpp"
+#include "lap_timer.hpp"
 #include "names.hpp"
 #include "occupancy.hpp"
 
@@ -252,17 +253,23 @@ class Measurement {
   std::vector<std::string> expected_names_;  // learnt from the first calls
   std::vector<LaunchFigures> launches_;      // likewise
   ClockReading reading_;                     // the latest
+  TimingPhases host_;                        // where this measurement's host time went
 };
 
 // `calls` calls of the callable (each after an L2 flush when cold), and the durations of their kernels.
 Batch Measurement::run(std::size_t calls) {
+  LapTimer laps;
   for (std::size_t i = 0; i < calls; ++i) {
     if (cold_) flusher_.enqueue();
     launch_();
   }
+  host_.calls += calls;
+  laps.add_lap(host_.launch_ms);
   BANKGATE_CUDA(cudaGetLastError());
   BANKGATE_CUDA(cudaDeviceSynchronize());
+  laps.add_lap(host_.wait_ms);
   std::vector<KernelRecord> records = take_records();
+  laps.add_lap(host_.records_ms);
   std::sort(records.begin(), records.end(),
             [](const KernelRecord& a, const KernelRecord& b) { return a.correlation_id < b.correlation_id; });
   return batch_of(records, calls);
@@ -296,7 +303,9 @@ Batch Measurement::batch_of(const std::vector<KernelRecord>& records, std::size_
 
 // Reads the SM clock, and notes the highest seen: the clock an unthrottled GPU reaches.
 void Measurement::read_clock() {
+  LapTimer laps;
   reading_ = clocks_.read();
+  laps.add_lap(host_.clock_ms);
   if (reading_.known) highest_clock_mhz_ = std::max(highest_clock_mhz_, reading_.sm_mhz);
 }
 
@@ -424,6 +433,7 @@ std::vector<KernelTiming> Measurement::timings(const Plan& plan, const Warmup& w
     t.stop_reason = samples.stop_reason;
     t.launch = launches_[j];
     t.launch.resident_blocks_per_sm = resident_blocks_per_sm(t.launch, device_);
+    t.host = host_;
   }
   return result;
 }

@@ -52,6 +52,7 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
   merged.durations_ns.clear();
   merged.warmup_launches = 0;
   merged.dropped_samples = 0;
+  merged.host = {};
   std::vector<double> clocks;
   for (const auto& part : parts) {
     const KernelTiming& t = part[kernel];
@@ -61,6 +62,11 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
     merged.warmup_stable = merged.warmup_stable && t.warmup_stable;
     merged.dropped_samples += t.dropped_samples;
     merged.clocked_down = merged.clocked_down || t.clocked_down;
+    merged.host.calls += t.host.calls;
+    merged.host.launch_ms += t.host.launch_ms;
+    merged.host.wait_ms += t.host.wait_ms;
+    merged.host.records_ms += t.host.records_ms;
+    merged.host.clock_ms += t.host.clock_ms;
     if (t.sm_clock_mhz > 0.0) clocks.push_back(t.sm_clock_mhz);  // 0: not known there
   }
   merged.sm_clock_mhz = clocks.empty() ? 0.0 : bankgate::median(std::move(clocks));

@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/candidates.hpp>
@@ -178,20 +180,45 @@ void probe_in_start_up_turn(Session& s, const Settings& config, std::optional<De
   record_property(property::device_probe_ms, format_number(ms_between(start, std::chrono::steady_clock::now())));
 }
 
-// "probe 0.1, context 70.2, ...": one name and value per phase of the collector's set-up.
-std::string setup_phases_text(const SetupPhases& phases) {
+// "probe 0.1, context 70.2, ...": one name and value per phase, as the bench scripts read them.
+std::string phases_text(std::initializer_list<std::pair<const char*, double>> phases) {
   std::string parts;
-  for (const auto& [name, ms] : {std::pair{"probe", phases.probe_ms},
-                                 {"context", phases.context_ms},
-                                 {"profiler", phases.profiler_ms},
-                                 {"profiler_initialise", phases.profiler_initialize_ms},
-                                 {"counter_availability", phases.counter_availability_ms},
-                                 {"metric_config", phases.metric_config_ms},
-                                 {"profiler_enable", phases.profiler_enable_ms},
-                                 {"flusher", phases.flusher_ms},
-                                 {"timer", phases.timer_ms}})
+  for (const auto& [name, ms] : phases)
     parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + format_number(ms);
   return parts;
+}
+
+std::string setup_phases_text(const SetupPhases& p) {
+  return phases_text({{"probe", p.probe_ms},
+                      {"context", p.context_ms},
+                      {"profiler", p.profiler_ms},
+                      {"profiler_initialise", p.profiler_initialize_ms},
+                      {"counter_availability", p.counter_availability_ms},
+                      {"metric_config", p.metric_config_ms},
+                      {"profiler_enable", p.profiler_enable_ms},
+                      {"flusher", p.flusher_ms},
+                      {"timer", p.timer_ms}});
+}
+
+std::string counter_phases_text(const CounterPhases& p) {
+  return phases_text({{"flush", p.flush_ms},
+                      {"switch", p.switch_ms},
+                      {"image", p.image_ms},
+                      {"set_config", p.set_config_ms},
+                      {"start", p.start_ms},
+                      {"launch", p.launch_ms},
+                      {"stop", p.stop_ms},
+                      {"decode", p.decode_ms},
+                      {"evaluate", p.evaluate_ms},
+                      {"tma_traffic", p.tma_traffic_ms}});
+}
+
+std::string timing_phases_text(const TimingPhases& p) {
+  return phases_text({{"calls", static_cast<double>(p.calls)},
+                      {"launch", p.launch_ms},
+                      {"wait", p.wait_ms},
+                      {"records", p.records_ms},
+                      {"clock", p.clock_ms}});
 }
 
 // The collector, made once; a failure is kept in the session for every test to report.
@@ -252,6 +279,7 @@ struct Measurement {
   std::vector<KernelTiming> timings;
   double counter_host_ms = 0.0;
   double timing_host_ms = 0.0;
+  CounterPhases counter_phases;
 };
 
 // Counters, then durations, of the case's launch, sampled as its baseline was. A collector error fails the
@@ -269,6 +297,7 @@ void measure(Collector& collector, const KernelCase& kc, const CaseName& name, c
     m.counters = collector.collect_counters(name.label, kc.launch);
     const auto counted = std::chrono::steady_clock::now();
     m.counter_host_ms = ms_between(start, counted);
+    m.counter_phases = collector.last_counter_phases();
     if (kc.more_placements.empty()) {
       m.timings = collector.time_launches(name.label, kc.launch, timing_options);
     } else {
@@ -368,6 +397,8 @@ void MeasuredCase::report(const Measurement& measurement) const {
   record_property(property::median_ns, format_number(timed.median_ns));
   record_property(property::counter_host_ms, format_number(measurement.counter_host_ms));
   record_property(property::timing_host_ms, format_number(measurement.timing_host_ms));
+  record_property(property::counter_phases_ms, counter_phases_text(measurement.counter_phases));
+  if (!timings_.empty()) record_property(property::timing_phases_ms, timing_phases_text(timings_.front().host));
   record_property(property::timing_samples, std::to_string(timed.samples));
   record_property(property::launches_per_sample, std::to_string(timed.launches_per_sample));
   record_property(property::warmup_launches, std::to_string(timed.warmup_launches));

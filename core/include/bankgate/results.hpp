@@ -35,6 +35,17 @@ struct LaunchFigures {
   int resident_blocks_per_sm = 0;
 };
 
+// Where the host time of one timing measurement went, in milliseconds (for benchmarks: bench/). A call of the
+// callable is counted once however many kernels it launches.
+struct TimingPhases {
+  std::size_t calls = 0;    // calls of the callable: probe, warm-up and samples
+  double launch_ms = 0.0;   // the callable's calls (and the L2 flushes before them, when cold)
+  double wait_ms = 0.0;     // the device synchronisations after each batch of calls
+  double records_ms = 0.0;  // activity records flushed and read
+  double clock_ms = 0.0;    // SM clock and slowdown reasons read through NVML
+  double total_ms() const { return launch_ms + wait_ms + records_ms + clock_ms; }
+};
+
 struct KernelTiming {
   std::string kernel_name;  // demangled function name without parameters, e.g. "setRowReadRow"
   // One per sample, in launch order. A sample is the mean duration of `launches_per_sample` consecutive
@@ -54,6 +65,7 @@ struct KernelTiming {
   bool converged = false;       // the noise reached TimingOptions::target_relative_noise
   std::string stop_reason;      // "noise target reached", "time budget spent" or "sample limit reached"
   LaunchFigures launch;         // from the kernel's activity records
+  TimingPhases host;            // the measurement's host time; the same for every kernel of one call
 };
 
 // What one instruction of a kernel did in one launch, from the SASS Metrics API: CUPTI patches the

@@ -259,6 +259,8 @@ inline constexpr char prepare_ms[] = "prepare_ms";            // the test's own 
 inline constexpr char output_check_ms[] = "output_check_ms";  // one launch, compared with the CPU reference
 inline constexpr char counter_host_ms[] = "counter_host_ms";
 inline constexpr char timing_host_ms[] = "timing_host_ms";
+inline constexpr char counter_phases_ms[] = "counter_phases_ms";  // "switch 0, image 0.1, ...": counter_host_ms's parts
+inline constexpr char timing_phases_ms[] = "timing_phases_ms";    // "calls 965, launch 6.1, ...": timing_host_ms's
 inline constexpr char attribution_host_ms[] = "attribution_host_ms";  // per-line figures, where collected
 inline constexpr char gate_rules_ms[] = "gate_rules_ms";              // candidate, baseline comparison and report
 inline constexpr char median_ns[] = "median_ns";
@@ -283,6 +285,8 @@ inline constexpr std::array properties{
     property::output_check_ms,
     property::counter_host_ms,
     property::timing_host_ms,
+    property::counter_phases_ms,
+    property::timing_phases_ms,
     property::attribution_host_ms,
     property::gate_rules_ms,
     property::median_ns,
