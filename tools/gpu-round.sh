@@ -44,6 +44,7 @@ STEPS=(
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
+  "overhead|one gate of unchanged code under strace: every process the command ran, when and for how long (tools/process_timeline.py), and nvidia-smi's own time"
   "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
@@ -597,6 +598,19 @@ step_sequence() {
   done
   grep -E "^==|FAILED|exit" "$out/sequence.txt" | cut -c1-200
   note "sequence: orders with a failed step (0 wanted)" "$(grep -c '^exit [^0]' "$out/sequence.txt") of $i"
+}
+
+step_overhead() {
+  build_tree "$build" || return
+  command -v strace >/dev/null || { note "overhead: strace" "absent"; return; }
+  local i
+  for i in 1 2 3; do { /usr/bin/time -f "nvidia-smi --query-gpu=uuid: %e s" nvidia-smi --query-gpu=uuid \
+    --format=csv,noheader >/dev/null; } 2>>"$out/overhead.txt"; done
+  strace -f -tt -e trace=execve,exit_group -o "$out/gate.strace" "$bankgate" gate --build "$build" --no-build \
+    >"$out/overhead-gate.log" 2>&1
+  note "overhead: the gate under strace" "exit $?"
+  python3 tools/process_timeline.py "$out/gate.strace" >>"$out/overhead.txt"
+  cat "$out/overhead.txt"
 }
 
 step_launches() {

@@ -229,7 +229,7 @@ class Measurement {
         cold_(options.l2 == L2State::cold) {}
 
   Plan probe();
-  Warmup warm_up(const Plan& plan);
+  Warmup warm_up(const Plan& plan, WarmupStart start);
   Samples sample(const Plan& plan);
   std::vector<KernelTiming> timings(const Plan& plan, const Warmup& warmup, Samples samples) const;
 
@@ -342,8 +342,8 @@ Plan Measurement::probe() {
   return plan;
 }
 
-// Warm-up: window after window until warmed_up() holds; bounded in time.
-Warmup Measurement::warm_up(const Plan& plan) {
+// Warm-up: window after window until warmed_up() holds, bounded in time; one window on a warm device.
+Warmup Measurement::warm_up(const Plan& plan, WarmupStart start) {
   Warmup warmup;
   warmup.calls = probe_calls;
   read_clock();
@@ -358,7 +358,8 @@ Warmup Measurement::warm_up(const Plan& plan) {
     read_clock();
     window_clocks.push_back(reading_.known ? reading_.sm_mhz : 0.0);
     for (std::size_t j = 0; j < plan.kernels; ++j) medians[j].push_back(median_of(batch.samples(j, k)));
-    if (warmed_up(medians, window_clocks, options_.warmup_tolerance, plan.resolution_ns)) {
+    if (start == WarmupStart::warm_device ||
+        warmed_up(medians, window_clocks, options_.warmup_tolerance, plan.resolution_ns)) {
       warmup.stable = true;
       break;
     }
@@ -464,12 +465,13 @@ ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher)
                  [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
 }
 
-std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options) {
+std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options,
+                                              WarmupStart start) {
   validate(options);
   Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_, device_);
   const KernelRecording recording;
   const Plan plan = measurement.probe();
-  const Warmup warmup = measurement.warm_up(plan);
+  const Warmup warmup = measurement.warm_up(plan, start);
   return measurement.timings(plan, warmup, measurement.sample(plan));
 }
 

@@ -17,13 +17,18 @@
 
 namespace bankgate::detail {
 
+// Whether the device has just run the timed kernels (the placements after the first of time_over_placements): then
+// its clocks are up, and the warm-up is one window, discarded, to bring the call's own buffers into the caches.
+enum class WarmupStart { cold_device, warm_device };
+
 class ActivityTimer {
  public:
   ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher);
   ActivityTimer(const ActivityTimer&) = delete;
   ActivityTimer& operator=(const ActivityTimer&) = delete;
 
-  std::vector<KernelTiming> time(const std::function<void()>& launch, const TimingOptions& options);
+  std::vector<KernelTiming> time(const std::function<void()>& launch, const TimingOptions& options,
+                                 WarmupStart start = WarmupStart::cold_device);
 
  private:
   ClockMonitor clocks_;

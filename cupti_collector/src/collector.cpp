@@ -233,11 +233,13 @@ std::vector<KernelTiming> Collector::time_over_placements(std::string_view label
   if (placements.empty()) throw CollectorError(ErrorKind::invalid_options, "time_over_placements: no placement");
   const NvtxRange range(label, "timing");
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
-  TimingOptions part = options;
-  part.time_budget_s = options.time_budget_s / static_cast<double>(placements.size());
+  TimingOptions part = detail::placement_share(options, placements.size());
   std::vector<std::vector<KernelTiming>> parts;
   for (const std::function<void()>& launch : placements) {
-    parts.push_back(impl_->timer->time(launch, part));
+    // After the first placement the device has just run these kernels, its clocks up: a later placement only
+    // needs its own buffers brought into the caches, which one window of warm-up does.
+    const auto start = parts.empty() ? detail::WarmupStart::cold_device : detail::WarmupStart::warm_device;
+    parts.push_back(impl_->timer->time(launch, part, start));
     if (!parts.front().empty()) part.launches_per_sample = parts.front().front().launches_per_sample;
   }
   return detail::merge_placements(parts, options);

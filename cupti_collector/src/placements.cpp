@@ -1,6 +1,7 @@
 #include "placements.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <bankgate/errors.hpp>
@@ -78,6 +79,18 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
 }
 
 }  // namespace
+
+TimingOptions placement_share(const TimingOptions& options, std::size_t placements) {
+  const auto n = static_cast<int>(placements);
+  const auto share = [n](int count) { return std::max(1, (count + n - 1) / n); };
+  TimingOptions part = options;
+  part.time_budget_s = options.time_budget_s / n;
+  part.min_samples = share(options.min_samples);
+  part.max_samples = std::max(part.min_samples, share(options.max_samples));
+  part.chunk_samples = std::min(options.chunk_samples, part.min_samples);
+  part.target_relative_noise = options.target_relative_noise * std::sqrt(static_cast<double>(n));
+  return part;
+}
 
 std::vector<KernelTiming> merge_placements(const std::vector<std::vector<KernelTiming>>& parts,
                                            const TimingOptions& options) {

@@ -8,13 +8,12 @@
 // 1e-5 on the Frobenius-norm relative error leaves a margin of ~6x over that estimate, while a wrong index or
 // a dropped partial tile (28 of 700 terms missing) gives an error of order 0.1 to 1.
 
-#include <map>
 #include <random>
-#include <tuple>
 #include <vector>
 
 #include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
+#include <bankgate/gtest/prepared.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tiled_matmul.cuh>
 
@@ -23,6 +22,7 @@ namespace {
 namespace k = bankgate::kernels;
 using bankgate::gtest::GateTest;
 using bankgate::gtest::KernelCase;
+using bankgate::gtest::Prepared;
 using bankgate::gtest::relative_error_within;
 
 constexpr double error_bound = 1e-5;
@@ -36,22 +36,28 @@ std::vector<float> random_matrix(int rows, int cols, unsigned seed) {
   return m;
 }
 
-// A shape's inputs and their product in double, made once per process: two kernels share each shape, and the
-// 512x512x512 product took about 60 ms of each test's preparation.
+// A shape's inputs and their product in double, made once per process and off the tests' path
+// (bankgate/gtest/prepared.hpp): two kernels share each shape, and the 512x512x512 product took about 60 ms.
 struct MatmulProblem {
   std::vector<float> a, b;
   std::vector<double> product;
 };
 
+MatmulProblem make_problem(k::MatmulShape shape) {
+  MatmulProblem problem;
+  problem.a = random_matrix(shape.m, shape.k, 4001);
+  problem.b = random_matrix(shape.k, shape.n, 4002);
+  problem.product = k::tiled_matmul_reference(problem.a, problem.b, shape);
+  return problem;
+}
+
+const Prepared<MatmulProblem> square_problem("TiledMatmul", [] { return make_problem(k::matmul_square_shape); });
+const Prepared<MatmulProblem> ragged_problem("TiledMatmul", [] { return make_problem(k::matmul_ragged_shape); });
+
 const MatmulProblem& problem_of(k::MatmulShape shape) {
-  static std::map<std::tuple<int, int, int>, MatmulProblem> made;
-  auto [it, fresh] = made.try_emplace({shape.m, shape.n, shape.k});
-  if (fresh) {
-    it->second.a = random_matrix(shape.m, shape.k, 4001);
-    it->second.b = random_matrix(shape.k, shape.n, 4002);
-    it->second.product = k::tiled_matmul_reference(it->second.a, it->second.b, shape);
-  }
-  return it->second;
+  const k::MatmulShape& square = k::matmul_square_shape;
+  return shape.m == square.m && shape.n == square.n && shape.k == square.k ? square_problem.get()
+                                                                           : ragged_problem.get();
 }
 
 class TiledMatmul : public GateTest {

@@ -1,12 +1,12 @@
 // Matrix transpose: naive, through a 32x32 shared tile, a padded tile and an XOR-swizzled tile, on a square
 // 2048x2048 matrix and a non-square 1080x1920 one (rows x columns; 1080 leaves a partial tile row).
 
-#include <map>
 #include <utility>
 #include <vector>
 
 #include <bankgate/gtest/gate_fixture.hpp>
 #include <bankgate/gtest/output_check.hpp>
+#include <bankgate/gtest/prepared.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/transpose.cuh>
 
@@ -16,24 +16,29 @@ namespace k = bankgate::kernels;
 using bankgate::gtest::equal_elements;
 using bankgate::gtest::GateTest;
 using bankgate::gtest::KernelCase;
+using bankgate::gtest::Prepared;
 
-// A shape's input and its transpose, made once per process: four kernels share each shape, and making them took
-// about 60 ms of each test's preparation at 2048x2048.
+// A shape's input and its transpose, made once per process and off the tests' path (bankgate/gtest/prepared.hpp):
+// four kernels share each shape, and making one took 50-90 ms at 2048x2048.
 struct TransposeProblem {
   std::vector<float> input, reference;
 };
 
+TransposeProblem make_problem(k::TransposeShape shape) {
+  TransposeProblem problem;
+  problem.input.resize(static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols));
+  // Distinct integers below 2^24, exact in float: a misplaced element shows, and equality is exact.
+  for (std::size_t i = 0; i < problem.input.size(); ++i) problem.input[i] = static_cast<float>(i);
+  problem.reference = k::transpose_reference(problem.input, shape);
+  return problem;
+}
+
+const Prepared<TransposeProblem> square_problem("Transpose", [] { return make_problem(k::transpose_square_shape); });
+const Prepared<TransposeProblem> hd_problem("Transpose", [] { return make_problem(k::transpose_hd_shape); });
+
 const TransposeProblem& problem_of(k::TransposeShape shape) {
-  static std::map<std::pair<int, int>, TransposeProblem> made;
-  auto [it, fresh] = made.try_emplace({shape.rows, shape.cols});
-  if (fresh) {
-    std::vector<float>& input = it->second.input;
-    input.resize(static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols));
-    // Distinct integers below 2^24, exact in float: a misplaced element shows, and equality is exact.
-    for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
-    it->second.reference = k::transpose_reference(input, shape);
-  }
-  return it->second;
+  const bool square = shape.rows == k::transpose_square_shape.rows && shape.cols == k::transpose_square_shape.cols;
+  return square ? square_problem.get() : hd_problem.get();
 }
 
 class Transpose : public GateTest {
