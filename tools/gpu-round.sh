@@ -44,7 +44,7 @@ STEPS=(
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
-  "overhead|one gate of unchanged code under strace: every process the command ran, when and for how long (tools/process_timeline.py), and nvidia-smi's own time"
+  "overhead|3 gates of unchanged code, each program the command runs by name (git, ctest, nvidia-smi) timed through a logging shim: when each started and how long it ran, and so the command's own time around them"
   "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
@@ -602,15 +602,38 @@ step_sequence() {
 
 step_overhead() {
   build_tree "$build" || return
-  command -v strace >/dev/null || { note "overhead: strace" "absent"; return; }
-  local i
-  for i in 1 2 3; do { /usr/bin/time -f "nvidia-smi --query-gpu=uuid: %e s" nvidia-smi --query-gpu=uuid \
-    --format=csv,noheader >/dev/null; } 2>>"$out/overhead.txt"; done
-  strace -f -tt -e trace=execve,exit_group -o "$out/gate.strace" "$bankgate" gate --build "$build" --no-build \
-    >"$out/overhead-gate.log" 2>&1
-  note "overhead: the gate under strace" "exit $?"
-  python3 tools/process_timeline.py "$out/gate.strace" >>"$out/overhead.txt"
-  cat "$out/overhead.txt"
+  # Each program the command runs by name (git, ctest, nvidia-smi) through a shim that logs when it started and
+  # ended: the command's own time is what lies outside them.
+  local shims=$out/shims log=$out/overhead-calls.txt program real i rc
+  mkdir -p "$shims" && : >"$log"
+  for program in git ctest nvidia-smi; do
+    real=$(command -v "$program") || continue
+    printf '#!/usr/bin/env bash\nstart=$(date +%%s.%%N)\n"%s" "$@"\nrc=$?\necho "$start $(date +%%s.%%N) %s $*" >>"%s"\nexit $rc\n' \
+      "$real" "$program" "$log" >"$shims/$program"
+    chmod +x "$shims/$program"
+  done
+  for i in 1 2 3; do
+    echo "== gate $i: $(date +%s.%N) start" >>"$log"
+    PATH=$shims:$PATH "$bankgate" gate --build "$build" --no-build >"$out/overhead-gate-$i.log" 2>&1
+    rc=$?
+    echo "== gate $i: $(date +%s.%N) end, exit $rc" >>"$log"
+  done
+  python3 - "$log" <<'PY' | tee "$out/overhead.txt"
+import sys
+begin = None
+for line in open(sys.argv[1]):
+    words = line.split()
+    if line.startswith("=="):
+        t = float(words[3])
+        if words[4] == "start":
+            begin = t
+            print(line.strip())
+        else:
+            print(f"   {1000 * (t - begin):8.1f} ms  the command ends ({' '.join(words[5:])})")
+        continue
+    start, end = float(words[0]), float(words[1])
+    print(f"   {1000 * (start - begin):8.1f} ms  {1000 * (end - start):7.1f} ms  {' '.join(words[2:8])[:110]}")
+PY
 }
 
 step_launches() {

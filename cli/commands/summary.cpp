@@ -75,10 +75,7 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   const std::optional<std::string> base_problem = set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
-  if (const auto tree = source_commit(configured_source_dir(o.build))) {
-    in.source_commit = tree->commit;
-    in.source_dirty = tree->dirty;
-  }
+  in.source_tree = [build = o.build] { return source_commit(configured_source_dir(build)); };
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;
   if (o.shard && o.shard->suites.empty())

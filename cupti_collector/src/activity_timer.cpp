@@ -309,8 +309,13 @@ void Measurement::read_clock() {
   if (reading_.known) highest_clock_mhz_ = std::max(highest_clock_mhz_, reading_.sm_mhz);
 }
 
+// Held down by the driver, or well below the highest clock seen.
+bool clocked_down(const ClockReading& r, double min_clock_ratio, double highest_clock_mhz) {
+  return ClockMonitor::slowed_down(r.reasons) || r.sm_mhz < min_clock_ratio * highest_clock_mhz;
+}
+
 bool Measurement::is_down(const ClockReading& r) const {
-  return r.known && (ClockMonitor::slowed_down(r.reasons) || r.sm_mhz < options_.min_clock_ratio * highest_clock_mhz_);
+  return r.known && clocked_down(r, options_.min_clock_ratio, highest_clock_mhz_);
 }
 
 // `wanted` samples, but no more than fit a twentieth of the budget, so a long kernel cannot overrun it by
@@ -465,14 +470,29 @@ ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher)
                  [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
 }
 
+// Warm where the last measurement ended moments ago and the clock reads as high as the highest seen, with no
+// slowdown: an unknown clock (no NVML) never counts as warm.
+bool ActivityTimer::still_warm(const TimingOptions& options) const {
+  if (!last_end_ || std::chrono::steady_clock::now() - *last_end_ > warm_device_gap || highest_clock_mhz_ <= 0.0)
+    return false;
+  const ClockReading now = clocks_.read();
+  return now.known && !clocked_down(now, options.min_clock_ratio, highest_clock_mhz_);
+}
+
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options,
                                               WarmupStart start) {
   validate(options);
+  if (start == WarmupStart::cold_device && still_warm(options)) start = WarmupStart::warm_device;
   Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_, device_);
-  const KernelRecording recording;
-  const Plan plan = measurement.probe();
-  const Warmup warmup = measurement.warm_up(plan, start);
-  return measurement.timings(plan, warmup, measurement.sample(plan));
+  std::vector<KernelTiming> timings;
+  {
+    const KernelRecording recording;
+    const Plan plan = measurement.probe();
+    const Warmup warmup = measurement.warm_up(plan, start);
+    timings = measurement.timings(plan, warmup, measurement.sample(plan));
+  }
+  last_end_ = std::chrono::steady_clock::now();
+  return timings;
 }
 
 }  // namespace bankgate::detail

@@ -3,10 +3,12 @@
 // launch overhead and the gaps between launches never enter the numbers. Around them: an adaptive warm-up,
 // a stopping rule on the noise of the median, optional L2 flushing, and SM clock checks (TimingOptions).
 
+#include <chrono>
 #include <cstddef>
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,10 @@
 
 namespace bankgate::detail {
 
-// Whether the device has just run the timed kernels (the placements after the first of time_over_placements): then
-// its clocks are up, and the warm-up is one window, discarded, to bring the call's own buffers into the caches.
+// Whether the device is known to be warm: it has just run timed kernels (the placements after the first of
+// time_over_placements, or a measurement that ended moments ago with the clock still up). Then the warm-up is one
+// window, discarded, to bring the call's own kernels and buffers into the caches; otherwise windows until the
+// durations and the clock have settled.
 enum class WarmupStart { cold_device, warm_device };
 
 class ActivityTimer {
@@ -31,11 +35,18 @@ class ActivityTimer {
                                  WarmupStart start = WarmupStart::cold_device);
 
  private:
+  bool still_warm(const TimingOptions& options) const;
+
   ClockMonitor clocks_;
   L2Flusher& flusher_;              // for L2State::cold
   cudaDeviceProp device_{};         // the current device's limits, for the occupancy of each timed kernel
   double highest_clock_mhz_ = 0.0;  // over this collector's life: the clock an unthrottled GPU reaches
+  std::optional<std::chrono::steady_clock::time_point> last_end_;  // of the latest measurement
 };
+
+// How long after a measurement the device still counts as warm, where its clock reads as high as ever: a suite's
+// tests leave it idle for a few to a few hundred milliseconds between timings (counters, output checks).
+inline constexpr std::chrono::milliseconds warm_device_gap{500};
 
 // The GPU timer's tick on Hopper (and the Activity API's timestamps with it): durations are multiples of it.
 inline constexpr double timer_tick_ns = 32.0;

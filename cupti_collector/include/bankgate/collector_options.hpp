@@ -53,7 +53,8 @@ struct TimingOptions {
 
   // Warm-up: samples are taken in windows of `warmup_window_samples` and discarded until the medians of
   // the last three windows lie within `warmup_tolerance` of each other (or one tick of the GPU timer,
-  // whichever is larger) and the SM clock is no longer rising; at most `max_warmup_s` of wall time.
+  // whichever is larger) and the SM clock is no longer rising; at most `max_warmup_s` of wall time. On a warm
+  // device (this collector timed kernels moments ago and the SM clock reads as high as ever), one window.
   int warmup_window_samples = 10;
   double warmup_tolerance = 0.01;
   double max_warmup_s = 0.2;

@@ -413,10 +413,11 @@ GateSummary summarize(const GateInputs& in) {
   if (s.tests.empty())
     s.problems.push_back("no GPU test ran: no measuring run planned a test in " + in.gtest_results.string() +
                          " (a ctest filter that matches no test, or a build without GPU suites)");
-  if (s.provenance.commit.empty() && !in.source_commit.empty()) {
-    s.provenance.commit = in.source_commit;
-    s.provenance.dirty = in.source_dirty;
-  }
+  if (s.provenance.commit.empty() && in.source_tree)
+    if (const std::optional<SourceTree> tree = in.source_tree()) {
+      s.provenance.commit = tree->commit;
+      s.provenance.dirty = tree->dirty;
+    }
   return s;
 }
 

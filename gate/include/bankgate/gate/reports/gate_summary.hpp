@@ -25,6 +25,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <bankgate/gate/protocol/environment.hpp>
 #include <bankgate/gate/protocol/test_result.hpp>
 #include <bankgate/gate/reports/colour.hpp>
 #include <bankgate/gate/reports/report.hpp>
@@ -51,9 +52,9 @@ struct GateInputs {
   bool fail_on_speedup = false;  // a kernel faster than its baseline fails too (BANKGATE_FAIL_ON_SPEEDUP)
   RefreshContext refresh;        // for the refresh command each result names
   // The commit of the source tree the run built and its uncommitted changes, for the provenance where no
-  // candidate names a commit (a run without a GPU measures nothing); empty: unknown.
-  std::string source_commit;
-  bool source_dirty = false;
+  // candidate names a commit (a run without a GPU measures nothing); asked only then, since asking git costs a
+  // gate tens of milliseconds. Unset, or nullopt: unknown.
+  std::function<std::optional<SourceTree>()> source_tree;
 };
 
 // One finding that differs from the baseline, as words and numbers for the tables.
