@@ -618,6 +618,22 @@ step_overhead() {
     rc=$?
     echo "== gate $i: $(date +%s.%N) end, exit $rc" >>"$log"
   done
+  # The catalogue's suite process alone, each line of its output stamped with the milliseconds since it started:
+  # how long it takes to reach its first test, and to exit after its last.
+  for i in 1 2; do
+    python3 - "$build/tests/suites/catalogue_suite" >"$out/suite-timeline-$i.txt" 2>&1 <<'PY'
+import subprocess, sys, time
+start = time.monotonic()
+child = subprocess.Popen([sys.argv[1]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+for line in child.stdout:
+    print(f"{1000 * (time.monotonic() - start):9.1f} {line.rstrip()}")
+child.wait()
+print(f"{1000 * (time.monotonic() - start):9.1f} exited with {child.returncode}")
+PY
+    grep -E "Running [0-9]+ tests|RUN .*\] [A-Za-z]|tests from .* ran|exited with" "$out/suite-timeline-$i.txt" |
+      sed -n '1,3p;$p' | sed "s/^/suite process $i: /" >>"$out/overhead-suite.txt"
+    grep -E "tests from .* ran" "$out/suite-timeline-$i.txt" | sed "s/^/suite process $i: /" >>"$out/overhead-suite.txt"
+  done
   python3 - "$log" <<'PY' | tee "$out/overhead.txt"
 import sys
 begin = None
@@ -634,6 +650,7 @@ for line in open(sys.argv[1]):
     start, end = float(words[0]), float(words[1])
     print(f"   {1000 * (start - begin):8.1f} ms  {1000 * (end - start):7.1f} ms  {' '.join(words[2:8])[:110]}")
 PY
+  cat "$out/overhead-suite.txt"
 }
 
 step_launches() {

@@ -21,6 +21,7 @@
 #include <bankgate/gate/rules/comparison.hpp>
 #include <bankgate/gate/rules/expectation_check.hpp>
 #include <bankgate/gtest/device_lock.hpp>
+#include <bankgate/gtest/prepared.hpp>
 #include <bankgate/gtest/suite_config.hpp>
 #include <bankgate/gate/rules/gpu_key.hpp>
 #include <bankgate/gate/rules/instruction_lines.hpp>
@@ -529,7 +530,8 @@ void GateTest::join_session() {
     skip_note_once(reason);
     GTEST_SKIP() << reason;
   }
-  try {  // one measuring test per GPU
+  start_preparations();  // the suite's shared inputs and references, made while CUDA and CUPTI start
+  try {                  // one measuring test per GPU
     RecordProperty(property::device, hold_device_lock(config.device, s.probe->info.pci_bus_id,
                                                       std::chrono::seconds(config.lock_timeout_s)));
   } catch (const DeviceLockError& e) {

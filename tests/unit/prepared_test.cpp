@@ -1,5 +1,7 @@
-// bankgate::gtest::Prepared (gtest/include/bankgate/gtest/prepared.hpp): made on a thread of its own when a test of
-// its suite is to run, once; never started for a suite the run leaves out; its maker's error out of get().
+// bankgate::gtest::Prepared (gtest/include/bankgate/gtest/prepared.hpp): started on a thread of its own when the
+// process starts measuring (start_preparations, which GateTest calls once it has found a GPU) and a test of its suite
+// is to run, made once; never started for a suite the run leaves out, nor before start_preparations; its maker's
+// error out of get().
 
 #include <gtest/gtest.h>
 
@@ -28,7 +30,10 @@ const Prepared<int> for_absent_suite("NoSuchSuite", [] {
 });
 const Prepared<int> failing("PreparedValue", []() -> int { throw std::runtime_error("the input file is missing"); });
 
-TEST(PreparedValue, IsMadeOnceOnAThreadOfItsOwn) {
+TEST(PreparedValue, IsMadeOnceOnAThreadOfItsOwnFromWhenMeasuringStarts) {
+  EXPECT_EQ(made_for_this_suite.load(), 0);  // queued, not started: no GPU was found yet
+  bankgate::gtest::start_preparations();
+  bankgate::gtest::start_preparations();  // once: the queue is emptied
   EXPECT_EQ(for_this_suite.get(), 42);
   EXPECT_EQ(for_this_suite.get(), 42);
   EXPECT_EQ(made_for_this_suite.load(), 1);

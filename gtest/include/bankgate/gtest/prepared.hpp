@@ -1,17 +1,18 @@
 #pragma once
-// What a suite's tests share and the CPU makes (inputs, a CPU reference), made on a thread of its own from the
-// moment the run starts rather than inside the first test that needs it. A suite process spends its first half
-// second starting CUDA and CUPTI and profiling its first kernel; a reference made meanwhile costs the gate
+// What a suite's tests share and the CPU makes (inputs, a CPU reference), made on a thread of its own while the
+// suite process starts measuring rather than inside the first test that needs it. A suite process spends its first
+// half second starting CUDA and CUPTI and profiling its first kernel; a reference made meanwhile costs the gate
 // nothing, where made in a test it adds its whole time to the run.
 //
 //   const bankgate::gtest::Prepared<GemmProblem> gemm("WgmmaGemm", [] { return make_gemm_problem(); });
 //   ...
 //   TEST_F(WgmmaGemm, tiled) { const GemmProblem& problem = gemm.get(); ... }
 //
-// Declare it at namespace scope. It starts when RUN_ALL_TESTS does (a GoogleTest environment), and only where a
-// test of the named GoogleTest suite is to run: a run filtered to other suites, or listing tests, makes nothing.
-// get() waits for it, or makes it there and then where it was never started; an exception from `make` comes out of
-// get(), failing the test that called it. The outputs are still checked against it on every run.
+// Declare it at namespace scope. It starts once the suite process has found its GPU (GateTest does that in the
+// first test), and only where a test of the named GoogleTest suite is to run: a run filtered to other suites,
+// listing tests, or on a machine without a GPU makes nothing. get() waits for it, or makes it there and then where
+// it was never started; an exception from `make` comes out of get(), failing the test that called it. The outputs
+// are still checked against it on every run.
 
 #include <gtest/gtest.h>
 
@@ -20,8 +21,23 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace bankgate::gtest {
+
+namespace detail {
+// The starts of the Prepared values this run's tests need, queued when the run begins.
+inline std::vector<std::function<void()>>& queued_preparations() {
+  static std::vector<std::function<void()>> queued;
+  return queued;
+}
+}  // namespace detail
+
+// Starts every queued Prepared value on a thread of its own, once: GateTest calls it when the suite process has
+// found a GPU to measure on.
+inline void start_preparations() {
+  for (const std::function<void()>& start : std::exchange(detail::queued_preparations(), {})) start();
+}
 
 template <class T>
 class Prepared {
@@ -44,7 +60,9 @@ class Prepared {
    public:
     Starter(std::string suite, Prepared& prepared) : suite_(std::move(suite)), prepared_(prepared) {}
     void SetUp() override {
-      if (will_run(suite_)) prepared_.started_ = std::async(std::launch::async, prepared_.make_);
+      if (!will_run(suite_)) return;
+      detail::queued_preparations().push_back(
+          [&prepared = prepared_] { prepared.started_ = std::async(std::launch::async, prepared.make_); });
     }
 
    private:
