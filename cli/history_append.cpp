@@ -70,12 +70,14 @@ std::string history_location(const std::string& option, const fs::path& build) {
   return (folder / "history.sqlite").string();
 }
 
-h::RunEntry finished_run_entry(const FinishedRun& run) {
+namespace {
+
+// Everything of a run's entries but the summary's verdicts.
+h::RunEntry collected_entry(const FinishedRun& run) {
   h::RunEntry entry;
   entry.run.key = run_key(run.command);
   entry.run.command = run.command;
   entry.tests = h::collect_tests(run.candidates, run.records);
-  if (!run.summary.is_null()) h::apply_gate_summary(entry.tests, run.summary, "the gate's summary");
   h::fill_from_candidates(entry.run, run.candidates);
   const fs::path source = configured_source_dir(run.build);
   if (!entry.run.commit.empty())
@@ -84,6 +86,23 @@ h::RunEntry finished_run_entry(const FinishedRun& run) {
   if (entry.run.time.empty()) entry.run.time = h::utc_now();
   entry.run.runner.gpu_uuid = gpu_uuids();
   return entry;
+}
+
+}  // namespace
+
+h::RunEntry finished_run_entry(const FinishedRun& run) {
+  h::RunEntry entry = run.collected.valid() ? run.collected.get() : collected_entry(run);
+  if (!run.summary.is_null()) h::apply_gate_summary(entry.tests, run.summary, "the gate's summary");
+  return entry;
+}
+
+std::shared_future<h::RunEntry> start_collecting(const std::string& option, const FinishedRun& run) {
+  try {
+    if (history_location(option, run.build).empty()) return {};
+  } catch (const std::exception&) {
+    return {};  // said where the run is appended
+  }
+  return std::async(std::launch::async, [run] { return collected_entry(run); }).share();
 }
 
 std::optional<Appended> append_to_history(const std::string& option, const FinishedRun& run) {

@@ -4,6 +4,7 @@
 // its results in a file for `bankgate history import`.
 
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 
@@ -27,11 +28,18 @@ struct FinishedRun {
   // The gate's summary (summary.json's document): its verdicts replace what the records reported; null for the
   // commands that judge nothing.
   nlohmann::json summary;
+  // The entries already being collected (start_collecting); unset: collected when the run is appended.
+  std::shared_future<history::RunEntry> collected;
 };
 
 // The run's entries: its tests, its commit, parent and branch, the runner (GPU, driver, CUDA; the GPU's UUID where
-// nvidia-smi answers).
+// nvidia-smi answers), with the summary's verdicts where it has one.
 history::RunEntry finished_run_entry(const FinishedRun& run);
+
+// The run's entries but the summary's verdicts, collected on a thread of their own while the command judges the
+// run: reading its files again and asking git and nvidia-smi take a gate about as long as the judging itself.
+// Not started (an invalid future) where the history is off; an error comes out where the entries are used.
+std::shared_future<history::RunEntry> start_collecting(const std::string& option, const FinishedRun& run);
 
 // Where a run was appended: the store's location and the GPU the run measured on (its baselines folder).
 struct Appended {

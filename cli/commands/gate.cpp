@@ -25,6 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace g = bankgate::gate;
 namespace protocol = bankgate::gate::protocol;
+namespace h = bankgate::history;
 
 struct GateOptions {
   SuiteRun run;
@@ -67,11 +68,16 @@ int gate(const GateOptions& o) {
   s.markdown = markdown;
   s.html = protocol::html_report(results);
   s.source_url = source_url;
-  // The history gets the gate's own verdicts, and the reports link each failed test's trend page drawn from it.
+  // The history gets the gate's own verdicts, and the reports link each failed test's trend page drawn from it. Its
+  // entries are collected while the run is judged.
+  const std::shared_future<h::RunEntry> collected =
+      ran ? start_collecting(o.history, {"gate", build, s.candidates, s.gtest_results, {}, {}})
+          : std::shared_future<h::RunEntry>();
   s.before_reports = [&](const g::GateSummary& judged) {
     std::optional<Appended> appended;
     if (ran)
-      appended = append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged)});
+      appended =
+          append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged), collected});
     return appended ? write_trend_pages(*appended, judged, results, source_url) : std::map<std::string, std::string>();
   };
   const int status = summary(s);
