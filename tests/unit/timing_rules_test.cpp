@@ -120,18 +120,18 @@ TEST(Placements, DroppedSamplesAddUpAndOneUnsettledPartMarksTheWhole) {
 }
 
 TEST(Placements, EachPlacementTakesItsShareOfTheSamplesAndOfTheNoiseTarget) {
-  bankgate::TimingOptions options;  // the gate's: 50 samples at least, 20000 at most, chunks of 25, 0.5%, 1 s
+  bankgate::TimingOptions options;  // the gate's: 30 samples at least, 20000 at most, chunks of 15, 0.5%, 1 s
   const bankgate::TimingOptions part = placement_share(options, 8);
-  EXPECT_EQ(part.min_samples, 7);  // 8 x 7 = 56: the merged samples still reach 50
+  EXPECT_EQ(part.min_samples, 4);  // 8 x 4 = 32: the merged samples still reach 30
   EXPECT_EQ(part.max_samples, 2500);
-  EXPECT_EQ(part.chunk_samples, 7);  // a first chunk of 25 would take more than the share
+  EXPECT_EQ(part.chunk_samples, 4);  // a first chunk of 15 would take more than the share
   EXPECT_NEAR(part.target_relative_noise, 0.005 * std::sqrt(8.0), 1e-15);
   EXPECT_DOUBLE_EQ(part.time_budget_s, 0.125);
   EXPECT_EQ(part.warmup_window_samples, options.warmup_window_samples);  // the warm-up is not shared out
 
   const bankgate::TimingOptions whole = placement_share(options, 1);
-  EXPECT_EQ(whole.min_samples, 50);
-  EXPECT_EQ(whole.chunk_samples, 25);
+  EXPECT_EQ(whole.min_samples, 30);
+  EXPECT_EQ(whole.chunk_samples, 15);
   EXPECT_DOUBLE_EQ(whole.target_relative_noise, 0.005);
 
   options.min_samples = 3;  // fewer samples than placements: one each, never none
