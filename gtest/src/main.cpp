@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
@@ -58,13 +57,5 @@ int main(int argc, char** argv) {
     ::testing::UnitTest::GetInstance()->listeners().Append(
         new bankgate::gtest::ResultFiles(files->results_dir, files->running_file, std::move(claims)));
   }
-  const int status = RUN_ALL_TESTS();
-  // Every result is on disk by now: the listeners write each test's record as it ends, and GoogleTest its own
-  // reports before RUN_ALL_TESTS returns. What is left is tearing down the collector, CUPTI and the CUDA context
-  // object by object, which cost a suite process about 0.1 s on an H200 (bench/RESULTS-speed.md); the driver
-  // releases all of it with the process.
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  std::_Exit(status);
+  return RUN_ALL_TESTS();
 }
