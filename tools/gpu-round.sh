@@ -600,6 +600,14 @@ step_sequence() {
   note "sequence: orders with a failed step (0 wanted)" "$(grep -c '^exit [^0]' "$out/sequence.txt") of $i"
 }
 
+# elapsed_ms COMMAND...: the command's wall time in milliseconds, its output dropped.
+elapsed_ms() {
+  local start
+  start=$(date +%s%N)
+  "$@" >/dev/null 2>&1
+  echo $((($(date +%s%N) - start) / 1000000))
+}
+
 step_overhead() {
   build_tree "$build" || return
   # Each program the command runs by name (git, ctest, nvidia-smi) through a shim that logs when it started and
@@ -633,6 +641,17 @@ PY
     grep -E "Running [0-9]+ tests|RUN .*\] [A-Za-z]|tests from .* ran|exited with" "$out/suite-timeline-$i.txt" |
       sed -n '1,3p;$p' | sed "s/^/suite process $i: /" >>"$out/overhead-suite.txt"
     grep -E "tests from .* ran" "$out/suite-timeline-$i.txt" | sed "s/^/suite process $i: /" >>"$out/overhead-suite.txt"
+  done
+  # ctest and run-suite around the suite process, each alone, as the measuring entry runs them.
+  local suite=$build/tests/suites/catalogue_suite scratch=$out/run-suite-results
+  local -a run_suite=("$bankgate" run-suite --binary "$suite" --results "$scratch" --shards 2 --timeout 600)
+  for i in 1 2 3; do
+    {
+      echo "round $i: ctest -N $(elapsed_ms ctest --test-dir "$build" -N -L '^gpu$' -R '^bankgate\.measure\.') ms;" \
+        "--gtest_list_tests $(elapsed_ms "$suite" --gtest_list_tests) ms;" \
+        "run-suite shard 1 (idle) $(elapsed_ms "${run_suite[@]}" --shard 1) ms;" \
+        "the suite alone $(elapsed_ms "$suite") ms; run-suite shard 0 $(elapsed_ms "${run_suite[@]}" --shard 0) ms"
+    } >>"$out/overhead-suite.txt"
   done
   python3 - "$log" <<'PY' | tee "$out/overhead.txt"
 import sys
