@@ -21,12 +21,14 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <bankgate/collector_options.hpp>
 #include <bankgate/kernels/device_buffer.hpp>
 #include <bankgate/kernels/tunable_work.cuh>
 #include <bankgate/metrics.hpp>
+#include <bankgate/order_statistics.hpp>
 #include <bankgate/preflight.hpp>
 
 #include "activity_timer.hpp"
@@ -53,7 +55,9 @@ void plain_row(const char* state, const std::function<void()>& launch) {
   std::printf("%-16s launch %6.2f us a call\n", state, us_per_launch(launch));
 }
 
+// Each after a pause longer than warm_device_gap, so every row warms up as the first does and their totals compare.
 void timed_row(const char* state, d::ActivityTimer& timer, const std::function<void()>& launch) {
+  std::this_thread::sleep_for(d::warm_device_gap + std::chrono::milliseconds(100));
   const auto start = clock_type::now();
   const std::vector<bankgate::KernelTiming> t = timer.time(launch, bankgate::TimingOptions{});
   const double total_ms = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
@@ -62,8 +66,8 @@ void timed_row(const char* state, d::ActivityTimer& timer, const std::function<v
       "%-16s launch %6.2f us a call; %zu calls, k %d, %zu samples, median %.1f ns; host %.2f ms: launch %.2f, wait "
       "%.2f, records %.2f, clock %.2f\n",
       state, 1000.0 * h.launch_ms / static_cast<double>(h.calls), h.calls, t.front().launches_per_sample,
-      t.front().durations_ns.size(), t.front().durations_ns.empty() ? 0.0 : t.front().durations_ns.front(), total_ms,
-      h.launch_ms, h.wait_ms, h.records_ms, h.clock_ms);
+      t.front().durations_ns.size(), t.front().durations_ns.empty() ? 0.0 : bankgate::median(t.front().durations_ns),
+      total_ms, h.launch_ms, h.wait_ms, h.records_ms, h.clock_ms);
 }
 
 }  // namespace

@@ -75,7 +75,11 @@ g::GateSummary summarize_run(const SummaryOptions& o) {
   const std::optional<std::string> base_problem = set_base(in, o);
   in.refresh = {this_command(), o.build.empty() ? std::string() : fs::absolute(o.build).lexically_normal().string()};
   // The commit the build's sources are at (BANKGATE_GIT_COMMIT where given), for a run whose candidates name none.
-  in.source_tree = [build = o.build] { return source_commit(configured_source_dir(build)); };
+  // Asked once however many shard reports a merge summarizes.
+  in.source_tree = [build = o.build, known = std::make_shared<std::optional<std::optional<g::SourceTree>>>()] {
+    if (!*known) *known = source_commit(configured_source_dir(build));
+    return **known;
+  };
   if (!o.shards.empty()) return g::merge_shard_reports(g::find_shard_reports(o.shards), in);
   g::GateSummary s;
   if (o.shard && o.shard->suites.empty())

@@ -470,8 +470,8 @@ ActivityTimer::ActivityTimer(const std::string& pci_bus_id, L2Flusher& flusher)
                  [] { BANKGATE_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)); });
 }
 
-// Warm where the last measurement ended moments ago and the clock reads as high as the highest seen, with no
-// slowdown: an unknown clock (no NVML) never counts as warm.
+// Warm where the last measurement ended moments ago and the clock reads at least min_clock_ratio of the highest
+// seen, with no slowdown: an unknown clock (no NVML) never counts as warm.
 bool ActivityTimer::still_warm(const TimingOptions& options) const {
   if (!last_end_ || std::chrono::steady_clock::now() - *last_end_ > warm_device_gap || highest_clock_mhz_ <= 0.0)
     return false;
@@ -482,7 +482,10 @@ bool ActivityTimer::still_warm(const TimingOptions& options) const {
 std::vector<KernelTiming> ActivityTimer::time(const std::function<void()>& launch, const TimingOptions& options,
                                               WarmupStart start) {
   validate(options);
-  if (start == WarmupStart::cold_device && still_warm(options)) start = WarmupStart::warm_device;
+  if (!options.short_warmup_when_warm)
+    start = WarmupStart::cold_device;
+  else if (start == WarmupStart::cold_device && still_warm(options))
+    start = WarmupStart::warm_device;
   Measurement measurement(launch, options, flusher_, clocks_, highest_clock_mhz_, device_);
   std::vector<KernelTiming> timings;
   {

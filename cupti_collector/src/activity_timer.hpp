@@ -22,7 +22,7 @@ namespace bankgate::detail {
 // Whether the device is known to be warm: it has just run timed kernels (the placements after the first of
 // time_over_placements, or a measurement that ended moments ago with the clock still up). Then the warm-up is one
 // window, discarded, to bring the call's own kernels and buffers into the caches; otherwise windows until the
-// durations and the clock have settled.
+// durations and the clock have settled. TimingOptions::short_warmup_when_warm false makes every start cold.
 enum class WarmupStart { cold_device, warm_device };
 
 class ActivityTimer {
@@ -44,7 +44,7 @@ class ActivityTimer {
   std::optional<std::chrono::steady_clock::time_point> last_end_;  // of the latest measurement
 };
 
-// How long after a measurement the device still counts as warm, where its clock reads as high as ever: a suite's
+// How long after a measurement the device still counts as warm, where its clock is still up: a suite's
 // tests leave it idle for a few to a few hundred milliseconds between timings (counters, output checks).
 inline constexpr std::chrono::milliseconds warm_device_gap{500};
 

@@ -82,7 +82,7 @@ KernelTiming merged_kernel(const std::vector<std::vector<KernelTiming>>& parts, 
 
 TimingOptions placement_share(const TimingOptions& options, std::size_t placements) {
   const auto n = static_cast<int>(placements);
-  const auto share = [n](int count) { return std::max(1, (count + n - 1) / n); };
+  const auto share = [n](int count) { return std::max(1, count / n + (count % n != 0 ? 1 : 0)); };
   TimingOptions part = options;
   part.time_budget_s = options.time_budget_s / n;
   part.min_samples = share(options.min_samples);

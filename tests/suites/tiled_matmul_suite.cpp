@@ -9,6 +9,8 @@
 // a dropped partial tile (28 of 700 terms missing) gives an error of order 0.1 to 1.
 
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <bankgate/gtest/gate_fixture.hpp>
@@ -55,9 +57,11 @@ const Prepared<MatmulProblem> square_problem("TiledMatmul", [] { return make_pro
 const Prepared<MatmulProblem> ragged_problem("TiledMatmul", [] { return make_problem(k::matmul_ragged_shape); });
 
 const MatmulProblem& problem_of(k::MatmulShape shape) {
-  const k::MatmulShape& square = k::matmul_square_shape;
-  return shape.m == square.m && shape.n == square.n && shape.k == square.k ? square_problem.get()
-                                                                           : ragged_problem.get();
+  const auto is = [&](k::MatmulShape known) { return shape.m == known.m && shape.n == known.n && shape.k == known.k; };
+  if (is(k::matmul_square_shape)) return square_problem.get();
+  if (is(k::matmul_ragged_shape)) return ragged_problem.get();
+  throw std::invalid_argument("no prepared problem for a " + std::to_string(shape.m) + "x" + std::to_string(shape.n) +
+                              "x" + std::to_string(shape.k) + " product: add one beside square_problem");
 }
 
 class TiledMatmul : public GateTest {

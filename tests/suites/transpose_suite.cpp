@@ -2,6 +2,8 @@
 // 2048x2048 matrix and a non-square 1080x1920 one (rows x columns; 1080 leaves a partial tile row).
 
 #include <utility>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <bankgate/gtest/gate_fixture.hpp>
@@ -37,8 +39,11 @@ const Prepared<TransposeProblem> square_problem("Transpose", [] { return make_pr
 const Prepared<TransposeProblem> hd_problem("Transpose", [] { return make_problem(k::transpose_hd_shape); });
 
 const TransposeProblem& problem_of(k::TransposeShape shape) {
-  const bool square = shape.rows == k::transpose_square_shape.rows && shape.cols == k::transpose_square_shape.cols;
-  return square ? square_problem.get() : hd_problem.get();
+  const auto is = [&](k::TransposeShape known) { return shape.rows == known.rows && shape.cols == known.cols; };
+  if (is(k::transpose_square_shape)) return square_problem.get();
+  if (is(k::transpose_hd_shape)) return hd_problem.get();
+  throw std::invalid_argument("no prepared problem for a " + std::to_string(shape.rows) + "x" +
+                              std::to_string(shape.cols) + " transpose: add one beside square_problem");
 }
 
 class Transpose : public GateTest {

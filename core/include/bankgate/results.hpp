@@ -36,7 +36,8 @@ struct LaunchFigures {
 };
 
 // Where the host time of one timing measurement went, in milliseconds (for benchmarks: bench/). A call of the
-// callable is counted once however many kernels it launches.
+// callable is counted once however many kernels it launches. The parts sum to a little less than the measurement's
+// whole: the warm check and enabling and flushing the activity recording are none of them.
 struct TimingPhases {
   std::size_t calls = 0;    // calls of the callable: probe, warm-up and samples
   double launch_ms = 0.0;   // the callable's calls (and the L2 flushes before them, when cold)
@@ -53,8 +54,10 @@ struct KernelTiming {
   std::vector<double> durations_ns;
   int launches_per_sample = 1;
   L2State l2 = L2State::warm;
-  std::size_t warmup_launches = 0;  // calls of the callable before sampling, until durations were stable
-  bool warmup_stable = false;       // false: the warm-up hit its limit before durations settled
+  std::size_t warmup_launches = 0;  // calls of the callable before sampling (probe and warm-up)
+  // false: the warm-up hit its limit before durations settled. true: they settled, or the device was warm and one
+  // window sufficed (TimingOptions::short_warmup_when_warm), which is not a check that they settled.
+  bool warmup_stable = false;
   // Samples discarded because the GPU was clocked down while they ran (a slowdown or power/thermal reason
   // reported by the driver, or an SM clock well below the highest seen). If too few samples remained, the
   // discarded ones are kept after all and `clocked_down` says so: the result is then suspect.

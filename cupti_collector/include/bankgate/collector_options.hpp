@@ -53,21 +53,23 @@ struct TimingOptions {
 
   // Warm-up: samples are taken in windows of `warmup_window_samples` and discarded until the medians of
   // the last three windows lie within `warmup_tolerance` of each other (or one tick of the GPU timer,
-  // whichever is larger) and the SM clock is no longer rising; at most `max_warmup_s` of wall time. On a warm
-  // device (this collector timed kernels moments ago and the SM clock reads as high as ever), one window.
+  // whichever is larger) and the SM clock is no longer rising; at most `max_warmup_s` of wall time.
   int warmup_window_samples = 10;
   double warmup_tolerance = 0.01;
   double max_warmup_s = 0.2;
+  // On a warm device, one window, discarded, instead: where this collector finished timing less than 0.5 s before
+  // and the SM clock reads at least `min_clock_ratio` of the highest it has seen, with no slowdown reported, and for
+  // the placements after the first of time_over_placements. false: every timing warms up as above.
+  bool short_warmup_when_warm = true;
 
   // Stopping rule, in the manner of nvbench: sample in chunks of `chunk_samples` until the estimated
   // standard error of the median, relative to it, is at most `target_relative_noise`, with at least
   // `min_samples` and at most `max_samples` samples, or until `time_budget_s` of wall time (warm-up
   // included) is spent. The estimate is 1.2533 x 1.4826 x MAD / sqrt(n), the normal-theory standard error
-  // of a median with a robust spread, so a few preempted launches do not inflate it. 30 samples at least: a
-  // duration is SLOWER only beyond its tolerance (3% by default) and significant at 99%, and 30 samples put a
-  // median known to 0.5% well inside that, while each further sample costs a short kernel's gate its launches
-  // (about 8 us of host time each, k per sample); fewer samples widen the interval, which can only make a
-  // verdict less often significant, never a false alarm more likely.
+  // of a median with a robust spread, so a few preempted launches do not inflate it. 30 samples at least: the
+  // stopping rule still holds the median's standard error to 0.5%, a sixth of the gate's default tolerance of 3%,
+  // so noise alone does not carry an unchanged kernel's median past it; the least count only bounds how well the
+  // spread itself is estimated. Each further sample costs a short kernel k launches of about 8 us of host time.
   double target_relative_noise = 0.005;
   int min_samples = 30;
   int max_samples = 20000;

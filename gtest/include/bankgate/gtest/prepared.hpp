@@ -9,7 +9,8 @@
 //   TEST_F(WgmmaGemm, tiled) { const GemmProblem& problem = gemm.get(); ... }
 //
 // Declare it at namespace scope. It starts once the suite process has found its GPU (GateTest does that in the
-// first test), and only where a test of the named GoogleTest suite is to run: a run filtered to other suites,
+// first test), and only where a test of the named GoogleTest suite is to run (the name as GoogleTest gives it:
+// "Prefix/Suite" for an instantiated TEST_P suite; any one of its tests starts it): a run filtered to other suites,
 // listing tests, or on a machine without a GPU makes nothing. get() waits for it, or makes it there and then where
 // it was never started; an exception from `make` comes out of get(), failing the test that called it. The outputs
 // are still checked against it on every run.
@@ -61,8 +62,10 @@ class Prepared {
     Starter(std::string suite, Prepared& prepared) : suite_(std::move(suite)), prepared_(prepared) {}
     void SetUp() override {
       if (!will_run(suite_)) return;
-      detail::queued_preparations().push_back(
-          [&prepared = prepared_] { prepared.started_ = std::async(std::launch::async, prepared.make_); });
+      detail::queued_preparations().push_back([&prepared = prepared_] {
+        if (prepared.value_ || prepared.started_.valid()) return;  // made, or making, already (--gtest_repeat)
+        prepared.started_ = std::async(std::launch::async, prepared.make_);
+      });
     }
 
    private:
