@@ -153,10 +153,8 @@ def main(folder, gpus):
             for t in tests:
                 if "device_probe_ms" in t.get("properties", {}):
                     phases[kind]["device probe (before the collector)"].append(float(t["properties"]["device_probe_ms"]))
-                for part in t.get("properties", {}).get("collector_setup_phases_ms", "").split(","):
-                    if part.strip():
-                        name, value = part.split()
-                        phases[kind][name].append(float(value))
+                for name, value in phase_values(t, "collector_setup_phases_ms"):
+                    phases[kind][name].append(value)
     if phases["one"]:
         print("\nStart-up by phase, median ms per suite process (1 GPU" + (f"; {gpus} GPUs at once" if phases["all"] else "") + "):\n")
         print("| phase | 1 GPU |" + (f" {gpus} GPUs |" if phases["all"] else "") + "\n| --- | --- |" + (" --- |" if phases["all"] else ""))
@@ -177,6 +175,12 @@ def main(folder, gpus):
              if set(verdicts) - {"SLOWER", "faster", "CHANGED"} else "") + ".")
 
 
+def phase_values(test, key):
+    """The (name, milliseconds) pairs of a test's phases property: "probe 0.1, context 70.2, ..."."""
+    parts = (part.split() for part in test.get("properties", {}).get(key, "").split(",") if part.strip())
+    return [(name, float(value)) for name, value in parts]
+
+
 def print_phase_sums(folder, gates):
     """The timing and counter phases of every test of a one-GPU gate, summed over the gate (median over gates)."""
     sums = {"timing_phases_ms": [], "counter_phases_ms": []}
@@ -187,10 +191,8 @@ def print_phase_sums(folder, gates):
         for key in sums:
             total = collections.Counter()
             for t in read_summary(summary)["tests"]:
-                for part in t.get("properties", {}).get(key, "").split(","):
-                    if part.strip():
-                        name, value = part.split()
-                        total[name] += float(value)
+                for name, value in phase_values(t, key):
+                    total[name] += value
             if total:
                 sums[key].append(total)
     for key, title in (("timing_phases_ms", "The timing phase by part"), ("counter_phases_ms", "Counters by part")):
