@@ -174,10 +174,15 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   // The suites' measuring entries alone: each runs the tests the manifest's filter selects, and the command judges
   // every planned test itself from the plans and records (gate_summary.hpp). The per-test verdict entries serve
   // plain ctest runs; in the command's they would judge each test a second time, in a process of its own each.
-  const std::string measuring_entries = "^" + ctest_literal(protocol::measure_test_prefix);
+  const std::string measuring_entries = std::string("^").append(ctest_literal(protocol::measure_test_prefix));
+  // The suites' folders alone where the build lists them (bankgate_add_gpu_suite()), else the whole build.
+  std::error_code no_list;
+  const fs::path tests = fs::exists(protocol::measuring_tests(build) / "CTestTestfile.cmake", no_list)
+                             ? protocol::measuring_tests(build)
+                             : build;
   std::vector<std::string> ctest{"ctest",
                                  "--test-dir",
-                                 build.string(),
+                                 tests.string(),
                                  "-L",
                                  "^gpu$",
                                  "--no-tests=error",
@@ -188,8 +193,11 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
                                  measuring_entries};
   if (!run.idle_measuring.empty()) {
     std::string idle;
-    for (const std::string& name : run.idle_measuring) idle += (idle.empty() ? "" : "|") + ctest_literal(name);
-    ctest.insert(ctest.end(), {"-E", "^(" + idle + ")$"});
+    for (const std::string& name : run.idle_measuring) {
+      if (!idle.empty()) idle += '|';
+      idle += ctest_literal(name);
+    }
+    ctest.insert(ctest.end(), {"-E", std::string("^(").append(idle).append(")$")});
   }
   int parallel = run.parallel;
   if (!run.resource_spec.empty()) {

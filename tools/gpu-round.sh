@@ -647,7 +647,9 @@ PY
   local -a run_suite=("$bankgate" run-suite --binary "$suite" --results "$scratch" --shards 2 --timeout 600)
   for i in 1 2 3; do
     {
-      echo "round $i: ctest -N $(elapsed_ms ctest --test-dir "$build" -N -L '^gpu$' -R '^bankgate\.measure\.') ms;" \
+      echo "round $i: ctest -N $(elapsed_ms ctest --test-dir "$build" -N -L '^gpu$' -R '^bankgate\.measure\.') ms" \
+        "(the suites' folders alone, as the command runs it: $(elapsed_ms ctest --test-dir "$build/bankgate/measuring-tests" \
+        -N -L '^gpu$' -R '^bankgate\.measure\.') ms);" \
         "--gtest_list_tests $(elapsed_ms "$suite" --gtest_list_tests) ms;" \
         "run-suite shard 1 (idle) $(elapsed_ms "${run_suite[@]}" --shard 1) ms;" \
         "the suite alone $(elapsed_ms "$suite") ms; run-suite shard 0 $(elapsed_ms "${run_suite[@]}" --shard 0) ms"

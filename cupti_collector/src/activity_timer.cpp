@@ -120,6 +120,7 @@ void validate(const TimingOptions& o) {
   require(o.batch_target_ns > 0.0, "batch_target_ns must be positive");
   require(o.max_auto_launches_per_sample >= 1, "max_auto_launches_per_sample must be at least 1");
   require(o.warmup_window_samples >= 1, "warmup_window_samples must be at least 1");
+  require(o.warm_start_samples >= 1, "warm_start_samples must be at least 1");
   require(o.warmup_tolerance >= 0.0, "warmup_tolerance must not be negative");
   require(o.max_warmup_s >= 0.0, "max_warmup_s must not be negative");
   require(o.target_relative_noise >= 0.0, "target_relative_noise must not be negative");
@@ -347,13 +348,14 @@ Plan Measurement::probe() {
   return plan;
 }
 
-// Warm-up: window after window until warmed_up() holds, bounded in time; one window on a warm device.
+// Warm-up: window after window until warmed_up() holds, bounded in time; on a warm device one short window.
 Warmup Measurement::warm_up(const Plan& plan, WarmupStart start) {
   Warmup warmup;
   warmup.calls = probe_calls;
   read_clock();
   const int k = plan.launches_per_sample;
-  const std::size_t window = bounded(plan, options_.warmup_window_samples);
+  const bool warm = start == WarmupStart::warm_device;
+  const std::size_t window = bounded(plan, warm ? options_.warm_start_samples : options_.warmup_window_samples);
   std::vector<std::vector<double>> medians(plan.kernels);
   std::vector<double> window_clocks;
   const double warmup_limit_s = std::min(options_.max_warmup_s, options_.time_budget_s);
@@ -363,8 +365,7 @@ Warmup Measurement::warm_up(const Plan& plan, WarmupStart start) {
     read_clock();
     window_clocks.push_back(reading_.known ? reading_.sm_mhz : 0.0);
     for (std::size_t j = 0; j < plan.kernels; ++j) medians[j].push_back(median_of(batch.samples(j, k)));
-    if (start == WarmupStart::warm_device ||
-        warmed_up(medians, window_clocks, options_.warmup_tolerance, plan.resolution_ns)) {
+    if (warm || warmed_up(medians, window_clocks, options_.warmup_tolerance, plan.resolution_ns)) {
       warmup.stable = true;
       break;
     }

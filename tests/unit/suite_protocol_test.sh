@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 cat >"$work/print.cmake" <<'CMAKE'
 include("${suite_cmake}")
 _bankgate_run_protocol()
-foreach(name results_root gtest_results suite_candidates measure_test_prefix)
+foreach(name results_root gtest_results suite_candidates measure_test_prefix measuring_tests)
   message(NOTICE "${name}=${_bankgate_${name}}")
 endforeach()
 CMAKE
@@ -37,6 +37,7 @@ root="/B/$(from_cmake results_root)"
 same "the results folder" "$root" "$(from_command layout.results_root)"
 same "the per-test reports" "$root/$(from_cmake gtest_results)" "$(from_command layout.gtest_results)"
 same "the suites' own candidates" "$root/$(from_cmake suite_candidates)" "$(from_command layout.suite_candidates)"
+same "the measuring tests' folder" "$root/$(from_cmake measuring_tests)" "$(from_command layout.measuring_tests)"
 same "the measuring tests' prefix" "$(from_cmake measure_test_prefix)" "$(from_command measure_test_prefix)"
 
 # The function uses the macro, and no line but the macro's spells a name out: a quoted string or a path
@@ -48,7 +49,7 @@ spelt_out() {  # spelt_out VALUE: the lines outside the macro that spell VALUE o
   local escaped; escaped=$(sed 's/[.]/\\./g' <<<"$1")
   grep -vE '^[[:space:]]*set\(_bankgate_' <<<"$code" | grep -E "(^|[/\"])$escaped([/\"]|\\$|$)"
 }
-for name in results_root gtest_results suite_candidates measure_test_prefix; do
+for name in results_root gtest_results suite_candidates measure_test_prefix measuring_tests; do
   value=$(from_cmake "$name")
   lines=$(spelt_out "$value")
   check "'$value' ($name) is written only in _bankgate_run_protocol()" '[ -z "$lines" ]' "$lines"

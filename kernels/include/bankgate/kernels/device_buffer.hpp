@@ -33,6 +33,13 @@ class DeviceBuffer {
   T* get() const { return data_; }
   std::size_t size() const { return count_; }
 
+  // The same elements as `source` (a buffer of the same size), copied on the device: for another placement of an
+  // input, far faster than a second copy from the host.
+  void copy_from(const DeviceBuffer& source) {
+    if (source.count_ != count_) throw std::invalid_argument("DeviceBuffer::copy_from: buffers of different sizes");
+    check_cuda(cudaMemcpy(data_, source.data_, count_ * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy on device");
+  }
+
   // Every byte 0xA5: no kernel here writes that pattern, and it is neither zero nor a small integer.
   void poison() { check_cuda(cudaMemset(data_, 0xA5, count_ * sizeof(T)), "cudaMemset"); }
 

@@ -148,6 +148,10 @@ inline Path gtest_results(const Path& build) { return results_root(build) / "gte
 // (BANKGATE_CANDIDATE_DIR).
 inline Path suite_candidates(const Path& build) { return results_root(build) / "candidates"; }
 
+// A CTest file naming the folders of the build's GPU suites (bankgate_add_gpu_suite() writes it as the project is
+// configured): the command runs ctest there, which then reads those folders' tests alone.
+inline Path measuring_tests(const Path& build) { return results_root(build) / "measuring-tests"; }
+
 // The build's output where `--quiet` keeps it off the console (cli/suite_run.cpp), overwritten by each build.
 inline Path build_log(const Path& build) { return results_root(build) / "build.log"; }
 
@@ -215,6 +219,7 @@ inline std::vector<std::pair<std::string, Path>> layout(const Path& build) {
   return {{"results_root", results_root(build)},
           {"gtest_results", gtest_results(build)},
           {"suite_candidates", suite_candidates(build)},
+          {"measuring_tests", measuring_tests(build)},
           {"resource_spec", resource_spec(build)},
           {"build_log", build_log(build)},
           {"gate", gate},
