@@ -237,8 +237,8 @@ std::vector<KernelTiming> Collector::time_over_placements(std::string_view label
   std::vector<std::vector<KernelTiming>> parts;
   for (const std::function<void()>& launch : placements) {
     // After the first placement the device has just run these kernels, its clocks up: a later placement only
-    // needs its own buffers brought into the caches, which one window of warm-up does (unless the options say no:
-    // the timer decides).
+    // needs its own buffers brought into the caches, which the short warm-up of a warm device does (unless the
+    // options say no: the timer decides).
     const auto start = parts.empty() ? detail::WarmupStart::cold_device : detail::WarmupStart::warm_device;
     parts.push_back(impl_->timer->time(launch, part, start));
     if (!parts.front().empty()) part.launches_per_sample = parts.front().front().launches_per_sample;
