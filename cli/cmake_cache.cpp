@@ -70,4 +70,15 @@ std::optional<std::string> CMakeCache::found_value(const std::string& key) const
   return entry->value;
 }
 
+std::string build_tool(const std::filesystem::path& build, const std::string& name) {
+  const std::string key = name == "ctest" ? "CMAKE_CTEST_COMMAND" : "CMAKE_COMMAND";
+  try {
+    const std::optional<std::string> path = CMakeCache::of_build(build).found_value(key);
+    std::error_code ec;
+    if (path && std::filesystem::path(*path).is_absolute() && std::filesystem::is_regular_file(*path, ec)) return *path;
+  } catch (const std::exception&) {  // an unreadable cache: the commands that need it say so
+  }
+  return name;
+}
+
 }  // namespace bankgate::cli

@@ -34,4 +34,10 @@ class CMakeCache {
   std::map<std::string, CMakeCacheEntry> entries_;
 };
 
+// The program `name` ("ctest" or "cmake") of the CMake that configured `build`, as its cache names it
+// (CMAKE_CTEST_COMMAND, CMAKE_COMMAND), else `name` alone, for PATH to find: a build's own CMake, not whatever PATH
+// holds first, which may be another version or a wrapper that starts Python before it (pip's cmake package: about
+// 0.17 s a call on a GPU runner, more than ctest's own reading of a build's tests).
+std::string build_tool(const std::filesystem::path& build, const std::string& name);
+
 }  // namespace bankgate::cli

@@ -84,7 +84,7 @@ h::RunEntry collected_entry(const FinishedRun& run) {
     entry.run.parent = git(source, {"rev-parse", "--verify", "--quiet", entry.run.commit + "^"});
   entry.run.branch = git(source, {"rev-parse", "--abbrev-ref", "HEAD"});
   if (entry.run.time.empty()) entry.run.time = h::utc_now();
-  entry.run.runner.gpu_uuid = gpu_uuids();
+  entry.run.runner.gpu_uuid = run.gpu_uuids.valid() ? run.gpu_uuids.get() : gpu_uuids();
   return entry;
 }
 
@@ -96,12 +96,26 @@ h::RunEntry finished_run_entry(const FinishedRun& run) {
   return entry;
 }
 
-std::shared_future<h::RunEntry> start_collecting(const std::string& option, const FinishedRun& run) {
+namespace {
+
+// Whether a run is to be appended: where the location cannot be made out, appending says why.
+bool history_on(const std::string& option, const fs::path& build) {
   try {
-    if (history_location(option, run.build).empty()) return {};
+    return !history_location(option, build).empty();
   } catch (const std::exception&) {
-    return {};  // said where the run is appended
+    return false;
   }
+}
+
+}  // namespace
+
+std::shared_future<std::string> ask_gpu_uuids(const std::string& option, const fs::path& build) {
+  if (!history_on(option, build)) return {};
+  return std::async(std::launch::async, [] { return gpu_uuids(); }).share();
+}
+
+std::shared_future<h::RunEntry> start_collecting(const std::string& option, const FinishedRun& run) {
+  if (!history_on(option, run.build)) return {};
   return std::async(std::launch::async, [run] { return collected_entry(run); }).share();
 }
 

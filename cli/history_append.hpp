@@ -30,7 +30,13 @@ struct FinishedRun {
   nlohmann::json summary;
   // The entries already being collected (start_collecting); unset: collected when the run is appended.
   std::shared_future<history::RunEntry> collected;
+  // The GPUs' UUIDs, asked of nvidia-smi while the run measured (ask_gpu_uuids); unset: asked as entries are collected.
+  std::shared_future<std::string> gpu_uuids;
 };
+
+// nvidia-smi's UUIDs of the GPUs this process sees, asked on a thread of their own as a command starts, so that the
+// question (about 25 ms on a GPU runner) is answered before the run ends. Not started where the history is off.
+std::shared_future<std::string> ask_gpu_uuids(const std::string& option, const std::filesystem::path& build);
 
 // The run's entries: its tests, its commit, parent and branch, the runner (GPU, driver, CUDA; the GPU's UUID where
 // nvidia-smi answers), with the summary's verdicts where it has one.

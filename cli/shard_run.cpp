@@ -14,6 +14,7 @@
 #include <bankgate/gate/rules/test_filter.hpp>
 #include <bankgate/gate/text/text.hpp>
 
+#include "cmake_cache.hpp"
 #include "process.hpp"
 
 namespace bankgate::cli {
@@ -41,7 +42,8 @@ std::string first_value(const nlohmann::json& properties, const std::string& nam
 }
 
 GpuTests list_gpu_tests(const fs::path& build) {
-  const std::vector<std::string> argv{"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"};
+  const std::vector<std::string> argv{build_tool(build, "ctest"), "--test-dir", build.string(), "-L", "^gpu$",
+                                      "--show-only=json-v1"};
   const std::string listing = program_output(argv);
   nlohmann::json doc;
   try {

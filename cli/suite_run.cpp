@@ -27,6 +27,7 @@
 
 #include "suite_run.hpp"
 
+#include "cmake_cache.hpp"
 #include "commands.hpp"
 #include "console.hpp"
 #include "process.hpp"
@@ -71,7 +72,7 @@ namespace {
 // Builds the project, its output shown as it comes; with --quiet kept in a log, and shown only where the build
 // fails (its errors are what the user must see).
 void build_project(const fs::path& build) {
-  const std::vector<std::string> command{"cmake", "--build", build.string()};
+  const std::vector<std::string> command{build_tool(build, "cmake"), "--build", build.string()};
   progress("bankgate: building: " + as_command_line(command));
   if (!console().quiet) {
     if (run_program(command) != 0) throw Refusal("the build failed (" + as_command_line(command) + "; errors above)");
@@ -180,17 +181,9 @@ int run_ctest(const SuiteRun& run, const fs::path& build, const fs::path& candid
   const fs::path tests = fs::exists(protocol::measuring_tests(build) / "CTestTestfile.cmake", no_list)
                              ? protocol::measuring_tests(build)
                              : build;
-  std::vector<std::string> ctest{"ctest",
-                                 "--test-dir",
-                                 tests.string(),
-                                 "-L",
-                                 "^gpu$",
-                                 "--no-tests=error",
-                                 "--output-on-failure",
-                                 "--output-junit",
-                                 junit.string(),
-                                 "-R",
-                                 measuring_entries};
+  std::vector<std::string> ctest{
+      build_tool(build, "ctest"), "--test-dir",     tests.string(), "-L", "^gpu$",          "--no-tests=error",
+      "--output-on-failure",      "--output-junit", junit.string(), "-R", measuring_entries};
   if (!run.idle_measuring.empty()) {
     std::string idle;
     for (const std::string& name : run.idle_measuring) {

@@ -44,7 +44,7 @@ STEPS=(
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
-  "overhead|3 gates of unchanged code, each program the command runs by name (git, ctest, nvidia-smi) timed through a logging shim: when each started and how long it ran, and so the command's own time around them"
+  "overhead|3 gates of unchanged code, each program the command runs by name (git, nvidia-smi) timed through a logging shim, ctest from its log, and ctest's start alone (PATH's and the build's own)"
   "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
@@ -610,11 +610,12 @@ elapsed_ms() {
 
 step_overhead() {
   build_tree "$build" || return
-  # Each program the command runs by name (git, ctest, nvidia-smi) through a shim that logs when it started and
-  # ended: the command's own time is what lies outside them.
+  # Each program the command runs by name (git, nvidia-smi) through a shim that logs when it started and ended: the
+  # command's own time is what lies outside them and ctest's run (the build's own ctest, by its full path: its
+  # time is in the gate's log).
   local shims=$out/shims log=$out/overhead-calls.txt program real i rc
   mkdir -p "$shims" && : >"$log"
-  for program in git ctest nvidia-smi; do
+  for program in git nvidia-smi; do
     real=$(command -v "$program") || continue
     printf '#!/usr/bin/env bash\nstart=$(date +%%s.%%N)\n"%s" "$@"\nrc=$?\necho "$start $(date +%%s.%%N) %s $*" >>"%s"\nexit $rc\n' \
       "$real" "$program" "$log" >"$shims/$program"
@@ -645,8 +646,12 @@ PY
   # ctest and run-suite around the suite process, each alone, as the measuring entry runs them.
   local suite=$build/tests/suites/catalogue_suite scratch=$out/run-suite-results
   local -a run_suite=("$bankgate" run-suite --binary "$suite" --results "$scratch" --shards 2 --timeout 600)
+  local own_ctest
+  own_ctest=$(sed -n 's/^CMAKE_CTEST_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt")
   for i in 1 2 3; do
     {
+      echo "round $i: ctest --version: the first on PATH ($(command -v ctest)) $(elapsed_ms ctest --version) ms," \
+        "the build's own ($own_ctest) $(elapsed_ms "$own_ctest" --version) ms;"
       echo "round $i: ctest -N $(elapsed_ms ctest --test-dir "$build" -N -L '^gpu$' -R '^bankgate\.measure\.') ms" \
         "(the suites' folders alone, as the command runs it: $(elapsed_ms ctest --test-dir "$build/bankgate/measuring-tests" \
         -N -L '^gpu$' -R '^bankgate\.measure\.') ms);" \

@@ -21,6 +21,7 @@
 #include <bankgate/gate/protocol/run_protocol.hpp>
 #include <bankgate/gate/text/text.hpp>
 
+#include "../cmake_cache.hpp"
 #include "../commands.hpp"
 #include "../console.hpp"
 #include "../options.hpp"
@@ -43,7 +44,7 @@ struct CompareCommitsOptions {
 // The ctest entries of `build` labelled gpu (ctest's JSON listing); 0 where it lists none or cannot be read.
 std::size_t gpu_tests(const fs::path& build) {
   const std::string listing =
-      program_output({"ctest", "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
+      program_output({build_tool(build, "ctest"), "--test-dir", build.string(), "-L", "^gpu$", "--show-only=json-v1"});
   const nlohmann::json doc = nlohmann::json::parse(listing, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array()) return 0;
   return doc["tests"].size();

@@ -53,6 +53,8 @@ int gate(const GateOptions& o) {
   const std::string source_url = source_url_template(o.source_url);  // refused before minutes of building
   const fs::path build = absolute_build(o.run.build);
   const fs::path results = protocol::gate_run(build);
+  // Answered while the suites measure (nvidia-smi starts before the first suite process has made its context).
+  const std::shared_future<std::string> gpu_uuids = ask_gpu_uuids(o.history, build);
   SummaryOptions s;
   s.shard = run_suites(o.run, build, results, /*strict=*/true, /*attribute=*/false, o.baselines);
   progress("");                                           // apart from ctest's output
@@ -71,13 +73,13 @@ int gate(const GateOptions& o) {
   // The history gets the gate's own verdicts, and the reports link each failed test's trend page drawn from it. Its
   // entries are collected while the run is judged.
   const std::shared_future<h::RunEntry> collected =
-      ran ? start_collecting(o.history, {"gate", build, s.candidates, s.gtest_results, {}, {}})
+      ran ? start_collecting(o.history, {"gate", build, s.candidates, s.gtest_results, {}, {}, gpu_uuids})
           : std::shared_future<h::RunEntry>();
   s.before_reports = [&](const g::GateSummary& judged) {
     std::optional<Appended> appended;
     if (ran)
-      appended =
-          append_to_history(o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged), collected});
+      appended = append_to_history(
+          o.history, {"gate", build, s.candidates, s.gtest_results, g::to_json(judged), collected, gpu_uuids});
     return appended ? write_trend_pages(*appended, judged, results, source_url) : std::map<std::string, std::string>();
   };
   const int status = summary(s);

@@ -150,9 +150,18 @@ good="$root/builds/build"
 
 run "$tool" gate --build "$good"
 expect_rc "gate without GPU tests: could not measure (exit 2)" 2
-expect_in "gate: says that it builds" "bankgate: building: cmake --build" "$out"
+# The build's own CMake, as its cache names it, not the first on PATH (another version, or pip's Python wrapper).
+own_cmake=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$good/CMakeCache.txt")
+own_ctest=$(sed -n 's/^CMAKE_CTEST_COMMAND:INTERNAL=//p' "$good/CMakeCache.txt")
+expect_in "gate: says that it builds, with the build's own cmake" "bankgate: building: $own_cmake --build" "$out"
 expect_in "gate: the build's output is shown" "planted-build-output" "$out"
-expect_in "gate: says that it runs ctest" "bankgate: running: ctest" "$out"
+expect_in "gate: says that it runs ctest, the build's own" "bankgate: running: $own_ctest --test-dir" "$out"
+# A cache naming a ctest that is gone (CMake moved or removed since): the one on PATH.
+moved="$root/moved-cmake"
+cp -R "$root/builds" "$moved"
+sed -i "s|^CMAKE_CTEST_COMMAND:INTERNAL=.*|CMAKE_CTEST_COMMAND:INTERNAL=$root/gone/ctest|" "$moved/build/CMakeCache.txt"
+run "$tool" gate --no-build --build "$moved/build"
+expect_in "gate: a ctest the cache names but that is gone gives way to PATH's" "bankgate: running: ctest --test-dir" "$out"
 for spelling in "gate --quiet" "gate -q" "--quiet gate"; do
   # shellcheck disable=SC2086
   run "$tool" $spelling --build "$good"
@@ -171,7 +180,7 @@ expect_in "--quiet: the verdict names ctest's log" "ctest's output: $good/bankga
 run "$tool" gate --quiet --build "$root/breaks/build"
 expect_rc "--quiet, a failing build: refused (exit 3)" 3
 expect_in "--quiet, a failing build: its errors are shown" "planted-build-error" "$out"
-expect_in "--quiet, a failing build: says so and where the log is" "the build failed (cmake --build $root/breaks/build; errors above, kept in" "$out"
+expect_in "--quiet, a failing build: says so and where the log is" "the build failed ($own_cmake --build $root/breaks/build; errors above, kept in" "$out"
 
 # --baselines reaches the suite processes, which judge each test: not only the reports.
 run "$tool" gate --quiet --no-build --build "$good" --baselines "$root/elsewhere"
