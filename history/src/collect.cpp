@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include <bankgate/gate/rules/finding_json.hpp>
 #include <bankgate/gate/store/baseline_folder.hpp>
 #include <bankgate/gate/store/candidates.hpp>
+#include <bankgate/gate/store/parallel_map.hpp>
 
 namespace bankgate::history {
 namespace {
@@ -76,16 +78,21 @@ void add_record(Collected& c, const g::TestResultRecord& record) {
   c.entry.details_json = json{{"messages", record.messages}, {"findings", findings}}.dump();
 }
 
+// Read and parsed on the machine's cores, added in the folder's order.
 void read_records(std::map<std::string, Collected>& tests, const fs::path& records) {
   std::error_code ec;
+  std::vector<fs::path> files;
   for (auto it = fs::directory_iterator(records, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.starts_with(".") || !name.ends_with(g::test_result_suffix)) continue;
-    if (const auto record = g::read_result_record(it->path())) {
+    if (!name.starts_with(".") && name.ends_with(g::test_result_suffix)) files.push_back(it->path());
+  }
+  auto read = g::map_in_parallel<std::optional<g::TestResultRecord>>(
+      files.size(), [&](std::size_t i) { return g::read_result_record(files[i]); });
+  for (auto& outcome : read)
+    if (const std::optional<g::TestResultRecord>& record = outcome.get()) {
       Collected& c = tests[record->suite + "." + record->test];
       add_record(c, *record);
     }
-  }
 }
 
 }  // namespace
@@ -165,8 +172,8 @@ void apply_gate_summary(std::vector<TestEntry>& tests, const json& summary, cons
 void fill_from_candidates(RunInfo& run, const fs::path& candidates) {
   for (const fs::path& root : candidate_roots(candidates))
     for (const g::GpuKey& gpu : g::gpu_folders(root))
-      for (const auto& [suite, file] : g::read_candidates(root, gpu)) {
-        const g::Provenance& p = file.provenance;
+      if (const std::optional<g::SuiteFile> file = g::read_first_candidate(root, gpu)) {
+        const g::Provenance& p = file->provenance;
         const auto fill = [](std::string& field, const std::string& value) {
           if (field.empty()) field = value;
         };

@@ -819,10 +819,10 @@ TEST(HostileBaseline, CommittedBaselinesAndFixturesStillRead) {
       ++files;
       SuiteFile file;
       ASSERT_NO_THROW(file = read_suite_file(entry.path()));
-      for (const auto& [name, record] : file.tests) {
+      for (const auto& [test, record] : file.tests) {
         if (!record.timing || record.timing->samples < min_timing_samples) continue;
         const double spread = record.timing->p90_ns - record.timing->p10_ns;
-        EXPECT_LE(record.timing->median_se_ns, 0.51 * spread) << name;
+        EXPECT_LE(record.timing->median_se_ns, 0.51 * spread) << test;
       }
     }
   EXPECT_GE(files, 20);

@@ -1,6 +1,7 @@
 #include <bankgate/gate/store/candidates.hpp>
 
 #include <bankgate/gate/store/baseline_folder.hpp>
+#include <bankgate/gate/store/parallel_map.hpp>
 #include <bankgate/gate/rules/run_provenance.hpp>
 
 namespace bankgate::gate {
@@ -53,19 +54,46 @@ std::optional<TestRecord> read_candidate(const std::filesystem::path& dir, const
   return one.tests.begin()->second;
 }
 
+namespace {
+
+// The candidate files under <dir>/<arch>/<model>/, in the listing's order (sorted, depth first).
+std::vector<std::filesystem::path> candidate_files(const ConfinedFolder& folder, const GpuKey& gpu) {
+  std::vector<std::string> problems;
+  const auto files = folder.files_below(
+      gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
+  if (!problems.empty()) throw BaselineError(problems.front() + "; re-run the suites instead of editing candidates");
+  return files;
+}
+
+}  // namespace
+
+std::optional<SuiteFile> read_first_candidate(const std::filesystem::path& dir, const GpuKey& gpu) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir / gpu.relative_dir(), ec)) return std::nullopt;
+  const ConfinedFolder folder(dir, "the candidates folder");
+  const auto files = candidate_files(folder, gpu);
+  if (files.empty()) return std::nullopt;
+  SuiteFile first = read_suite_file(folder, files.front());
+  check_placed(folder, files.front(), first, gpu);
+  return first;
+}
+
 std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu) {
   namespace fs = std::filesystem;
   std::map<std::string, SuiteFile> suites;
   std::error_code ec;
   if (!fs::is_directory(dir / gpu.relative_dir(), ec)) return suites;
   const ConfinedFolder folder(dir, "the candidates folder");
-  std::vector<std::string> problems;
-  const auto files = folder.files_below(
-      gpu.relative_dir(), [](const std::string& name) { return name.ends_with(".json"); }, problems);
-  if (!problems.empty()) throw BaselineError(problems.front() + "; re-run the suites instead of editing candidates");
-  for (const fs::path& relative : files) {
-    const SuiteFile one = read_suite_file(folder, relative);
-    check_placed(folder, relative, one, gpu);  // <arch>/<model>/<suite>/<test>.json ('/' in parameterised names)
+  const auto files = candidate_files(folder, gpu);
+  // Read and checked on the machine's cores, merged in order.
+  std::vector<Computed<SuiteFile>> read = map_in_parallel<SuiteFile>(files.size(), [&](std::size_t i) {
+    SuiteFile one = read_suite_file(folder, files[i]);
+    check_placed(folder, files[i], one, gpu);  // <arch>/<model>/<suite>/<test>.json ('/' in parameterised names)
+    return one;
+  });
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path& relative = files[i];
+    const SuiteFile& one = read[i].get();
     auto [it, first] = suites.try_emplace(one.suite, one);
     if (first) continue;
     for (const auto& [name, record] : one.tests)

@@ -27,4 +27,8 @@ std::optional<TestRecord> read_candidate(const std::filesystem::path& dir, const
 // Every candidate under <dir>/<arch>/<model>/, merged per suite. Throws BaselineError on an unreadable one.
 std::map<std::string, SuiteFile> read_candidates(const std::filesystem::path& dir, const GpuKey& gpu);
 
+// The first of them alone, the one whose provenance read_candidates' first suite carries: what a run measured on
+// and when, without reading every candidate. nullopt where there is none; throws as read_candidates does.
+std::optional<SuiteFile> read_first_candidate(const std::filesystem::path& dir, const GpuKey& gpu);
+
 }  // namespace bankgate::gate
