@@ -80,8 +80,8 @@ int run_program(const std::vector<std::string>& argv, const std::string& log, co
   return pid ? wait_for(*pid) : 127;
 }
 
-int run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
-                        const std::function<bool()>& stop) {
+std::optional<int> run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
+                                       const std::function<Watching()>& watch) {
   const std::optional<pid_t> pid = spawn(argv, "", extra);
   if (!pid) return 127;
   for (;;) {
@@ -92,9 +92,14 @@ int run_program_watched(const std::vector<std::string>& argv, const ChildEnviron
       return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127;
     }
     if (ended < 0 && errno != EINTR) return 127;
-    if (stop()) {
-      kill(*pid, SIGKILL);
-      return wait_for(*pid);
+    switch (watch()) {
+      case Watching::go_on:
+        break;
+      case Watching::kill:
+        kill(*pid, SIGKILL);
+        return wait_for(*pid);
+      case Watching::let_go:
+        return std::nullopt;
     }
     std::this_thread::sleep_for(watch_interval);
   }

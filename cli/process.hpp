@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,12 +22,15 @@ using ChildEnvironment = std::vector<std::pair<std::string, std::string>>;
 // 127 when it could not be started. Its output goes to ours, or to `log` (both streams) when one is given.
 int run_program(const std::vector<std::string>& argv, const std::string& log = "", const ChildEnvironment& extra = {});
 
-// Runs `argv` as run_program does (its output to ours), asking `stop` every watch_interval while it runs: where
-// `stop` says true the child is killed (SIGKILL) and its status returned (128 + 9). A suite process that hangs
-// in a test is ended this way by run-suite, which can then say which test hung and go on with the rest.
-inline constexpr std::chrono::milliseconds watch_interval{20};
-int run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
-                        const std::function<bool()>& stop);
+// Runs `argv` as run_program does (its output to ours), asking `watch` every watch_interval while it runs: where it
+// says kill, the child is killed (SIGKILL) and its status returned (128 + 9), and where it says let_go, the child is
+// left to end on its own, unwaited, and nullopt returned. A suite process that hangs in a test is ended this way by
+// run-suite, which can then say which test hung and go on with the rest; one that has handed its result over
+// (protocol::finished_marker) is let go while it exits.
+enum class Watching { go_on, kill, let_go };
+inline constexpr std::chrono::milliseconds watch_interval{5};
+std::optional<int> run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
+                                       const std::function<Watching()>& watch);
 
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra = {});

@@ -198,6 +198,15 @@ std::string running_test(const fs::path& running) {
   return name;
 }
 
+// The exit status a suite process handed over as it finished its tests, where its running file says so.
+std::optional<int> finished_status(const fs::path& running) {
+  std::string marker;
+  int status = 0;
+  std::ifstream in(running);
+  if (in >> marker >> status && marker == g::protocol::finished_marker) return status;
+  return std::nullopt;
+}
+
 // Runs the chosen tests in as few suite processes as crashes and hangs allow: a process that dies, or that
 // run-suite kills because a test runs past the test timeout, is charged to the test it was running (the running
 // file names it) and the rest go on in a fresh process. Where the run's own time runs out first, every test left
@@ -266,10 +275,16 @@ int SuiteRunner::run_process(const std::vector<std::string>& selection) {
   ending_ = Ending::none;
   std::string seen;
   Clock::time_point since = Clock::now();
-  const int status = run_program_watched({o_.binary.string(), "--gtest_filter=" + *filter}, environment_,
-                                         [&] { return watch(seen, since); });
+  std::optional<int> handed_over;  // the status the process wrote as it finished (g::protocol::finished_marker)
+  const std::optional<int> status =
+      run_program_watched({o_.binary.string(), "--gtest_filter=" + *filter}, environment_, [&] {
+        if ((handed_over = finished_status(running_))) return Watching::let_go;
+        return watch(seen, since) ? Watching::kill : Watching::go_on;
+      });
   ++processes_;
-  return status;
+  if (status) return *status;
+  fs::remove(running_, ec);  // the marker: the process is ending, and no test of it is running
+  return *handed_over;
 }
 
 // Whether the suite process must be ended now: the run's time is out, or the same test (or no test at all) has

@@ -57,5 +57,7 @@ int main(int argc, char** argv) {
     ::testing::UnitTest::GetInstance()->listeners().Append(
         new bankgate::gtest::ResultFiles(files->results_dir, files->running_file, std::move(claims)));
   }
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  if (files) bankgate::gtest::hand_over_exit(files->running_file, status);
+  return status;
 }

@@ -39,6 +39,12 @@ class ResultFiles : public ::testing::EmptyTestEventListener {
   bool held_elsewhere_ = false;  // the current test belongs to another shard
 };
 
+// After the last test: says run-suite may stop waiting (the running file holds protocol::finished_marker and
+// `status`), with this process's standard output and error closed first, so that neither run-suite nor ctest waits
+// for the exit that follows, in which the driver releases the CUDA context. Nothing is written where the marker
+// cannot be placed: run-suite then waits for the exit as before.
+void hand_over_exit(const std::filesystem::path& running_file, int status);
+
 // Exit status of a suite process that stopped after a test broke its CUDA context (ResultFiles).
 using gate::protocol::exit_context_lost;
 

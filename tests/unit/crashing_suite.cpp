@@ -47,6 +47,15 @@ TEST(Crashing, Last) {
   RecordProperty("settings_device", std::to_string(settings.device));
 }
 
+// CRASHING_SUITE_SLOW_EXIT_MS makes the process's exit after running tests take that long, as a GPU suite's exit
+// takes while the driver releases its context (listing them makes no context, and exits at once).
+struct SlowExit {
+  ~SlowExit() {
+    if (const char* ms = std::getenv("CRASHING_SUITE_SLOW_EXIT_MS"); ms && !::testing::GTEST_FLAG(list_tests))
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+  }
+} slow_exit;
+
 // CRASHING_SUITE_NAMES adds two tests whose names differ only where GoogleTest's filter has a meaning ('-'
 // starts the tests left out), as a program registering its tests at run time can name them: a filter for
 // the one must not run the other.

@@ -37,6 +37,17 @@ check "the last test ran in the fresh process and passed" "grep -q '\"outcome\":
 check "recorded properties reach the result file" "grep -q 'median_ns' '$work/results/Crashing.First.result.json'"
 check "an unknown test has no result and fails" "[ \$(verdict Crashing.Missing) -eq 1 ] && grep -q 'no result' '$work/Crashing.Missing.out'"
 
+# A suite process whose exit is slow (a GPU suite's driver releasing its context) has handed its result over before
+# it: run-suite neither waits for the exit nor reads it as a crash, and the exit status is the one the suite gave.
+start=$(date +%s%N)
+CRASHING_SUITE_SLOW_EXIT_MS=4000 "$bankgate" run-suite --binary "$suite" --results "$work/slow-exit" >"$work/slow-exit.log" 2>&1
+rc=$? waited_ms=$((($(date +%s%N) - start) / 1000000))
+check "run-suite does not wait for a finished suite's slow exit (took ${waited_ms} ms of its 4000)" \
+  "[ $rc -eq 0 ] && [ $waited_ms -lt 3000 ] && grep -q '5 tests of crashing_suite in 1 process(es)' '$work/slow-exit.log'"
+check "every test kept its record, the failure its own" \
+  "[ \$(ls '$work/slow-exit'/*.result.json | wc -l) -eq 5 ] && grep -q 'a plain failure' '$work/slow-exit/Crashing.Fails.result.json'"
+check "no running file is left behind" "[ ! -e '$work/slow-exit/.running' ] && ! ls -A '$work/slow-exit' | grep -q running"
+
 # A test that hangs is killed after the test timeout and charged with it; the rest go on in a fresh process.
 CRASHING_SUITE_HANG=1 "$bankgate" run-suite --binary "$suite" --results "$work/hang" --test-timeout 2 >"$work/hang.log" 2>&1
 check "run-suite completes its job (exit 0) though a test hung, saying so" \
