@@ -80,30 +80,32 @@ int run_program(const std::vector<std::string>& argv, const std::string& log, co
   return pid ? wait_for(*pid) : 127;
 }
 
-std::optional<int> run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
-                                       const std::function<Watching()>& watch) {
+Watched run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
+                            const std::function<Watching()>& watch) {
   const std::optional<pid_t> pid = spawn(argv, "", extra);
-  if (!pid) return 127;
+  if (!pid) return {127};
   for (;;) {
     int status = 0;
     const pid_t ended = waitpid(*pid, &status, WNOHANG);
     if (ended == *pid) {
-      if (WIFEXITED(status)) return WEXITSTATUS(status);
-      return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127;
+      if (WIFEXITED(status)) return {WEXITSTATUS(status)};
+      return {WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127};
     }
-    if (ended < 0 && errno != EINTR) return 127;
+    if (ended < 0 && errno != EINTR) return {127};
     switch (watch()) {
       case Watching::go_on:
         break;
       case Watching::kill:
         kill(*pid, SIGKILL);
-        return wait_for(*pid);
+        return {wait_for(*pid)};
       case Watching::let_go:
-        return std::nullopt;
+        return {std::nullopt, *pid};
     }
     std::this_thread::sleep_for(watch_interval);
   }
 }
+
+void reap_child(pid_t pid) { wait_for(pid); }
 
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra) {
   int pipe_fds[2];

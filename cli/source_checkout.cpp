@@ -175,7 +175,7 @@ void build_tree(const std::string& who, const SourceTree& tree, const std::strin
   progress("bankgate " + who + ": building the " + describe(side, tree) + " from " + tree.project.string() + " in " +
            build.string() + " (output: " + step_log(logs, tree, "build").string() + ")");
   run_step(configure, side, tree, "configure", logs);
-  run_step({"cmake", "--build", build.string()}, side, tree, "build", logs);
+  run_step({build_tool(build, "cmake"), "--build", build.string()}, side, tree, "build", logs);
 }
 
 // What every commit's build takes from the project's own build, so that they configure as it did: where packages

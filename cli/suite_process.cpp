@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include <bankgate/gate/protocol/duration_confirmation.hpp>
 #include <bankgate/gate/store/atomic_file.hpp>
@@ -198,6 +199,10 @@ std::string running_test(const fs::path& running) {
   return name;
 }
 
+// A suite process let go as it exits (hand_over_exit), not yet reaped: the next one waits for it. run-suite itself
+// leaves it when it ends, so that ctest and the command go on while the driver releases its context.
+pid_t exiting_suite = 0;
+
 // The exit status a suite process handed over as it finished its tests, where its running file says so.
 std::optional<int> finished_status(const fs::path& running) {
   std::string marker;
@@ -270,21 +275,24 @@ int SuiteRunner::run_process(const std::vector<std::string>& selection) {
                        "name); rename one of them");
     return exit_ok;
   }
+  // The process let go before this one (this runner's, or the run's before a confirming one) ends first: two
+  // processes of a suite never hold the GPU at once.
+  if (exiting_suite != 0) reap_child(std::exchange(exiting_suite, 0));
   std::error_code ec;
   fs::remove(running_, ec);
   ending_ = Ending::none;
   std::string seen;
   Clock::time_point since = Clock::now();
   std::optional<int> handed_over;  // the status the process wrote as it finished (g::protocol::finished_marker)
-  const std::optional<int> status =
-      run_program_watched({o_.binary.string(), "--gtest_filter=" + *filter}, environment_, [&] {
-        if ((handed_over = finished_status(running_))) return Watching::let_go;
-        return watch(seen, since) ? Watching::kill : Watching::go_on;
-      });
+  const Watched ended = run_program_watched({o_.binary.string(), "--gtest_filter=" + *filter}, environment_, [&] {
+    if ((handed_over = finished_status(running_))) return Watching::let_go;
+    return watch(seen, since) ? Watching::kill : Watching::go_on;
+  });
   ++processes_;
-  if (status) return *status;
-  fs::remove(running_, ec);  // the marker: the process is ending, and no test of it is running
-  return *handed_over;
+  exiting_suite = ended.let_go;
+  // The marker, whether the process was let go or ended before it was seen: no test of it is running.
+  if (handed_over || finished_status(running_)) fs::remove(running_, ec);
+  return ended.status ? *ended.status : *handed_over;
 }
 
 // Whether the suite process must be ended now: the run's time is out, or the same test (or no test at all) has

@@ -147,6 +147,13 @@ step_unit() {
   expect "unit tests (GPU-free)" 0 unit.log bash -c '. ci/lib.sh && bankgate_ensure_test_dependencies &&
     ctest --test-dir "$1" -L "^unit$" --output-on-failure --parallel 8' unit "$build"
   grep -hE "tests passed|Total Test time" "$out/unit.log"
+  # The catalogue's output comparison on the GPU, checked on its own; a skip is a failure here.
+  expect "the output comparison on the GPU (gpu_check)" 0 gpu-check.log \
+    ctest --test-dir "$build" -L "^gpu_check$" --output-on-failure --no-tests=error
+  if grep -q "Skipped" "$out/gpu-check.log"; then
+    note "the output comparison on the GPU (gpu_check)" "skipped on a GPU machine UNEXPECTED"
+    return 1
+  fi
 }
 
 step_rerun() {

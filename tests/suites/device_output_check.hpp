@@ -26,7 +26,7 @@ template <typename T>
   const kernels::Differences found = kernels::differences(actual.get(), expected.get(), actual.size());
   if (found.count == 0) return ::testing::AssertionSuccess();
   ::testing::AssertionResult failure = ::testing::AssertionFailure();
-  failure << found.count << " of " << actual.size() << " elements differ from the CPU reference";
+  failure << found.count << " of " << actual.size() << " elements differ from the reference";
   for (const std::size_t i : found.sample)
     failure << "\n  [" << i << "] got " << element_at(actual.get(), i) << ", want " << element_at(expected.get(), i);
   return failure;

@@ -54,6 +54,24 @@ check "bankgate_add_line_info() gives a library -lineinfo" \
 check "a library named in neither is left as it is" \
   '! compile_of libraries plain plain.cu | grep -q -- -lineinfo' "$(compile_of libraries plain plain.cu)"
 
+# The measuring tests' own CTest file names each suite's folder once, and none below another it names: ctest reads
+# a folder's subfolders with it, so a nested one would be read, and its suite measured, twice.
+project nested CXX '
+bankgate_add_gpu_suite(top_suite SOURCES suite.cpp)
+bankgate_add_gpu_suite(top_suite_two SOURCES suite.cpp)
+add_subdirectory(inner)'
+mkdir -p "$work/nested/inner" && echo "// inner" >"$work/nested/inner/suite.cpp"
+echo 'bankgate_add_gpu_suite(inner_suite SOURCES suite.cpp)' >"$work/nested/inner/CMakeLists.txt"
+configure nested
+expect_rc "a project with a suite in a folder below another suite's configures" 0
+listed=$(cat "$work/nested/build/bankgate/measuring-tests/CTestTestfile.cmake" 2>&1)
+check "the measuring tests' file names the top folder once, and not the folder below it" \
+  '[ "$(grep -c "^subdirs" <<<"$listed")" = 1 ] && grep -q "subdirs(\"$work/nested/build\")" <<<"$listed"' "$listed"
+measuring=$(cd "$work/nested/build" && "$(dirname "$cmake")/ctest" --test-dir bankgate/measuring-tests -N 2>&1)
+check "ctest there lists each measuring test once" \
+  '[ "$(grep -c "bankgate.measure.inner_suite$" <<<"$measuring")" = 1 ] && [ "$(grep -c "bankgate.measure.top_suite$" <<<"$measuring")" = 1 ]' \
+  "$measuring"
+
 project unknown CXX 'bankgate_add_gpu_suite(unknown_suite SOURCES suite.cpp DEPENDS kernels)'
 configure unknown
 expect_rc "an unknown argument stops the configure" 1

@@ -55,8 +55,8 @@ struct KernelTiming {
   int launches_per_sample = 1;
   L2State l2 = L2State::warm;
   std::size_t warmup_launches = 0;  // calls of the callable before sampling (probe and warm-up)
-  // false: the warm-up hit its limit before durations settled. true: they settled, or the device was warm and one
-  // window sufficed (TimingOptions::short_warmup_when_warm), which is not a check that they settled.
+  // false: the warm-up hit its limit before durations settled. true: they settled, or the device was warm and its
+  // short warm-up sufficed (TimingOptions::short_warmup_when_warm), which is not a check that they settled.
   bool warmup_stable = false;
   // Samples discarded because the GPU was clocked down while they ran (a slowdown or power/thermal reason
   // reported by the driver, or an SM clock well below the highest seen). If too few samples remained, the

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <exception>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -42,9 +43,13 @@ std::vector<Computed<Result>> map_in_parallel(std::size_t n, Fn fn) {
         outcomes[i].fail(std::current_exception());
       }
   };
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
+  // At most 16: the files are small, and a container's CPU quota may be far below the cores the machine reports.
+  const std::size_t threads = std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 16, n});
   std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  try {
+    for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  } catch (const std::system_error&) {  // no more threads to be had: those started and this one do the rest
+  }
   work();
   for (std::thread& helper : helpers) helper.join();
   return outcomes;
