@@ -22,9 +22,10 @@ bool driver_loads() {
 ChildEnvironment driver_stub_where_no_driver(const std::filesystem::path& stub_folder) {
   std::error_code ec;
   if (stub_folder.empty() || !std::filesystem::exists(stub_folder / "libcuda.so.1", ec) || driver_loads()) return {};
-  const char* path = std::getenv("LD_LIBRARY_PATH");
-  return {
-      {"LD_LIBRARY_PATH", stub_folder.string() + (path != nullptr && *path != '\0' ? ":" + std::string(path) : "")}};
+  std::string search = stub_folder.string();
+  if (const char* path = std::getenv("LD_LIBRARY_PATH"); path != nullptr && *path != '\0')
+    search.append(":").append(path);
+  return {{"LD_LIBRARY_PATH", search}};
 }
 
 }  // namespace bankgate::cli

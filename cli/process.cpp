@@ -105,7 +105,17 @@ Watched run_program_watched(const std::vector<std::string>& argv, const ChildEnv
   }
 }
 
-void reap_child(pid_t pid) { wait_for(pid); }
+void reap_child(pid_t pid, std::chrono::seconds patience) {
+  const auto until = std::chrono::steady_clock::now() + patience;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    const pid_t ended = waitpid(pid, &status, WNOHANG);
+    if (ended == pid || (ended < 0 && errno != EINTR)) return;
+    std::this_thread::sleep_for(watch_interval);
+  }
+  kill(pid, SIGKILL);
+  wait_for(pid);
+}
 
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra) {
   int pipe_fds[2];

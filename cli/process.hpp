@@ -37,8 +37,9 @@ struct Watched {
 };
 Watched run_program_watched(const std::vector<std::string>& argv, const ChildEnvironment& extra,
                             const std::function<Watching()>& watch);
-// Waits until a child that run_program_watched let go has ended.
-void reap_child(pid_t pid);
+// Waits until a child that run_program_watched let go has ended, killing it (SIGKILL) where it takes longer than
+// `patience`: an exit that hangs must not hold up what comes next.
+void reap_child(pid_t pid, std::chrono::seconds patience);
 
 // Runs `argv` and returns what it printed on standard output (trailing newlines removed); empty on failure.
 std::string program_output(const std::vector<std::string>& argv, const ChildEnvironment& extra = {});

@@ -277,7 +277,7 @@ int SuiteRunner::run_process(const std::vector<std::string>& selection) {
   }
   // The process let go before this one (this runner's, or the run's before a confirming one) ends first: two
   // processes of a suite never hold the GPU at once.
-  if (exiting_suite != 0) reap_child(std::exchange(exiting_suite, 0));
+  if (exiting_suite != 0) reap_child(std::exchange(exiting_suite, 0), std::chrono::seconds(o_.test_timeout));
   std::error_code ec;
   fs::remove(running_, ec);
   ending_ = Ending::none;

@@ -22,7 +22,8 @@ namespace bankgate::detail {
 // Whether the device is known to be warm: it has just run timed kernels (the placements after the first of
 // time_over_placements, or a measurement that ended moments ago with the clock still up). Then the warm-up is
 // TimingOptions::warm_start_samples samples, discarded, to bring the call's own kernels and buffers into the caches;
-// otherwise windows until the durations and the clock have settled. TimingOptions::short_warmup_when_warm false makes every start cold.
+// otherwise windows until the durations and the clock have settled. TimingOptions::short_warmup_when_warm false
+// makes every start cold.
 enum class WarmupStart { cold_device, warm_device };
 
 class ActivityTimer {

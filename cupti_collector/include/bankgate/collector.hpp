@@ -51,8 +51,8 @@ class Collector {
   // which change from one allocation, and one process, to the next): each of `placements` launches the same
   // kernels on buffers of its own. Each placement is timed in turn, with an equal share of the time budget and of
   // the samples and the first one's launches per sample (later ones warm up as a warm device does:
-  // TimingOptions::warm_start_samples), and each gives the merged samples as many as the fewest did, so the median is the kernels' over those
-  // placements rather than one allocation's. One placement is time_launches.
+  // TimingOptions::warm_start_samples), and each gives the merged samples as many as the fewest did, so the median
+  // is the kernels' over those placements rather than one allocation's. One placement is time_launches.
   std::vector<KernelTiming> time_over_placements(std::string_view label,
                                                  const std::vector<std::function<void()>>& placements,
                                                  const TimingOptions& options = {});

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <stdexcept>
 #include <cmath>
 #include <map>
 #include <set>
@@ -63,22 +64,28 @@ struct RecordFile {
   std::optional<h::TestResultRecord> record;
 };
 
-// Each file below `dir` whose name ends with `suffix`, read inside the folder and handed to `use` with its place,
-// text and name for messages. The files were written by the run of a pull request's tests: one that leads out of
-// the folder (a link, absolute or through '..'), cannot be read, or that `use` cannot take is a problem of the run
-// (`what` names its kind), never used.
+// Each file below `dir` whose name ends with `suffix`, read inside the folder and parsed by `parse` (given its text
+// and its name for messages) on the machine's cores, then handed to `use` with its place, in the listing's order.
+// The files were written by the run of a pull request's tests: one that leads out of the folder (a link, absolute or
+// through '..'), cannot be read, or that `parse` or `use` cannot take is a problem of the run (`what` names its
+// kind), never used.
+template <typename Parsed>
 void read_run_files(const fs::path& dir, const std::string& suffix, const std::string& what,
                     std::vector<std::string>& problems,
-                    const std::function<void(const fs::path&, const std::string&, const std::string&)>& use) {
+                    const std::function<Parsed(const std::string&, const std::string&)>& parse,
+                    const std::function<void(const fs::path&, Parsed&)>& use) {
   std::error_code ec;
   if (dir.empty() || !fs::is_directory(dir, ec)) return;
   std::vector<std::string> refused;
   try {
     const h::ConfinedFolder folder(dir, "the test results folder");
     const auto wanted = [&](const std::string& name) { return name.ends_with(suffix); };
-    for (const fs::path& relative : folder.files_below(".", wanted, refused)) try {
-        use(relative.lexically_normal(), folder.read(relative), folder.display(relative).string());
-      } catch (const std::exception& e) {  // ResultRecordError, InputFileError
+    const std::vector<fs::path> found = folder.files_below(".", wanted, refused);
+    auto parsed = h::map_in_parallel<Parsed>(
+        found.size(), [&](std::size_t i) { return parse(folder.read(found[i]), folder.display(found[i]).string()); });
+    for (std::size_t i = 0; i < found.size(); ++i) try {
+        use(found[i].lexically_normal(), parsed[i].get());
+      } catch (const std::exception& e) {  // ResultRecordError, InputFileError, ConfinementError
         refused.push_back(e.what());
       }
   } catch (const h::ConfinementError& e) {
@@ -88,42 +95,28 @@ void read_run_files(const fs::path& dir, const std::string& suffix, const std::s
 }
 
 // Every record file, subfolders' too, so that a second record of a test is seen and refused, never chosen; a file
-// that cannot be parsed is kept without its record. Read and parsed on the machine's cores (a gate's hundreds of
-// records), taken in order as read_run_files takes them.
+// that cannot be parsed is kept without its record.
 std::vector<RecordFile> read_result_records(const fs::path& dir, std::vector<std::string>& problems) {
+  struct Parsed {
+    std::optional<h::TestResultRecord> record;
+    std::string error;  // why the text is no record
+  };
   std::vector<RecordFile> files;
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-  std::vector<std::string> refused;
-  try {
-    const h::ConfinedFolder folder(dir, "the test results folder");
-    const auto wanted = [](const std::string& name) { return name.ends_with(h::test_result_suffix); };
-    const std::vector<fs::path> found = folder.files_below(".", wanted, refused);
-    struct Parsed {
-      std::optional<h::TestResultRecord> record;
-      std::string error;  // why the text is no record
-    };
-    auto parsed = h::map_in_parallel<Parsed>(found.size(), [&](std::size_t i) {
-      const std::string text = folder.read(found[i]);  // a file that cannot be read is not kept
-      Parsed p;
-      try {
-        p.record = h::parse_result_record(text, folder.display(found[i]).string());
-      } catch (const std::exception& e) {  // ResultRecordError
-        p.error = e.what();
-      }
-      return p;
-    });
-    for (std::size_t i = 0; i < found.size(); ++i) try {
-        Parsed& p = parsed[i].get();
-        files.push_back(RecordFile{found[i].lexically_normal(), std::move(p.record)});
-        if (!p.error.empty()) refused.push_back(p.error);
-      } catch (const std::exception& e) {  // InputFileError, ConfinementError
-        refused.push_back(e.what());
-      }
-  } catch (const h::ConfinementError& e) {
-    refused.push_back(e.what());
-  }
-  for (const std::string& why : refused) problems.push_back("a test's result record was not read: " + why);
+  read_run_files<Parsed>(
+      dir, h::test_result_suffix, "a test's result record", problems,
+      [](const std::string& text, const std::string& origin) {
+        Parsed p;
+        try {
+          p.record = h::parse_result_record(text, origin);
+        } catch (const std::exception& e) {  // ResultRecordError
+          p.error = e.what();
+        }
+        return p;
+      },
+      [&](const fs::path& relative, Parsed& p) {
+        files.push_back(RecordFile{relative, std::move(p.record)});
+        if (!p.error.empty()) throw std::runtime_error(p.error);
+      });
   return files;
 }
 
@@ -131,14 +124,15 @@ std::vector<RecordFile> read_result_records(const fs::path& dir, std::vector<std
 // problem of the whole run.
 std::vector<h::TestPlan> read_plans(const fs::path& dir, std::vector<std::string>& problems) {
   std::vector<h::TestPlan> plans;
-  read_run_files(dir, h::test_plan_suffix, "a test plan", problems,
-                 [&](const fs::path&, const std::string& text, const std::string& origin) {
-                   h::TestPlan plan = h::parse_plan(text, origin);
-                   if (!plan.problem.empty())
-                     problems.push_back("the measuring run of " + plan.program + " (shard " +
-                                        std::to_string(plan.shard) + ") could not run its tests: " + plan.problem);
-                   plans.push_back(std::move(plan));
-                 });
+  read_run_files<h::TestPlan>(
+      dir, h::test_plan_suffix, "a test plan", problems,
+      [](const std::string& text, const std::string& origin) { return h::parse_plan(text, origin); },
+      [&](const fs::path&, h::TestPlan& plan) {
+        if (!plan.problem.empty())
+          problems.push_back("the measuring run of " + plan.program + " (shard " + std::to_string(plan.shard) +
+                             ") could not run its tests: " + plan.problem);
+        plans.push_back(std::move(plan));
+      });
   return plans;
 }
 
