@@ -3,7 +3,7 @@
 // kernels and profiles nothing, for running under Nsight Compute on the same binary (bench/counters.sh
 // takes the difference to a plain run). Prints one JSON document.
 //
-//   bankgate-counter-bench [--batches 1,12,64] [--calls 30] [--device N]
+//   bankgate-counter-bench [--batches 1,12,64] [--calls 30] [--device N] [--room N]
 //   bankgate-counter-bench --launch-only N
 //
 // The kernel is the catalogue's setRowReadRow (one 32x32 block, one shared store and load per thread), so the
@@ -43,7 +43,8 @@ int usage(const std::string& why) {
   std::cerr << "bankgate-counter-bench: " << why
             << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] | "
                "--launch-only N\n"
-            << "  --metrics: the metrics to collect (default: the gate's set, bankgate metrics)\n";
+            << "  --metrics: the metrics to collect (default: the gate's set, bankgate metrics)\n"
+            << "  --room: CollectorOptions::room_for_kernels (default: the API's)\n";
   return 64;
 }
 
@@ -52,6 +53,7 @@ int usage(const std::string& why) {
 int main(int argc, char** argv) {
   std::vector<int> batches{1, 12, 64};
   int calls = 30, device = 0, launch_only = 0;
+  std::size_t room = bankgate::CollectorOptions{}.room_for_kernels;
   std::vector<std::string> metrics = bankgate::default_metric_names();
   try {
     for (int i = 1; i < argc; ++i) {
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
         calls = std::stoi(value);
       else if (arg == "--device")
         device = std::stoi(value);
+      else if (arg == "--room")
+        room = static_cast<std::size_t>(std::stoul(value));
       else if (arg == "--launch-only")
         launch_only = std::stoi(value);
       else if (arg == "--metrics") {
@@ -98,8 +102,8 @@ int main(int argc, char** argv) {
   const auto made = std::chrono::steady_clock::now();
   // Room for the largest batch and no more: the counter-data image, initialised every call, grows with it.
   const auto largest = static_cast<std::size_t>(*std::max_element(batches.begin(), batches.end()));
-  bankgate::Collector collector(
-      bankgate::CollectorOptions{.device = device, .metrics = metrics, .max_kernels_per_call = largest});
+  bankgate::Collector collector(bankgate::CollectorOptions{
+      .device = device, .metrics = metrics, .max_kernels_per_call = largest, .room_for_kernels = room});
   const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - made).count();
   const auto first_start = std::chrono::steady_clock::now();
   const auto first = collector.collect_counters("bench/first", [&] { launch(out.get(), 1); });
@@ -138,11 +142,9 @@ int main(int argc, char** argv) {
                        {"phase_ms_per_kernel", phase_medians},
                        {"counters_identical_to_the_first_call", identical}});
   }
-  std::cout << nlohmann::json{{"device", collector.device().name},
-                              {"passes", collector.passes()},
-                              {"setup_ms", setup_ms},
-                              {"first_call_ms", first_ms},
-                              {"batches", results}}
+  std::cout << nlohmann::json{{"device", collector.device().name}, {"passes", collector.passes()},
+                              {"room_for_kernels", room},          {"setup_ms", setup_ms},
+                              {"first_call_ms", first_ms},         {"batches", results}}
                    .dump(2)
             << "\n";
   return 0;

@@ -21,9 +21,11 @@ shared4=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_l1tex_data_pipe_lsu
 shared4+=,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 "$bench" --batches 1,12,64 --calls 30 --metrics "$shared4" >"$out/collector-shared4.json" ||
   bankgate_die "the collector bench (four shared-memory counters) failed"
-# One kernel per call with room for one only, as the gate's collector is made (a gated case launches one
-# kernel): the counter-data image CUPTI initialises every call grows with the room for kernels.
+# One kernel per call on a collector of its own, with the API's defaults (a room for one), and in a room for two as
+# the gate's collector is made: the counter-data image and the profiler's stop grow with the room for kernels.
 "$bench" --batches 1 --calls 30 >"$out/collector-single.json" || bankgate_die "the collector bench (one kernel) failed"
+"$bench" --batches 1 --calls 30 --room 2 >"$out/collector-single-room2.json" ||
+  bankgate_die "the collector bench (one kernel, room 2) failed"
 "$bench" --batches 1 --calls 30 --metrics "$shared4" >"$out/collector-single-shared4.json" ||
   bankgate_die "the collector bench (one kernel, four counters) failed"
 n=64
@@ -43,8 +45,12 @@ print("host ms per kernel, the gate's set against the four shared-memory counter
       f"; set-up {c['setup_ms']:.1f} vs {four['setup_ms']:.1f} ms, first kernel {c['first_call_ms']:.1f} vs {four['first_call_ms']:.1f} ms")
 single = json.load(open(f"{out}/collector-single.json"))["batches"][0]
 single4 = json.load(open(f"{out}/collector-single-shared4.json"))["batches"][0]
-print(f"one kernel per call, room for one (as the gate): {single['host_ms_per_kernel']:.3f} ms per kernel "
-      f"(image {single['phase_ms_per_kernel']['image']:.3f}) vs {single4['host_ms_per_kernel']:.3f} with the four counters")
+single2 = json.load(open(f"{out}/collector-single-room2.json"))["batches"][0]
+def parts(b):
+    return ", ".join(f"{p} {v:.3f}" for p, v in b["phase_ms_per_kernel"].items())
+print(f"one kernel per call, API defaults (room 1): {single['host_ms_per_kernel']:.3f} ms ({parts(single)}) "
+      f"vs {single4['host_ms_per_kernel']:.3f} with the four counters")
+print(f"one kernel per call, room 2 (the gate's): {single2['host_ms_per_kernel']:.3f} ms ({parts(single2)})")
 ncu_ms = ((t2 - t1) - (t1 - t0)) * 1000.0 / n
 print(f"{c['device']}: {c['passes']} pass; collector set-up {c['setup_ms']:.1f} ms, first profiled kernel {c['first_call_ms']:.1f} ms")
 print(f"Nsight Compute on the same binary and kernel: {ncu_ms:.1f} ms of host time per profiled kernel ({n} kernels, less a plain run)")

@@ -48,6 +48,7 @@ STEPS=(
   "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
   "speed=N|bench/gate-speed.sh on this build: N catalogue gates (--no-build) with their parts, the collector's cost against ncu, and each per-test verdict process's time"
+  "check|the GPU checks alone (ctest -L gpu_check: the output comparison on the GPU, the collector's room for kernels); a skip fails"
   "counters|host time of counter collection per kernel at 1, 12, 64 per call, against ncu (bench/counters.sh)"
   "cost|the collector's cost against ncu on the catalogue suite (bench/collector-cost.sh)"
 )
@@ -147,11 +148,18 @@ step_unit() {
   expect "unit tests (GPU-free)" 0 unit.log bash -c '. ci/lib.sh && bankgate_ensure_test_dependencies &&
     ctest --test-dir "$1" -L "^unit$" --output-on-failure --parallel 8' unit "$build"
   grep -hE "tests passed|Total Test time" "$out/unit.log"
-  # The catalogue's output comparison on the GPU, checked on its own; a skip is a failure here.
-  expect "the output comparison on the GPU (gpu_check)" 0 gpu-check.log \
+  step_check
+}
+
+# The GPU's own checks (label gpu_check: the catalogue's output comparison, the collector's room for kernels), run
+# on their own; a skip is a failure here.
+step_check() {
+  build_tree "$build" || return
+  expect "the GPU checks (gpu_check)" 0 gpu-check.log \
     ctest --test-dir "$build" -L "^gpu_check$" --output-on-failure --no-tests=error
+  grep -hE "tests passed|Test +#" "$out/gpu-check.log"
   if grep -q "Skipped" "$out/gpu-check.log"; then
-    note "the output comparison on the GPU (gpu_check)" "skipped on a GPU machine UNEXPECTED"
+    note "the GPU checks (gpu_check)" "skipped on a GPU machine UNEXPECTED"
     return 1
   fi
 }
@@ -742,7 +750,7 @@ step_ncu() {
 
 step_counters() {
   expect "counter cost bench" 0 counters.log bash bench/counters.sh "$out/counters"
-  tail -n 8 "$out/counters.log"
+  tail -n 9 "$out/counters.log"
 }
 
 step_speed() {

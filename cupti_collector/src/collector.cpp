@@ -10,6 +10,7 @@
 
 #include "activity_timer.hpp"
 #include "check.hpp"
+#include "cupti_callbacks.hpp"
 #include "l2_flusher.hpp"
 #include "lap_timer.hpp"
 #include "module_cubins.hpp"
@@ -38,7 +39,8 @@ class NvtxRange {
 struct Collector::Impl {
   CollectorOptions options;
   DeviceInfo device;
-  std::unique_ptr<detail::ModuleCubins> cubins;  // made before the context, so no module loads unseen
+  std::unique_ptr<detail::ModuleCubins> cubins;
+  std::unique_ptr<detail::CuptiCallbacks> callbacks;  // made before the context, so no module loads unseen
   std::unique_ptr<detail::L2Flusher> flusher;
   std::unique_ptr<detail::RangeProfiler> profiler;
   std::unique_ptr<detail::ActivityTimer> timer;
@@ -175,6 +177,8 @@ void Collector::Impl::add_tma_traffic(const std::function<void()>& launch, const
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
+  if (impl_->options.room_for_kernels == 0)
+    throw CollectorError(ErrorKind::invalid_options, "CollectorOptions::room_for_kernels is 0; give at least 1");
   detail::LapTimer laps;
   DeviceProbe probe = probe_device(impl_->options.device);
   if (!probe.available) throw CollectorError(ErrorKind::no_gpu, probe.reason);
@@ -182,11 +186,14 @@ Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>())
   laps.add_lap(impl_->setup.probe_ms);
   BANKGATE_CUDA(cudaSetDevice(impl_->options.device));
   impl_->cubins = std::make_unique<detail::ModuleCubins>();
+  impl_->callbacks = std::make_unique<detail::CuptiCallbacks>(*impl_->cubins);
   BANKGATE_CUDA(cudaFree(nullptr));  // creates the primary context CUPTI attaches to
   laps.add_lap(impl_->setup.context_ms);
   BANKGATE_CUPTI(cuptiGetVersion(&impl_->device.cupti_version));
-  impl_->profiler = std::make_unique<detail::RangeProfiler>(
-      detail::current_context(), impl_->options.device, impl_->options.metrics, impl_->options.max_kernels_per_call);
+  impl_->profiler =
+      std::make_unique<detail::RangeProfiler>(detail::current_context(), impl_->options.device, impl_->options.metrics,
+                                              impl_->options.max_kernels_per_call, impl_->options.room_for_kernels);
+  impl_->profiler->count_launches_with(*impl_->callbacks);
   impl_->device.chip_name = impl_->profiler->chip_name();
   const auto& metrics = impl_->options.metrics;
   if (impl_->options.tma_traffic &&

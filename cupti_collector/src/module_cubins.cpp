@@ -1,37 +1,10 @@
 #include "module_cubins.hpp"
 
-#include <cupti_callbacks.h>
 #include <cupti_pcsampling.h>
-#include <cupti_runtime_cbid.h>
 
 #include "check.hpp"
 
 namespace bankgate::detail {
-namespace {
-
-void CUPTIAPI on_resource(void* user, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
-  if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_MODULE_LOADED) return;
-  const auto* resource = static_cast<const CUpti_ResourceData*>(data);
-  const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor);
-  if (module != nullptr && module->pCubin != nullptr && module->cubinSize > 0)
-    static_cast<ModuleCubins*>(user)->add(module->pCubin, module->cubinSize);
-}
-
-}  // namespace
-
-ModuleCubins::ModuleCubins() {
-  BANKGATE_CUPTI(cuptiSubscribe(&subscriber_, reinterpret_cast<CUpti_CallbackFunc>(on_resource), this));
-  const CUptiResult enabled =
-      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
-  if (enabled != CUPTI_SUCCESS) {
-    cuptiUnsubscribe(subscriber_);
-    BANKGATE_CUPTI(enabled);
-  }
-}
-
-ModuleCubins::~ModuleCubins() {
-  if (subscriber_ != nullptr) cuptiUnsubscribe(subscriber_);
-}
 
 void ModuleCubins::add(const char* cubin, std::size_t size) {
   {

@@ -1,7 +1,7 @@
 #pragma once
-// Keeps a copy of every cubin the CUDA driver loads after construction (CUPTI resource callback), so that a
-// patched instruction reported by its cubin's CRC and offset can be mapped to a source line and an opcode, and what
-// each module's code says of itself (cuda_binary.hpp), so that code the driver compiled from the PTX of another
+// Keeps a copy of every cubin the CUDA driver loads (CuptiCallbacks hands them on from CUPTI's resource callback), so
+// that a patched instruction reported by its cubin's CRC and offset can be mapped to a source line and an opcode, and
+// what each module's code says of itself (cuda_binary.hpp), so that code the driver compiled from the PTX of another
 // architecture is told. The copies are small (a module of the catalogue is tens of kilobytes) and live as long as
 // the collector.
 
@@ -13,14 +13,11 @@
 
 #include "cuda_binary.hpp"
 
-typedef struct CUpti_Subscriber_st* CUpti_SubscriberHandle;
-
 namespace bankgate::detail {
 
 class ModuleCubins {
  public:
-  ModuleCubins();
-  ~ModuleCubins();
+  ModuleCubins() = default;
   ModuleCubins(const ModuleCubins&) = delete;
   ModuleCubins& operator=(const ModuleCubins&) = delete;
 
@@ -34,7 +31,6 @@ class ModuleCubins {
   void add(const char* cubin, std::size_t size);  // called from the resource callback
 
  private:
-  CUpti_SubscriberHandle subscriber_ = nullptr;
   mutable std::mutex mutex_;
   std::map<std::uint32_t, std::vector<char>> cubins_;
   std::vector<std::vector<DeviceCode>> code_;

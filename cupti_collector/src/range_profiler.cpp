@@ -9,6 +9,7 @@
 #include <cupti_target.h>
 
 #include "check.hpp"
+#include "cupti_callbacks.hpp"
 #include "lap_timer.hpp"
 
 namespace bankgate::detail {
@@ -36,6 +37,27 @@ bool host_library_knows(const std::string& chip) {
   return false;
 }
 
+// Counts a call's launches for as long as it lives, and no longer where the call throws: while counting, the driver
+// calls back on every launch.
+class LaunchCounting {
+ public:
+  explicit LaunchCounting(CuptiCallbacks* callbacks) : callbacks_(callbacks) {
+    if (callbacks_ != nullptr) callbacks_->start_counting_launches();
+  }
+  ~LaunchCounting() { finish(); }
+  LaunchCounting(const LaunchCounting&) = delete;
+  LaunchCounting& operator=(const LaunchCounting&) = delete;
+  LaunchCount finish() {
+    if (callbacks_ == nullptr) return {0, false};
+    const LaunchCount count = callbacks_->stop_counting_launches();
+    callbacks_ = nullptr;
+    return count;
+  }
+
+ private:
+  CuptiCallbacks* callbacks_;
+};
+
 }  // namespace
 
 CUcontext current_context() {
@@ -52,8 +74,8 @@ CUcontext current_context() {
 }
 
 RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
-                             std::size_t max_kernels_per_call)
-    : context_(context), max_kernels_(max_kernels_per_call) {
+                             std::size_t max_kernels_per_call, std::size_t first_room)
+    : context_(context), max_kernels_(max_kernels_per_call), room_(std::max<std::size_t>(first_room, 1)) {
   LapTimer laps;
   CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   BANKGATE_CUPTI(cuptiProfilerInitialize(&init));
@@ -136,7 +158,7 @@ RangeProfiler::~RangeProfiler() {
 
 // One profiled call of the callable, phase by phase; each phase's host time goes to last_phases(). A call whose
 // kernels filled the room may have launched more than it held (CUPTI keeps the first ones and need not say that it
-// dropped any): it is profiled again in a room twice as large.
+// dropped any): unless the launches counted say that it held them all, it is profiled again in a larger room.
 std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index) {
   MetricSet& set = sets_.at(set_index);
   phases_ = {};
@@ -148,11 +170,12 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     laps.add_lap(phases_.image_ms);
     set_config(set);
     laps.add_lap(phases_.set_config_ms);
-    profile(launch, set, laps);
+    const LaunchCount launched = profile(launch, set, laps);
     const std::size_t dropped = decode(laps);
     const std::size_t kept = ranges(set);
-    const bool too_many = kept + dropped > max_kernels_ || (kept == room_ && room_ > max_kernels_);
-    if (!too_many && dropped == 0 && kept < room_) break;
+    if (holds_every_kernel(launched, kept, dropped)) break;
+    const bool too_many = (launched.complete && launched.kernels > max_kernels_) || kept + dropped > max_kernels_ ||
+                          (kept == room_ && room_ > max_kernels_);
     if (too_many)
       throw CollectorError(ErrorKind::too_many_kernels,
                            "the profiled call launched more than " + std::to_string(max_kernels_) +
@@ -160,7 +183,7 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
                                "once");
     // On a fresh object: the object it has, sized again for the larger room, still kept 4 kernels of 12 in a room
     // of 8 (bench/RESULTS-collector-speed.md). A process pays this once per size of call.
-    room_ *= 2;
+    room_ = launched.complete && launched.kernels > room_ ? launched.kernels : room_ * 2;
     disable();
     enable();
     size_for(set);
@@ -169,7 +192,16 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   std::vector<KernelCounters> kernels = evaluate(set);
   laps.add_lap(phases_.evaluate_ms);
   phases_.kernels = kernels.size();
+  phases_.room = room_;
   return kernels;
+}
+
+// Every kernel the call launched has its range: a room with a place left dropped none for want of room, and a full
+// one held them all only where the launches were counted and their count is the room's.
+bool RangeProfiler::holds_every_kernel(const LaunchCount& launched, std::size_t kept, std::size_t dropped) const {
+  if (dropped != 0) return false;
+  if (kept < room_) return true;
+  return launched.complete && launched.kernels == kept;
 }
 
 void RangeProfiler::switch_object(MetricSet& set, std::size_t set_index) {
@@ -228,17 +260,21 @@ void RangeProfiler::set_config(MetricSet& set) {
 
 // The call between Start and Stop. Its CUDA errors are only checked after Stop, so that a failed launch does
 // not leave the profiler started.
-// With user replay, one call of the launch per pass the set needs.
-void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
+// With user replay, one call of the launch per pass the set needs; the launches counted are the first pass's, and a
+// later pass that launched another number makes the count incomplete.
+LaunchCount RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
   const std::size_t passes = set.replayed_by_caller ? set.config->passes() : 1;
+  LaunchCount first_pass{0, false};
   for (std::size_t pass = 0;; ++pass) {
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler_;
     BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
     laps.add_lap(phases_.start_ms);
+    LaunchCounting counting(callbacks_);
     launch();
     const cudaError_t launched = cudaGetLastError();
     const cudaError_t finished = cudaDeviceSynchronize();
+    const LaunchCount count = counting.finish();
     laps.add_lap(phases_.launch_ms);
     CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = profiler_;
@@ -246,7 +282,11 @@ void RangeProfiler::profile(const std::function<void()>& launch, const MetricSet
     laps.add_lap(phases_.stop_ms);
     BANKGATE_CUDA(launched);
     BANKGATE_CUDA(finished);
-    if (stop.isAllPassSubmitted) return;
+    if (pass == 0)
+      first_pass = count;
+    else if (count.kernels != first_pass.kernels || !count.complete)
+      first_pass.complete = false;
+    if (stop.isAllPassSubmitted) return first_pass;
     if (pass + 1 >= passes)
       throw CollectorError(ErrorKind::cupti_failure, "the range profiler wants pass " + std::to_string(pass + 2) +
                                                          " of a metric set configured for " + std::to_string(passes) +

@@ -18,7 +18,9 @@ struct CUpti_RangeProfiler_Object;
 
 namespace bankgate::detail {
 
+class CuptiCallbacks;
 class LapTimer;
+struct LaunchCount;
 
 // How collect() moves the profiler object to another metric set: by a fresh object (disable and enable: its first
 // Start then costs 130-170 ms on an H200), or on the object it has, which reads NaN or wrong values when the sets
@@ -29,8 +31,9 @@ enum class SetSwitch { reenable, in_place };
 class RangeProfiler {
  public:
   // `metrics` is set 0, the one every collect() reads unless told otherwise; add_metric_set adds others.
+  // `first_room`: the room for kernels the first calls get (room()).
   RangeProfiler(CUcontext context, int device_index, const std::vector<std::string>& metrics,
-                std::size_t max_kernels_per_call);
+                std::size_t max_kernels_per_call, std::size_t first_room = 4);
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
@@ -53,11 +56,15 @@ class RangeProfiler {
   }
   void restore_phases(const CounterPhases& phases) { phases_ = phases; }
   void set_switch(SetSwitch how) { switch_ = how; }
+  // Calls counted by `callbacks` from here on: a room their kernels fill exactly is known to hold them all.
+  void count_launches_with(CuptiCallbacks& callbacks) { callbacks_ = &callbacks; }
   // The object made ready for `set` before its first collect, without a fresh object: only before anything was
   // profiled (the constructor and add_metric_set size the object for the set they made last).
   void prepare(std::size_t set);
-  // Room for kernels per collect(): it starts at four and doubles, past max_kernels_per_call at most once, while a
-  // call's kernels fill it (that call is profiled again, on a fresh profiler object).
+  // Room for kernels per collect(). Where a call's kernels fill it, the call is profiled again in a larger room, on a
+  // fresh profiler object: one as large as the call's count where launches are counted and the count says that
+  // more were launched, else twice as large, past max_kernels_per_call at most once. Without a count, a full room
+  // may have dropped kernels; with one, a room the call's kernels fill exactly holds them all.
   std::size_t room() const { return room_; }
   // The construction's parts, into SetupPhases' profiler_*_ms, counter_availability_ms and metric_config_ms.
   void add_setup_parts(SetupPhases& setup) const;
@@ -80,7 +87,8 @@ class RangeProfiler {
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
   void set_config(MetricSet& set);
-  void profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
+  LaunchCount profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
+  bool holds_every_kernel(const LaunchCount& launched, std::size_t kept, std::size_t dropped) const;
   std::size_t decode(LapTimer& laps);  // the ranges dropped for want of room
   std::vector<KernelCounters> evaluate(MetricSet& set);
   std::vector<std::uint8_t> counter_data_for(const MetricConfig& config);
@@ -92,7 +100,8 @@ class RangeProfiler {
   std::string chip_name_;
   std::vector<std::uint8_t> availability_;
   std::size_t max_kernels_;
-  std::size_t room_ = 4;  // more than the catalogue's calls launch: a full room may have dropped kernels
+  std::size_t room_;
+  CuptiCallbacks* callbacks_ = nullptr;
   std::vector<MetricSet> sets_;
   std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   SetSwitch switch_ = SetSwitch::reenable;

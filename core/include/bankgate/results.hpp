@@ -105,6 +105,7 @@ struct KernelInstructions {
 // Where the host time of one collect_counters call went, in milliseconds (for benchmarks: bench/).
 struct CounterPhases {
   std::size_t kernels = 0;     // ranges (kernel launches) profiled in the call
+  std::size_t room = 0;        // the room for kernels the call was profiled in at last
   double flush_ms = 0.0;       // L2 flush before counting (CounterOptions::l2 cold)
   double switch_ms = 0.0;      // the profiler object made anew for another metric set or room
   double image_ms = 0.0;       // counter-data image initialised

@@ -18,10 +18,13 @@ struct CollectorOptions {
   // For kernels that executed TMA instructions, also read the TMA traffic (CounterSet::tma_traffic: hardware
   // counters, which need a run of their own) in a second run of the launch.
   bool tma_traffic = true;
-  // Kernel launches one collect_counters call may profile; more fails with ErrorKind::too_many_kernels. The room
-  // CUPTI is given starts at four kernels and doubles while calls fill it (such a call is profiled again), since a
-  // larger room costs every call: 1 ms for one kernel in a room of 1, 28 ms in a room of 64 (H200, docs/collector.md).
+  // Kernel launches one collect_counters call may profile; more fails with ErrorKind::too_many_kernels.
   std::size_t max_kernels_per_call = 64;
+  // The room CUPTI is given for a call's kernels at first. A larger room costs every call (docs/collector.md), so it
+  // starts small and grows to the count of a call that launched more, which is then profiled again on a fresh
+  // profiler object (about 150 ms on an H200, once per process and size of call). Launches are counted, so a room
+  // the call's kernels fill exactly holds them all. Give the kernels your calls usually launch.
+  std::size_t room_for_kernels = 1;
 };
 
 // How collect_counters reads counters.
