@@ -41,8 +41,8 @@ void launch(int* out, int kernels) {
 
 int usage(const std::string& why) {
   std::cerr << "bankgate-counter-bench: " << why
-            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] | "
-               "--launch-only N\n"
+            << "\nusage: bankgate-counter-bench [--batches 1,12,64] [--calls N] [--device N] [--metrics A,B,...] "
+               "[--room N] | --launch-only N\n"
             << "  --metrics: the metrics to collect (default: the gate's set, bankgate metrics)\n"
             << "  --room: CollectorOptions::room_for_kernels (default: the API's)\n";
   return 64;
@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception&) {
     return usage("a value is not a whole number");
   }
+  if (room < 1 || room > 64) return usage("the room must be between 1 and 64 kernels");
   if (calls < 1 || launch_only < 0 || batches.empty() ||
       std::any_of(batches.begin(), batches.end(), [](int b) { return b < 1 || b > 64; }))
     return usage("calls must be at least 1, batches between 1 and 64 kernels");
@@ -100,8 +101,8 @@ int main(int argc, char** argv) {
   }
 
   const auto made = std::chrono::steady_clock::now();
-  // Room for the largest batch and no more: the counter-data image, initialised every call, grows with it.
-  const auto largest = static_cast<std::size_t>(*std::max_element(batches.begin(), batches.end()));
+  // The largest batch is the limit; the room grows to each batch's count on its first call.
+  const auto largest = std::max(room, static_cast<std::size_t>(*std::max_element(batches.begin(), batches.end())));
   bankgate::Collector collector(bankgate::CollectorOptions{
       .device = device, .metrics = metrics, .max_kernels_per_call = largest, .room_for_kernels = room});
   const double setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - made).count();

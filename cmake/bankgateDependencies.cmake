@@ -1,10 +1,11 @@
-# What bankgate's libraries and command need: the CUDA toolkit (runtime, CUPTI: the collector's alone),
+# What bankgate's libraries and command need: the CUDA toolkit (runtime, CUPTI: the collector's alone), threads,
 # nlohmann-json, GoogleTest, and for the command CLI11 and pugixml. Included by bankgate's own build and by the
 # installed package's bankgateConfig.cmake, so both find the same things. Each missing piece stops the
 # configure with the package or setting that supplies it.
 include_guard(GLOBAL)
 
 find_package(CUDAToolkit REQUIRED)
+find_package(Threads REQUIRED)  # the collector evaluates metrics on threads of its own
 if(NOT TARGET CUDA::cupti)
   message(FATAL_ERROR "bankgate: CUPTI was not found in the CUDA toolkit at ${CUDAToolkit_LIBRARY_ROOT}. Install the "
                       "toolkit's CUPTI component (cuda-cupti-dev-13-0) or point CUDAToolkit_ROOT at a full toolkit.")

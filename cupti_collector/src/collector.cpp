@@ -177,8 +177,12 @@ void Collector::Impl::add_tma_traffic(const std::function<void()>& launch, const
 
 Collector::Collector(CollectorOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
-  if (impl_->options.room_for_kernels == 0)
-    throw CollectorError(ErrorKind::invalid_options, "CollectorOptions::room_for_kernels is 0; give at least 1");
+  const CollectorOptions& o = impl_->options;
+  if (o.room_for_kernels == 0 || o.room_for_kernels > o.max_kernels_per_call)
+    throw CollectorError(ErrorKind::invalid_options, "CollectorOptions::room_for_kernels is " +
+                                                         std::to_string(o.room_for_kernels) +
+                                                         "; give at least 1 and at most max_kernels_per_call (" +
+                                                         std::to_string(o.max_kernels_per_call) + ")");
   detail::LapTimer laps;
   DeviceProbe probe = probe_device(impl_->options.device);
   if (!probe.available) throw CollectorError(ErrorKind::no_gpu, probe.reason);

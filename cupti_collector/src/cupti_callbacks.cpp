@@ -27,6 +27,10 @@ constexpr std::array counted_launches{
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
 };
+constexpr std::array graph_launches{
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
 constexpr std::array uncounted_launches{
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
@@ -75,10 +79,12 @@ void CuptiCallbacks::on_driver_call(unsigned id, const void* callback_data) {
   if (call->callbackSite != CUPTI_API_EXIT) return;
   const auto* returned = static_cast<const CUresult*>(call->functionReturnValue);
   if (returned != nullptr && *returned != CUDA_SUCCESS) return;
+  if (call->context != context_.load(std::memory_order_relaxed)) return;
   if (listed(counted_launches, id))
     kernels_.fetch_add(1, std::memory_order_relaxed);
   else if (listed(uncounted_launches, id))
     uncounted_.store(true, std::memory_order_relaxed);
+  if (listed(graph_launches, id)) graph_.store(true, std::memory_order_relaxed);
 }
 
 bool CuptiCallbacks::switch_launch_callbacks(bool on) {
@@ -90,9 +96,11 @@ bool CuptiCallbacks::switch_launch_callbacks(bool on) {
   return all;
 }
 
-void CuptiCallbacks::start_counting_launches() {
+void CuptiCallbacks::start_counting_launches(CUcontext context) {
+  context_.store(context, std::memory_order_relaxed);
   kernels_.store(0, std::memory_order_relaxed);
   uncounted_.store(false, std::memory_order_relaxed);
+  graph_.store(false, std::memory_order_relaxed);
   switch_failed_ = !switch_launch_callbacks(true);
   counting_ = true;
 }
@@ -102,7 +110,8 @@ LaunchCount CuptiCallbacks::stop_counting_launches() {
   counting_ = false;
   const bool switched_off = switch_launch_callbacks(false);
   return {kernels_.load(std::memory_order_relaxed),
-          !switch_failed_ && switched_off && !uncounted_.load(std::memory_order_relaxed)};
+          !switch_failed_ && switched_off && !uncounted_.load(std::memory_order_relaxed),
+          graph_.load(std::memory_order_relaxed)};
 }
 
 }  // namespace bankgate::detail

@@ -3,6 +3,8 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 
+#include <mutex>
+
 #include <bankgate/metrics.hpp>
 #include <bankgate/preflight.hpp>
 
@@ -10,6 +12,14 @@
 
 namespace bankgate::detail {
 namespace {
+
+// Host objects are made and dropped one at a time: the collector makes some on threads of its own (the metric
+// evaluation's), and CUPTI does not say that its host set-up may run on several threads at once. Only evaluation,
+// each thread on its own object, runs in parallel.
+std::mutex& host_set_up() {
+  static std::mutex mutex;
+  return mutex;
+}
 
 CUpti_Profiler_Host_Object* make_host(const std::string& chip, const std::uint8_t* availability) {
   CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
@@ -50,6 +60,7 @@ void require_known_metrics(CUpti_Profiler_Host_Object* host, const std::string& 
 }  // namespace
 
 std::vector<std::string> without_absent_units(const std::string& chip_name, const std::vector<std::string>& metrics) {
+  const std::lock_guard lock(host_set_up());
   CUpti_Profiler_Host_Object* host = make_host(chip_name, nullptr);
   std::vector<std::string> kept;
   for (const std::string& name : metrics) {
@@ -68,6 +79,7 @@ MetricConfig::MetricConfig(const std::string& chip_name, const std::vector<std::
     throw CollectorError(ErrorKind::unknown_metric, "no metrics requested: the metric list is empty");
   for (const auto& m : metrics_) metric_pointers_.push_back(m.c_str());
   const std::uint8_t* availability = availability_.empty() ? nullptr : availability_.data();
+  const std::lock_guard lock(host_set_up());
   host_ = make_host(chip_name, availability);
   try {
     require_known_metrics(host_, chip_name, metrics_);
@@ -99,7 +111,10 @@ MetricConfig::MetricConfig(const std::string& chip_name, const std::vector<std::
   }
 }
 
-MetricConfig::~MetricConfig() { destroy_host(host_); }
+MetricConfig::~MetricConfig() {
+  const std::lock_guard lock(host_set_up());
+  destroy_host(host_);
+}
 
 }  // namespace bankgate::detail
 

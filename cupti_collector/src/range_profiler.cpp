@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
+#include <thread>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -37,12 +39,18 @@ bool host_library_knows(const std::string& chip) {
   return false;
 }
 
+bool any_unread(const std::vector<KernelCounters>& kernels) {
+  return std::any_of(kernels.begin(), kernels.end(), [](const KernelCounters& k) {
+    return std::any_of(k.values.begin(), k.values.end(), [](const auto& value) { return std::isnan(value.second); });
+  });
+}
+
 // Counts a call's launches for as long as it lives, and no longer where the call throws: while counting, the driver
 // calls back on every launch.
 class LaunchCounting {
  public:
-  explicit LaunchCounting(CuptiCallbacks* callbacks) : callbacks_(callbacks) {
-    if (callbacks_ != nullptr) callbacks_->start_counting_launches();
+  LaunchCounting(CuptiCallbacks* callbacks, CUcontext context) : callbacks_(callbacks) {
+    if (callbacks_ != nullptr) callbacks_->start_counting_launches(context);
   }
   ~LaunchCounting() { finish(); }
   LaunchCounting(const LaunchCounting&) = delete;
@@ -96,8 +104,14 @@ RangeProfiler::RangeProfiler(CUcontext context, int device_index, const std::vec
   // Enabled once here, not per collect(): only kernels launched between Start and Stop are profiled, launches
   // outside (the timing phase) run as usual.
   enable();
-  first.counter_data = counter_data_for(*first.config);
-  sets_.push_back(std::move(first));
+  try {
+    first.counter_data = counter_data_for(*first.config);
+    sets_.push_back(std::move(first));
+    make_evaluation(sets_.front());
+  } catch (...) {
+    disable();  // one profiler object per context: an enabled one left behind would fail the next collector
+    throw;
+  }
   laps.add_lap(enable_ms_);
 }
 
@@ -173,14 +187,23 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
     const LaunchCount launched = profile(launch, set, laps);
     const std::size_t dropped = decode(laps);
     const std::size_t kept = ranges(set);
-    if (holds_every_kernel(launched, kept, dropped)) break;
-    const bool too_many = (launched.complete && launched.kernels > max_kernels_) || kept + dropped > max_kernels_ ||
-                          (kept == room_ && room_ > max_kernels_);
-    if (too_many)
+    if (launched.graph && any_unread(evaluate(set)))
+      throw CollectorError(
+          ErrorKind::cupti_failure,
+          "the profiled call launched a CUDA graph, and the range profiler read no counters for it (NaN): "
+          "launch the graph's kernels themselves in the call you profile");
+    if (kept + dropped > max_kernels_ || (launched.complete && launched.kernels > max_kernels_) ||
+        (!holds_every_kernel(launched, kept, dropped) && room_ > max_kernels_))
       throw CollectorError(ErrorKind::too_many_kernels,
                            "the profiled call launched more than " + std::to_string(max_kernels_) +
                                " kernels; raise CollectorOptions::max_kernels_per_call or profile fewer launches at "
                                "once");
+    if (holds_every_kernel(launched, kept, dropped)) break;
+    if (launched.complete && launched.kernels > kept && kept < room_)
+      throw CollectorError(ErrorKind::cupti_failure,
+                           "the range profiler kept " + std::to_string(kept) + " of the " +
+                               std::to_string(launched.kernels) + " kernels the call launched, in a room for " +
+                               std::to_string(room_) + "; report this with the call you profile");
     // On a fresh object: the object it has, sized again for the larger room, still kept 4 kernels of 12 in a room
     // of 8 (bench/RESULTS-collector-speed.md). A process pays this once per size of call.
     room_ = launched.complete && launched.kernels > room_ ? launched.kernels : room_ * 2;
@@ -196,12 +219,13 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   return kernels;
 }
 
-// Every kernel the call launched has its range: a room with a place left dropped none for want of room, and a full
-// one held them all only where the launches were counted and their count is the room's.
+// Every kernel the call launched has its range: the launches were counted and each has its range, or, where they
+// were not counted (or counted fewer than the ranges, so the count missed some), the room kept a place free: a full
+// room may have dropped kernels without saying so.
 bool RangeProfiler::holds_every_kernel(const LaunchCount& launched, std::size_t kept, std::size_t dropped) const {
   if (dropped != 0) return false;
-  if (kept < room_) return true;
-  return launched.complete && launched.kernels == kept;
+  if (launched.complete && launched.kernels >= kept) return launched.kernels == kept;
+  return kept < room_;
 }
 
 void RangeProfiler::switch_object(MetricSet& set, std::size_t set_index) {
@@ -270,8 +294,17 @@ LaunchCount RangeProfiler::profile(const std::function<void()>& launch, const Me
     start.pRangeProfilerObject = profiler_;
     BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
     laps.add_lap(phases_.start_ms);
-    LaunchCounting counting(callbacks_);
-    launch();
+    // Kernel replay's own runs of a kernel are CUPTI's: only the caller's launches are counted, and only then.
+    LaunchCounting counting(set.replayed_by_caller ? callbacks_ : nullptr, context_);
+    try {
+      launch();
+    } catch (...) {
+      counting.finish();
+      CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+      stop.pRangeProfilerObject = profiler_;
+      cuptiRangeProfilerStop(&stop);  // the launch's own error is the one to report
+      throw;
+    }
     const cudaError_t launched = cudaGetLastError();
     const cudaError_t finished = cudaDeviceSynchronize();
     const LaunchCount count = counting.finish();
@@ -310,22 +343,21 @@ std::size_t RangeProfiler::ranges(MetricSet& set) {
   return info.numTotalRanges;
 }
 
-// The metrics' values of each range (one a kernel launch) of the decoded counter data.
+// Its threads make their host objects while the caller goes on.
+void RangeProfiler::make_evaluation(MetricSet& set) {
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = ParallelEvaluation::threads_for(set.metrics.size(), std::min<std::size_t>(cores - 1, 3));
+  set.evaluation = std::make_unique<ParallelEvaluation>(chip_name_, set.metrics, availability_, *set.config, threads);
+}
+
+// The metrics' values of each range (one a kernel launch) of the decoded counter data, on as many threads as the
+// metric list is worth (at most three more than the caller's).
 std::vector<KernelCounters> RangeProfiler::evaluate(MetricSet& set) {
-  std::vector<KernelCounters> kernels(ranges(set));
-  std::vector<double> values(set.metrics.size());
-  for (std::size_t range = 0; range < kernels.size(); ++range) {
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    eval.pHostObject = set.config->host();
-    eval.pCounterDataImage = set.counter_data.data();
-    eval.counterDataImageSize = set.counter_data.size();
-    eval.rangeIndex = range;
-    eval.ppMetricNames = const_cast<const char**>(set.config->metric_pointers().data());
-    eval.numMetrics = set.metrics.size();
-    eval.pMetricValues = values.data();
-    BANKGATE_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
-    for (std::size_t m = 0; m < set.metrics.size(); ++m) kernels[range].values[set.metrics[m]] = values[m];
-  }
+  if (!set.evaluation) make_evaluation(set);
+  const std::vector<std::vector<double>> values = set.evaluation->evaluate(set.counter_data, ranges(set));
+  std::vector<KernelCounters> kernels(values.size());
+  for (std::size_t range = 0; range < values.size(); ++range)
+    for (std::size_t m = 0; m < set.metrics.size(); ++m) kernels[range].values[set.metrics[m]] = values[range][m];
   return kernels;
 }
 

@@ -15,6 +15,7 @@
 struct CUpti_RangeProfiler_Object;
 
 #include "metric_config.hpp"
+#include "parallel_evaluation.hpp"
 
 namespace bankgate::detail {
 
@@ -79,6 +80,7 @@ class RangeProfiler {
     // The counter-data image as CUPTI initialised it for the current object and room: copying it costs a fraction
     // of initialising (18 ms at a room of 64 on an H200).
     std::vector<std::uint8_t> pristine;
+    std::unique_ptr<ParallelEvaluation> evaluation;  // set 0's made with it, others' on first use; uses `config`
   };
   void switch_object(MetricSet& set, std::size_t set_index);
   void size_for(MetricSet& set);
@@ -90,6 +92,7 @@ class RangeProfiler {
   LaunchCount profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
   bool holds_every_kernel(const LaunchCount& launched, std::size_t kept, std::size_t dropped) const;
   std::size_t decode(LapTimer& laps);  // the ranges dropped for want of room
+  void make_evaluation(MetricSet& set);
   std::vector<KernelCounters> evaluate(MetricSet& set);
   std::vector<std::uint8_t> counter_data_for(const MetricConfig& config);
   void enable();

@@ -23,7 +23,8 @@ struct CollectorOptions {
   // The room CUPTI is given for a call's kernels at first. A larger room costs every call (docs/collector.md), so it
   // starts small and grows to the count of a call that launched more, which is then profiled again on a fresh
   // profiler object (about 150 ms on an H200, once per process and size of call). Launches are counted, so a room
-  // the call's kernels fill exactly holds them all. Give the kernels your calls usually launch.
+  // the call's kernels fill exactly holds them all. Give the kernels your calls usually launch (at least 1, at most
+  // max_kernels_per_call; others fail with ErrorKind::invalid_options).
   std::size_t room_for_kernels = 1;
 };
 
