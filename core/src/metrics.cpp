@@ -210,29 +210,29 @@ const RatioTraits* find_ratio(std::string_view key) {
   return nullptr;
 }
 
-std::vector<std::pair<std::string, double>> derived_ratios(const KernelCounters& counters) {
+std::vector<std::pair<std::string, double>> derived_ratios(const KernelCounters& kernel) {
   std::vector<std::pair<std::string, double>> out;
   for (const RatioTraits& r : ratios) {
-    const auto n = counters.values.find(std::string(r.numerator));
-    const auto d = counters.values.find(std::string(r.denominator));
-    if (n == counters.values.end() || d == counters.values.end()) continue;
+    const auto n = kernel.values.find(std::string(r.numerator));
+    const auto d = kernel.values.find(std::string(r.denominator));
+    if (n == kernel.values.end() || d == kernel.values.end()) continue;
     out.emplace_back(std::string(r.key), d->second == 0.0 ? 0.0 : n->second / d->second);
   }
   return out;
 }
 
-double transactions_per_request(const KernelCounters& counters, SharedOp op) {
+double transactions_per_request(const KernelCounters& kernel, SharedOp op) {
   const bool load = op == SharedOp::load;
-  const bool sass = counters.values.contains(std::string(metric::shared_load_wavefronts)) ||
-                    !counters.values.contains(std::string(metric::hardware::shared_load_wavefronts));
+  const bool sass = kernel.values.contains(std::string(metric::shared_load_wavefronts)) ||
+                    !kernel.values.contains(std::string(metric::hardware::shared_load_wavefronts));
   const std::string_view wavefronts =
       sass ? (load ? metric::shared_load_wavefronts : metric::shared_store_wavefronts)
            : (load ? metric::hardware::shared_load_wavefronts : metric::hardware::shared_store_wavefronts);
   const std::string_view requests =
       sass ? (load ? metric::shared_load_requests : metric::shared_store_requests)
            : (load ? metric::hardware::shared_load_requests : metric::hardware::shared_store_requests);
-  const double transactions = counters.at(std::string(wavefronts));
-  const double issued = counters.at(std::string(requests));
+  const double transactions = kernel.at(std::string(wavefronts));
+  const double issued = kernel.at(std::string(requests));
   return issued == 0.0 ? 0.0 : transactions / issued;
 }
 

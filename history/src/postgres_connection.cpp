@@ -15,7 +15,12 @@ namespace {
 std::string numbered_parameters(const std::string& sql) {
   std::string out;
   int n = 0;
-  for (const char c : sql) out += c == '?' ? "$" + std::to_string(++n) : std::string(1, c);
+  for (const char c : sql) {
+    if (c == '?')
+      out.append("$").append(std::to_string(++n));
+    else
+      out += c;
+  }
   return out;
 }
 

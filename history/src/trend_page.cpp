@@ -25,7 +25,8 @@ struct Scale {
   double low = 0, high = 1;
   std::size_t count = 1;
   double x(std::size_t i) const {
-    return count < 2 ? width / 2 : margin + (width - 2 * margin) * static_cast<double>(i) / (count - 1.0);
+    return count < 2 ? width / 2
+                     : margin + (width - 2 * margin) * static_cast<double>(i) / (static_cast<double>(count) - 1.0);
   }
   double y(double v) const { return height - margin - (height - 2 * margin) * (v - low) / (high - low); }
 };

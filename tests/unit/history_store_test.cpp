@@ -146,7 +146,9 @@ TEST_P(HistoryStore, RefusesAStoreOfANewerSchemaAndWritesNothingToIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, HistoryStore, ::testing::Values(h::Engine::sqlite, h::Engine::postgresql),
-                         [](const auto& info) { return info.param == h::Engine::sqlite ? "SQLite" : "PostgreSQL"; });
+                         [](const auto& engine) {
+                           return engine.param == h::Engine::sqlite ? "SQLite" : "PostgreSQL";
+                         });
 
 TEST(HistoryStoreSqlite, ADamagedFileIsRefusedNamingItAndWhatToDo) {
   const fs::path file = fs::temp_directory_path() / ("bankgate-damaged-" + std::to_string(::getpid()) + ".sqlite");

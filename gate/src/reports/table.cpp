@@ -48,7 +48,7 @@ Cell wrapped(std::string_view text, std::size_t width) {
     if (word.empty()) continue;
     std::size_t length = columns_of(word);
     if (used > 0 && used + 1 + length <= width) {
-      lines.back() += " " + std::string(word);
+      lines.back().append(" ").append(word);
       used += 1 + length;
       continue;
     }

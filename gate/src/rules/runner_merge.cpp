@@ -192,10 +192,11 @@ std::map<std::string, SuiteFile> merge_runners(const std::vector<RunnerRecording
         recorded_on.push_back(runners[i].label);
         records.push_back(other);
       }
-      out.tests[test] =
-          merge_test_records(name, recorded_on, records, "record every runner from one commit",
-                             [&policy](const std::string& kernel, const std::vector<Entry>& entries,
-                                       KernelRecord& merged) { merge_kernel(kernel, entries, policy, merged); });
+      out.tests[test] = merge_test_records(
+          name, recorded_on, records, "record every runner from one commit",
+          [&policy](const std::string& kernel, const std::vector<Entry>& entries, KernelRecord& kernel_record) {
+            merge_kernel(kernel, entries, policy, kernel_record);
+          });
     }
     for (std::size_t i = 1; i < runners.size(); ++i)
       if (runners[i].suites.at(suite).tests.size() != file.tests.size())

@@ -131,7 +131,8 @@ std::optional<std::string> exact_gtest_filter(const std::vector<std::string>& wa
     if (chosen.count(other) || !a_wanted_selects(other)) continue;
     // Left out by its own pattern, which must then select none of the wanted tests.
     if (selects_a_wanted(other)) return std::nullopt;
-    negative += (negative.empty() ? "" : ":") + gtest_word(other);
+    if (!negative.empty()) negative += ':';
+    negative += gtest_word(other);
   }
   return negative.empty() ? positive : positive + "-" + negative;
 }

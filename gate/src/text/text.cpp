@@ -149,7 +149,10 @@ CommandWord quoted_name(std::string_view word) {
 
 std::string command_line(const std::vector<CommandWord>& words) {
   std::string line;
-  for (const CommandWord& w : words) line += (line.empty() ? "" : " ") + shell_quote(w.text, w.always_quoted);
+  for (const CommandWord& w : words) {
+    if (!line.empty()) line += ' ';
+    line += shell_quote(w.text, w.always_quoted);
+  }
   return line;
 }
 
@@ -195,10 +198,10 @@ std::string markdown_text(std::string_view text) {
       out += "&gt;";
     // Emphasis, code, links and images, table cells, strikethrough.
     else if (c < 0x80 && std::string_view("\\`*_[]|~").find(static_cast<char>(c)) != std::string_view::npos)
-      out += "\\" + std::string(bytes);
+      out.append("\\").append(bytes);
     // "://" and "www." start GitHub's bare links: an escape in each keeps the text and breaks the link.
     else if ((c == '/' && out.ends_with(':')) || (c == '.' && after_www(out)))
-      out += "\\" + std::string(bytes);
+      out.append("\\").append(bytes);
     // An address or a mention (it notifies whoever it names): a word joiner after '@' keeps either from forming.
     else if (c == '@')
       out += "@\u2060";
