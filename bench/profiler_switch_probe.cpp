@@ -2,9 +2,10 @@
 // counters, both in one set of two passes) and grow its room for kernels, and what each way costs: each argument
 // after the way is one step, and each step's host time, phases and values are printed, so that two runs of the same
 // steps by two ways can be compared value by value (tools/gpu-round.sh switch).
-//   bankgate-profiler-switch-probe reenable|in_place STEP...
-//   STEP: SET:KERNEL[xN]   SET: 0 (instrumented) | 1 (TMA traffic) | 2 (both: two passes, the launch called once
-//         per pass) | 3 (both, replayed by CUPTI); N: the kernel launched N times in the call (the room grows)
+//   bankgate-profiler-switch-probe reenable|in_place|reinit STEP...
+//   STEP: SET[@F][/P]:KERNEL[xN]   SET: 0 (instrumented) | 1 (TMA traffic) | 2 (both: two passes, the launch
+//         called once per pass) | 3 (both, replayed by CUPTI); F, P: P passes of the set from pass F on (default:
+//         all from 0) run and are decoded; N: the kernel launched N times in the call (the room grows)
 //   KERNEL: matmul (tiledMatmul<16>), tma (a TMA bulk copy), ldsm (a TMA tensor box read by ldmatrix), wgmma
 // Lines "V <step> <metric>=<value> ..." hold every value of a step's first kernel.
 #include <cuda_runtime_api.h>
@@ -35,10 +36,10 @@ void print_values(int step, const bankgate::KernelCounters& kernel) {
 int main(int argc, char** argv) {
   namespace d = bankgate::detail;
   const std::string way = argc > 1 ? argv[1] : "";
-  const std::map<std::string, d::SetSwitch> ways{{"reenable", d::SetSwitch::reenable},
-                                                 {"in_place", d::SetSwitch::in_place}};
+  const std::map<std::string, d::SetSwitch> ways{
+      {"reenable", d::SetSwitch::reenable}, {"in_place", d::SetSwitch::in_place}, {"reinit", d::SetSwitch::reenable}};
   if (!ways.contains(way)) {
-    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place STEP...\n");
+    std::fprintf(stderr, "usage: bankgate-profiler-switch-probe reenable|in_place|reinit STEP...\n");
     return 64;
   }
   cudaSetDevice(0);
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   const auto launch_of = bankgate::probes::probe_launches(buffers);
   d::RangeProfiler profiler(d::current_context(), 0, bankgate::default_metric_names(), 64);
   profiler.set_switch(ways.at(way));
+  profiler.set_copy_pristine(way != "reinit");
   const std::vector<std::string> traffic = bankgate::metric_names(bankgate::CounterSet::tma_traffic);
   std::vector<std::string> both = bankgate::default_metric_names();
   both.insert(both.end(), traffic.begin(), traffic.end());
@@ -58,15 +60,20 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     std::string outcome = "ok";
     try {
-      const std::size_t times_at = step.find('x', 2);
+      const std::size_t colon = step.find(':');
+      const std::size_t times_at = step.find('x', colon);
       const int times = times_at == std::string::npos ? 1 : std::stoi(step.substr(times_at + 1));
-      const auto& kernel =
-          launch_of.at(step.substr(2, times_at == std::string::npos ? std::string::npos : times_at - 2));
+      const auto& kernel = launch_of.at(
+          step.substr(colon + 1, times_at == std::string::npos ? std::string::npos : times_at - colon - 1));
+      d::Passes passes;
+      const std::size_t at = step.find('@'), slash = step.find('/');
+      if (at < colon) passes.first = std::stoul(step.substr(at + 1));
+      if (slash < colon) passes.count = std::stoul(step.substr(slash + 1));
       const auto counters = profiler.collect(
           [&] {
             for (int t = 0; t < times; ++t) kernel();
           },
-          sets[std::stoul(step.substr(0, 1)) % 4]);
+          sets[std::stoul(step.substr(0, 1)) % 4], passes);
       int nan = 0;
       for (const auto& [name, value] : counters.at(0).values) nan += std::isnan(value) ? 1 : 0;
       const bankgate::CounterPhases& p = profiler.last_phases();

@@ -44,6 +44,7 @@ STEPS=(
   "sass|the shared-memory instruction report (tools/sass-report.sh)"
   "sequence|the collector's CUPTI calls in the orders a suite process makes them (bench/cupti_sequence_probe.cpp): which order upsets the TMA traffic pass, and the host time of each step"
   "switch|the range profiler moved between the instrumented set and the TMA traffic set, and between rooms, by a fresh object and in place (bench/profiler_switch_probe.cpp): each step's host time, and whether both ways read the same values"
+  "passes|the gate's metrics and the TMA traffic in one two-pass set (bench/profiler_switch_probe.cpp), one pass at a time, chosen by its index: whether each pass reads what its set alone reads, and what each costs"
   "overhead|3 gates of unchanged code, each program the command runs by name (git, nvidia-smi) timed through a logging shim, ctest from its log, and ctest's start alone (PATH's and the build's own)"
   "launches|a short kernel's launch cost in each state a suite process puts CUDA in, and the timing phase's host time by part (bench/launch_cost_probe.cpp)"
   "ncu|the ncu cross-check of every counter of every kernel (tools/ncu-crosscheck.sh; BANKGATE_NCU_REPEATS ncu runs, default 2)"
@@ -733,6 +734,46 @@ for i in sorted(ta):
     print(f"{i:>4} {ta[i][0]:10} {cells[0]:>12} {cells[1]:>12}  {' '.join(verdicts)}  {ta[i][2]}")
 for name, w in zip(sys.argv[2:], ways[1:]):
     print(f"{name}: steps whose values differ from reenable's: {sum(w[1].get(i) != va.get(i) for i in ta)}")
+PY
+}
+
+step_passes() {
+  local probe=$build/bench/bankgate-profiler-switch-probe
+  # Each step one kernel and the pass of the set of both (2) it runs: 1 the instrumented metrics, 0 the hardware
+  # counters, in an order that does not alternate.
+  local plan=(1:matmul 1:matmul 1:tma 0:tma 1:wgmma 1:ldsm 0:ldsm 0:tma 1:matmul 1:tma 1:matmulx12 1:matmul 0:wgmma 1:tma)
+  build_tree "$build" || return
+  local reference=() traffic=() indexed=()
+  for p in "${plan[@]}"; do
+    reference+=("0:${p#*:}") traffic+=("1:${p#*:}") indexed+=("2@${p%%:*}/1:${p#*:}")
+  done
+  expect "passes probe: the gate's set" 0 passes-reference.log timeout 180 "$probe" reenable "${reference[@]}"
+  expect "passes probe: the traffic set" 0 passes-traffic.log timeout 180 "$probe" reenable "${traffic[@]}"
+  # The pass index given to SetConfig, with the counter-data image copied (as collect() does) and initialised anew.
+  expect "passes probe: pass by index" - passes-indexed.log timeout 180 "$probe" reenable "${indexed[@]}"
+  expect "passes probe: pass by index, image initialised" - passes-reinit.log timeout 180 "$probe" reinit "${indexed[@]}"
+  python3 - "$out"/passes-{reference,traffic,indexed,reinit}.log <<'PY' | tee "$out/passes.txt"
+import sys
+def read(path):
+    steps, values = {}, {}
+    for line in open(path):
+        w = line.split()
+        if w[:1] == ["step"]: steps[int(w[1])] = (w[2], w[3], " ".join(w[5:]))
+        if w[:1] == ["V"]: values[int(w[1])] = dict(p.split("=", 1) for p in w[2:] if "=" in p)
+    return steps, values
+(_, gate), (_, traffic) = read(sys.argv[1]), read(sys.argv[2])
+for name, path in zip(["image copied", "image initialised"], sys.argv[3:]):
+    steps, values = read(path)
+    wrong = 0
+    print(f"== {name}: step, its pass, ms, values against the set alone")
+    for j in sorted(steps):
+        ref = (traffic if "@0" in steps[j][0] else gate).get(j, {})
+        mine = values.get(j, {})
+        differ = [m for m in ref if mine.get(m) != ref[m]]
+        wrong += bool(differ)
+        print(f"{j:>4} {steps[j][0]:16} {steps[j][1]:>8}  {len(ref) - len(differ)}/{len(ref)} equal  {steps[j][2]}")
+        for m in differ[:3]: print(f"       {m}: {mine.get(m)} against {ref[m]}")
+    print(f"{name}: steps with a value unlike the set alone's: {wrong} of {len(steps)}")
 PY
 }
 

@@ -173,7 +173,8 @@ RangeProfiler::~RangeProfiler() {
 // One profiled call of the callable, phase by phase; each phase's host time goes to last_phases(). A call whose
 // kernels filled the room may have launched more than it held (CUPTI keeps the first ones and need not say that it
 // dropped any): unless the launches counted say that it held them all, it is profiled again in a larger room.
-std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index) {
+std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& launch, std::size_t set_index,
+                                                   Passes passes) {
   MetricSet& set = sets_.at(set_index);
   phases_ = {};
   LapTimer laps;
@@ -182,9 +183,9 @@ std::vector<KernelCounters> RangeProfiler::collect(const std::function<void()>& 
   for (;;) {
     initialize_counter_data(set);
     laps.add_lap(phases_.image_ms);
-    set_config(set);
+    set_config(set, passes.first);
     laps.add_lap(phases_.set_config_ms);
-    const LaunchCount launched = profile(launch, set, laps);
+    const LaunchCount launched = profile(launch, set, passes, laps);
     const std::size_t dropped = decode(laps);
     const std::size_t kept = ranges(set);
     if (launched.graph && any_unread(evaluate(set)))
@@ -248,7 +249,7 @@ void RangeProfiler::size_for(MetricSet& set) {
 }
 
 void RangeProfiler::initialize_counter_data(MetricSet& set) {
-  if (!set.pristine.empty()) {
+  if (!set.pristine.empty() && copy_pristine_) {
     std::copy(set.pristine.begin(), set.pristine.end(), set.counter_data.begin());
     return;
   }
@@ -261,7 +262,7 @@ void RangeProfiler::initialize_counter_data(MetricSet& set) {
   set.pristine = set.counter_data;
 }
 
-void RangeProfiler::set_config(MetricSet& set) {
+void RangeProfiler::set_config(MetricSet& set, std::size_t first_pass) {
   CUpti_RangeProfiler_SetConfig_Params config{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   config.pRangeProfilerObject = profiler_;
   config.configSize = set.config->config_image().size();
@@ -277,7 +278,7 @@ void RangeProfiler::set_config(MetricSet& set) {
   config.maxRangesPerPass = room_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = 0;
+  config.passIndex = first_pass;
   config.targetNestingLevel = 1;
   BANKGATE_CUPTI(cuptiRangeProfilerSetConfig(&config));
 }
@@ -286,10 +287,11 @@ void RangeProfiler::set_config(MetricSet& set) {
 // not leave the profiler started.
 // With user replay, one call of the launch per pass the set needs; the launches counted are the first pass's, and a
 // later pass that launched another number makes the count incomplete.
-LaunchCount RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps) {
+LaunchCount RangeProfiler::profile(const std::function<void()>& launch, const MetricSet& set, Passes wanted,
+                                   LapTimer& laps) {
   const std::size_t passes = set.replayed_by_caller ? set.config->passes() : 1;
   LaunchCount first_pass{0, false};
-  for (std::size_t pass = 0;; ++pass) {
+  for (std::size_t pass = wanted.first;; ++pass) {
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler_;
     BANKGATE_CUPTI(cuptiRangeProfilerStart(&start));
@@ -315,11 +317,11 @@ LaunchCount RangeProfiler::profile(const std::function<void()>& launch, const Me
     laps.add_lap(phases_.stop_ms);
     BANKGATE_CUDA(launched);
     BANKGATE_CUDA(finished);
-    if (pass == 0)
+    if (pass == wanted.first)
       first_pass = count;
     else if (count.kernels != first_pass.kernels || !count.complete)
       first_pass.complete = false;
-    if (stop.isAllPassSubmitted) return first_pass;
+    if (stop.isAllPassSubmitted || pass + 1 - wanted.first >= wanted.count) return first_pass;
     if (pass + 1 >= passes)
       throw CollectorError(ErrorKind::cupti_failure, "the range profiler wants pass " + std::to_string(pass + 2) +
                                                          " of a metric set configured for " + std::to_string(passes) +

@@ -29,6 +29,15 @@ struct LaunchCount;
 // it (bench/RESULTS-collector-speed.md).
 enum class SetSwitch { reenable, in_place };
 
+// Of a set replayed by the caller, `count` passes from pass `first` on run and are decoded; the metrics of the passes
+// not run read NaN. CUPTI takes `first` only in a fresh object's first call: after that it runs the set's passes in
+// turn, whatever is asked, so the collector always runs them all (bench/profiler_switch_probe.cpp shows it;
+// bench/RESULTS-collector-speed.md).
+struct Passes {
+  std::size_t first = 0;
+  std::size_t count = static_cast<std::size_t>(-1);
+};
+
 class RangeProfiler {
  public:
   // `metrics` is set 0, the one every collect() reads unless told otherwise; add_metric_set adds others.
@@ -44,7 +53,7 @@ class RangeProfiler {
   // With `replayed_by_caller` false, CUPTI replays each kernel itself, restoring memory between passes.
   std::size_t add_metric_set(const std::vector<std::string>& metrics, std::size_t most_passes = 1,
                              bool replayed_by_caller = true);
-  std::vector<KernelCounters> collect(const std::function<void()>& launch, std::size_t set = 0);
+  std::vector<KernelCounters> collect(const std::function<void()>& launch, std::size_t set = 0, Passes passes = {});
   const std::string& chip_name() const { return chip_name_; }
   std::size_t passes() const { return sets_.front().config->passes(); }
   const CounterPhases& last_phases() const { return phases_; }
@@ -57,6 +66,8 @@ class RangeProfiler {
   }
   void restore_phases(const CounterPhases& phases) { phases_ = phases; }
   void set_switch(SetSwitch how) { switch_ = how; }
+  // false: every call initialises its counter-data image through CUPTI rather than copying the pristine one.
+  void set_copy_pristine(bool copy) { copy_pristine_ = copy; }
   // Calls counted by `callbacks` from here on: a room their kernels fill exactly is known to hold them all.
   void count_launches_with(CuptiCallbacks& callbacks) { callbacks_ = &callbacks; }
   // The object made ready for `set` before its first collect, without a fresh object: only before anything was
@@ -88,8 +99,8 @@ class RangeProfiler {
 
   // collect()'s phases, in order.
   void initialize_counter_data(MetricSet& set);
-  void set_config(MetricSet& set);
-  LaunchCount profile(const std::function<void()>& launch, const MetricSet& set, LapTimer& laps);
+  void set_config(MetricSet& set, std::size_t first_pass);
+  LaunchCount profile(const std::function<void()>& launch, const MetricSet& set, Passes passes, LapTimer& laps);
   bool holds_every_kernel(const LaunchCount& launched, std::size_t kept, std::size_t dropped) const;
   std::size_t decode(LapTimer& laps);  // the ranges dropped for want of room
   void make_evaluation(MetricSet& set);
@@ -108,6 +119,7 @@ class RangeProfiler {
   std::vector<MetricSet> sets_;
   std::size_t sized_set_ = 0;  // the set whose metrics the profiler object was last sized for
   SetSwitch switch_ = SetSwitch::reenable;
+  bool copy_pristine_ = true;
   CounterPhases phases_;
   double initialize_ms_ = 0.0, availability_ms_ = 0.0, metric_config_ms_ = 0.0, enable_ms_ = 0.0;
 };

@@ -15,6 +15,8 @@
 #include <bankgate/collector.hpp>
 #include <bankgate/metrics.hpp>
 
+#include "gpu_present.hpp"
+
 namespace {
 
 __global__ void add_one(int* values) { values[threadIdx.x] += 1; }
@@ -22,11 +24,7 @@ __global__ void add_one(int* values) { values[threadIdx.x] += 1; }
 class CollectorRoom : public ::testing::Test {
  protected:
   void SetUp() override {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      cudaGetLastError();
-      GTEST_SKIP() << "no GPU: the collector profiles on one";
-    }
+    if (!bankgate::test_support::gpu_present()) GTEST_SKIP() << "no GPU: the collector profiles on one";
     ASSERT_EQ(cudaMalloc(&values_, 32 * sizeof(int)), cudaSuccess);
   }
   void TearDown() override { cudaFree(values_); }

@@ -10,6 +10,7 @@
 #include <bankgate/kernels/device_buffer.hpp>
 
 #include "device_output_check.hpp"
+#include "gpu_present.hpp"
 
 namespace {
 
@@ -18,11 +19,7 @@ namespace k = bankgate::kernels;
 class DeviceCompare : public ::testing::Test {
  protected:
   void SetUp() override {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      cudaGetLastError();
-      GTEST_SKIP() << "no GPU: the comparison runs on one";
-    }
+    if (!bankgate::test_support::gpu_present()) GTEST_SKIP() << "no GPU: the comparison runs on one";
   }
 };
 
