@@ -29,8 +29,8 @@ struct LaunchCount;
 // it (bench/RESULTS-collector-speed.md).
 enum class SetSwitch { reenable, in_place };
 
-// Of a set replayed by the caller, `count` passes from pass `first` on run and are decoded; the metrics of the passes
-// not run read NaN. CUPTI takes `first` only in a fresh object's first call: after that it runs the set's passes in
+// Of a set replayed by the caller, `count` passes (at least one) from pass `first` on run and are decoded; the metrics
+// of the passes not run read NaN. CUPTI takes `first` only in a fresh object's first call: after that it runs the set's passes in
 // turn, whatever is asked, so the collector always runs them all (bench/profiler_switch_probe.cpp shows it;
 // bench/RESULTS-collector-speed.md).
 struct Passes {
